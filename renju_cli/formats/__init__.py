@@ -1,0 +1,139 @@
+"""Record formats: one module per format, and detection.
+
+Every format module defines:
+
+- ``NAME``: the format's name (``--input-format`` value);
+- ``EXTENSIONS``: file extensions that suggest it (used only when content is not decisive);
+- ``sniff(head: bytes) -> int``: how sure it is that a file starting with ``head`` is of this
+  format: 0 (no), 1 (possible), 2 (sure);
+- ``read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]``: yield every
+  record of the file, never raising on bad content (problems go into ``Record.problems``); records
+  are numbered from 0 in ``source.index``.
+
+Writers (for ``renju convert``) define ``write(records: Iterable[Record], out: TextIO) -> None``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from types import ModuleType
+from typing import BinaryIO
+
+from renju_cli.record import ParseProblem, Record, SourceLocation
+
+#: Format name -> module, in the order detection tries them.
+FORMAT_MODULES: dict[str, str] = {
+    "renjunet": "renju_cli.formats.renjunet",
+    "renlib": "renju_cli.formats.renlib",
+    "sgf": "renju_cli.formats.sgf",
+    "psq": "renju_cli.formats.psq",
+    "playok": "renju_cli.formats.playok",
+    "pos": "renju_cli.formats.pos",
+    "jsonl": "renju_cli.formats.jsonl",
+    "diagram": "renju_cli.formats.diagram",
+    "notation": "renju_cli.formats.notation",
+}
+
+#: How many bytes detection looks at.
+HEAD_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """Options every reader accepts."""
+
+    #: Text encoding to try first for text in the file (comments, names); readers fall back to
+    #: a tolerant decoding, they never fail on undecodable bytes.
+    encoding: str | None = None
+    #: Board size to assume when the format does not say (move lists).
+    board_size: int = 15
+    #: Upper bounds that a hostile file cannot push us past.
+    max_moves: int = 4096
+    max_records: int = 10_000_000
+    max_depth: int = 4096
+    max_string: int = 1 << 20
+
+
+def load(name: str) -> ModuleType:
+    """The module of format ``name`` (imported on first use, to keep start-up fast)."""
+    try:
+        return importlib.import_module(FORMAT_MODULES[name])
+    except KeyError:
+        raise ValueError(f"unknown format {name!r}; known: {', '.join(FORMAT_MODULES)}") from None
+
+
+def available() -> list[str]:
+    """Names of the formats whose reader is present."""
+    out = []
+    for name, mod in FORMAT_MODULES.items():
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError:
+            continue
+        out.append(name)
+    return out
+
+
+def detect(head: bytes, path: str) -> str | None:
+    """Guess the format of a file from its first bytes, then its extension."""
+    ext = os.path.splitext(path)[1].lower()
+    best: tuple[int, int, int] | None = None
+    best_name: str | None = None
+    for order, name in enumerate(available()):
+        mod = load(name)
+        score = int(mod.sniff(head))
+        if score <= 0:
+            continue
+        # content first, extension second, then the fixed order of FORMAT_MODULES
+        key = (score, 1 if ext in mod.EXTENSIONS else 0, -order)
+        if best is None or key > best:
+            best, best_name = key, name
+    if best_name is not None:
+        return best_name
+    for name in available():
+        if ext in load(name).EXTENSIONS:
+            return name
+    return None
+
+
+def read_stream(
+    stream: BinaryIO, path: str, fmt: str | None = None, options: ReadOptions | None = None
+) -> Iterator[Record]:
+    """Yield the records of one file, detecting its format unless ``fmt`` is given.
+
+    A file that matches no format yields one unreadable record with a ``parse-error`` problem.
+    """
+    opts = options or ReadOptions()
+    if fmt is None:
+        head = _peek(stream)
+        fmt = detect(head, path)
+        if fmt is None:
+            yield unreadable(path, "matches no known record format", offset=0)
+            return
+    yield from load(fmt).read(stream, path, opts)
+
+
+def _peek(stream: BinaryIO) -> bytes:
+    peek = getattr(stream, "peek", None)
+    if peek is not None:
+        head: bytes = peek(HEAD_BYTES)[:HEAD_BYTES]
+        return head
+    pos = stream.tell()
+    head = stream.read(HEAD_BYTES)
+    stream.seek(pos)
+    return head
+
+
+def unreadable(
+    path: str, message: str, index: int = 0, line: int | None = None, offset: int | None = None
+) -> Record:
+    """A record that stands for something that could not be read at all."""
+    return Record(
+        moves=[],
+        source=SourceLocation(path, index, line, offset),
+        problems=[ParseProblem(message, line=line, offset=offset, fatal=True)],
+        format="unknown",
+    )

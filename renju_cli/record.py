@@ -1,0 +1,159 @@
+"""The game record: what every format reader yields and the referee replays.
+
+A record is what the file *says*: the moves in the order they were written, the declared result,
+metadata, and the opening side information (swaps, fifth-move offers).  It is not checked here; the
+referee decides what is legal.  Readers never raise on a malformed record: they yield a record with
+``problems`` filled in, so that the batch goes on and the problem reaches the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from renju_cli.coords import Point
+
+
+class Color(Enum):
+    """A stone colour.  Black moves first."""
+
+    BLACK = "black"
+    WHITE = "white"
+
+    @property
+    def other(self) -> Color:
+        return Color.WHITE if self is Color.BLACK else Color.BLACK
+
+    def __str__(self) -> str:
+        return self.value
+
+
+BLACK = Color.BLACK
+WHITE = Color.WHITE
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    """Where a record (or one of its moves) comes from.
+
+    ``index`` is the 0-based position of the record in its file; ``line`` is 1-based; ``offset``
+    is a byte offset for binary formats.  ``variation`` names a line of a variation tree
+    (RenLib, SGF), e.g. ``"12"`` for the 12th root-to-leaf path.
+    """
+
+    path: str
+    index: int = 0
+    line: int | None = None
+    offset: int | None = None
+    variation: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.path, "index": self.index, "line": self.line}
+        if self.offset is not None:
+            out["offset"] = self.offset
+        if self.variation is not None:
+            out["variation"] = self.variation
+        return out
+
+
+@dataclass
+class Move:
+    """One move of a record: a stone at ``point``, or a pass when ``point`` is ``None``.
+
+    ``color`` is set only when the format states the colour (SGF ``B[]``/``W[]``); otherwise the
+    referee assumes alternation.  ``token`` is the text as written, for messages.
+    """
+
+    point: Point | None
+    color: Color | None = None
+    line: int | None = None
+    offset: int | None = None
+    token: str | None = None
+    comment: str | None = None
+
+    @property
+    def is_pass(self) -> bool:
+        return self.point is None
+
+
+@dataclass
+class DeclaredResult:
+    """The result a record states, which the board may or may not show.
+
+    ``winner`` is ``"black"``, ``"white"``, ``"draw"`` or ``None`` (unknown); ``reason`` is what the
+    format says about how it ended (``resign``, ``time``, ``five``...), ``text`` the raw value.
+    """
+
+    winner: str | None
+    reason: str | None = None
+    text: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"winner": self.winner}
+        if self.reason is not None:
+            out["reason"] = self.reason
+        if self.text is not None:
+            out["text"] = self.text
+        return out
+
+
+@dataclass
+class ParseProblem:
+    """Something a reader could not make sense of.  Becomes a ``parse-error`` finding."""
+
+    message: str
+    line: int | None = None
+    offset: int | None = None
+    fatal: bool = False  # the record could not be read at all (no moves were kept)
+
+
+@dataclass
+class OpeningEvent:
+    """A decision of the opening protocol recorded beside the stones.
+
+    ``kind`` is ``swap`` (colours exchanged), ``no-swap`` (a swap opportunity declined),
+    ``choose`` (a colour chosen: ``value`` is ``black``/``white``), ``offers`` (fifth-move
+    offers: ``points``), ``declare`` (a declared offer count: ``value``).  ``after`` is the number
+    of moves already played when the decision was taken.
+    """
+
+    kind: str
+    after: int
+    value: str | None = None
+    points: list[Point] = field(default_factory=list)
+    line: int | None = None
+
+
+@dataclass
+class Record:
+    """A game as written in a file."""
+
+    moves: list[Move]
+    source: SourceLocation
+    width: int = 15
+    height: int = 15
+    declared_result: DeclaredResult | None = None
+    #: Rule named by the file itself (RenjuNet rule table, SGF ``RU``, PlayOK game type).
+    rule: str | None = None
+    #: Opening id declared by the file (RenjuNet ``D4``...).
+    opening_id: str | None = None
+    metadata: dict[str, str] = field(default_factory=dict)
+    #: Stones on the board before move 1 (SGF ``AB``/``AW``, preset engine openings).
+    setup: list[tuple[Point, Color]] = field(default_factory=list)
+    opening_events: list[OpeningEvent] = field(default_factory=list)
+    #: Facts a format stores but this tool cannot interpret (e.g. an opaque RenjuNet ``alt``).
+    notes: list[str] = field(default_factory=list)
+    problems: list[ParseProblem] = field(default_factory=list)
+    #: The player names by colour may differ from the seat that declared the result (PlayOK).
+    format: str = "notation"
+
+    @property
+    def size(self) -> int:
+        """The board size for square boards (the larger side otherwise)."""
+        return max(self.width, self.height)
+
+    @property
+    def unreadable(self) -> bool:
+        """The reader could not recover the record at all."""
+        return any(p.fatal for p in self.problems)
