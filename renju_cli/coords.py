@@ -1,8 +1,8 @@
 """Points and standard notation.
 
-A point is ``Point(x, y)``: ``x`` the column counted from the left (0 = ``a``), ``y`` the row counted
-from the **bottom** (0 = row ``1``), as in standard renju notation where ``h8`` is the centre of the
-15x15 board and ``a1`` its bottom-left corner.  Column letters run ``a``, ``b`` … ``z`` and include
+A point is ``Point(x, y)``: ``x`` the column counted from the left (0 = ``a``), ``y`` the row
+counted from the **bottom** (0 = row ``1``), as in standard renju notation where ``h8`` is the
+centre of the 15x15 board and ``a1`` its bottom-left corner.  Column letters run ``a``, ``b`` … ``z`` and include
 ``i`` (boards up to 26x26).  Every record format converts its own coordinates to this one frame, so
 the referee and the judge never see a format's origin.
 """
@@ -35,7 +35,7 @@ class Point(NamedTuple):
         return self.name
 
     def on_board(self, width: int, height: int | None = None) -> bool:
-        """Whether the point lies on a ``width`` x ``height`` board (square if height is omitted)."""
+        """Whether the point is on a ``width`` x ``height`` board (square without ``height``)."""
         h = width if height is None else height
         return 0 <= self.x < width and 0 <= self.y < h
 

@@ -131,8 +131,9 @@ class Record:
 
     moves: list[Move]
     source: SourceLocation
-    width: int = 15
-    height: int = 15
+    #: Board size when the format states it; ``None`` means "as the ruleset says".
+    width: int | None = None
+    height: int | None = None
     declared_result: DeclaredResult | None = None
     #: Rule named by the file itself (RenjuNet rule table, SGF ``RU``, PlayOK game type).
     rule: str | None = None
@@ -147,11 +148,6 @@ class Record:
     problems: list[ParseProblem] = field(default_factory=list)
     #: The player names by colour may differ from the seat that declared the result (PlayOK).
     format: str = "notation"
-
-    @property
-    def size(self) -> int:
-        """The board size for square boards (the larger side otherwise)."""
-        return max(self.width, self.height)
 
     @property
     def unreadable(self) -> bool:

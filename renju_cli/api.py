@@ -1,0 +1,230 @@
+"""The library API: find inputs, read records, judge them.  The CLI is a thin layer over this.
+
+``analyze`` is a plain, picklable top-level function (record text or parsed record + ruleset name
+→ JSON-ready dict), so that users can run it on any distributed engine.
+"""
+
+from __future__ import annotations
+
+import glob
+import io
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from renju_cli import formats
+from renju_cli.formats import ReadOptions, unreadable
+from renju_cli.record import Record
+from renju_cli.referee import replay
+from renju_cli.report import GameReport
+from renju_cli.ruleset import Ruleset, RulesetError, load, shipped_names
+
+DEFAULT_RULES = "renju"
+
+
+def analyze(
+    record: Record | str,
+    rules: str | Ruleset | None = None,
+    *,
+    path: str = "<string>",
+) -> dict[str, Any]:
+    """Judge one record and return its report as a JSON-ready dict (the ``check`` record object).
+
+    ``record`` is a parsed ``Record`` or the text of one move list (``"black h8 h9 i8 ..."``).
+    ``rules`` is a shipped ruleset name, a YAML path or a ``Ruleset``; when ``None`` the record's
+    own rule is used if it names a shipped ruleset, else ``renju``.
+    """
+    if isinstance(record, str):
+        from renju_cli.formats.notation import parse_record
+
+        record = parse_record(record, path)
+    return judge_record(record, rules).to_json()
+
+
+def judge_record(record: Record, rules: str | Ruleset | None = None) -> GameReport:
+    """Replay one record under the chosen ruleset (see ``analyze``) and return its report."""
+    return replay(record, choose_ruleset(record, rules))
+
+
+def choose_ruleset(record: Record, rules: str | Ruleset | None) -> Ruleset:
+    """The explicit ruleset, else the record's own rule when shipped, else ``renju``."""
+    if isinstance(rules, Ruleset):
+        return rules
+    if rules is not None:
+        return load(rules)
+    if record.rule and record.rule in shipped_names():
+        try:
+            return load(record.rule)
+        except RulesetError:
+            pass
+    return load(DEFAULT_RULES)
+
+
+# -- inputs -----------------------------------------------------------------------------------
+@dataclass
+class InputError:
+    """A path that names no readable input (reported as a finding, or a usage error)."""
+
+    path: str
+    message: str
+
+
+def expand_inputs(
+    paths: Iterable[str],
+    include: Iterable[str] = (),
+    exclude: Iterable[str] = (),
+) -> Iterator[str | InputError]:
+    """Files to read, in a deterministic order: files as given, directories recursed (sorted),
+    glob patterns expanded; ``-`` is standard input.  Unreadable paths come as ``InputError``.
+    """
+    import fnmatch
+
+    include = list(include)
+    exclude = list(exclude)
+
+    def wanted(p: str) -> bool:
+        name = os.path.basename(p)
+        if include and not any(
+            fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(p, pat) for pat in include
+        ):
+            return False
+        return not any(fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(p, pat) for pat in exclude)
+
+    for raw in paths:
+        if raw == "-":
+            yield raw
+            continue
+        if os.path.isdir(raw):
+            yield from _walk(raw, wanted)
+        elif os.path.exists(raw) or os.path.islink(raw):
+            yield raw
+        elif any(ch in raw for ch in "*?["):
+            matches = sorted(glob.glob(raw, recursive=True))
+            if not matches:
+                yield InputError(raw, "the pattern matches no file")
+            for m in matches:
+                if os.path.isdir(m):
+                    yield from _walk(m, wanted)
+                elif wanted(m):
+                    yield m
+        else:
+            yield InputError(raw, "no such file or directory")
+
+
+def _walk(root: str, wanted: Any) -> Iterator[str | InputError]:
+    seen: set[tuple[int, int]] = set()
+    stack = [root]
+    while stack:
+        top = stack.pop()
+        try:
+            st = os.stat(top)
+        except OSError as e:
+            yield InputError(top, f"cannot read: {e.strerror}")
+            continue
+        key = (st.st_dev, st.st_ino)
+        if key in seen:
+            yield InputError(top, "directory loop (symbolic link back to a parent)")
+            continue
+        seen.add(key)
+        try:
+            entries = sorted(os.scandir(top), key=lambda e: e.name)
+        except OSError as e:
+            yield InputError(top, f"cannot list directory: {e.strerror}")
+            continue
+        subdirs = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                subdirs.append(entry.path)
+            elif wanted(entry.path):
+                yield entry.path
+        stack.extend(reversed(subdirs))
+
+
+def read_path(
+    path: str, fmt: str | None = None, options: ReadOptions | None = None
+) -> Iterator[Record]:
+    """Every record of one file (``-`` = standard input); an unreadable file is one record."""
+    opts = options or ReadOptions()
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        yield from formats.read_stream(io.BufferedReader(io.BytesIO(data)), "<stdin>", fmt, opts)
+        return
+    try:
+        stream: BinaryIO = open(path, "rb")  # noqa: SIM115 - closed below, after the generator
+    except OSError as e:
+        yield unreadable(path, f"cannot open: {e.strerror or e}")
+        return
+    try:
+        if Path(path).stat().st_size == 0:
+            yield unreadable(path, "the file is empty")
+            return
+        yield from formats.read_stream(stream, path, fmt, opts)
+    except OSError as e:
+        yield unreadable(path, f"read error: {e.strerror or e}")
+    finally:
+        stream.close()
+
+
+def check_paths(
+    paths: Iterable[str],
+    rules: str | Ruleset | None = None,
+    fmt: str | None = None,
+    options: ReadOptions | None = None,
+) -> Iterator[GameReport]:
+    """Judge every record of every input, in input order."""
+    for item in expand_inputs(paths):
+        if isinstance(item, InputError):
+            yield replay(unreadable(item.path, item.message), load(DEFAULT_RULES))
+            continue
+        for record in read_path(item, fmt, options):
+            yield judge_record(record, rules)
+
+
+# -- positions ----------------------------------------------------------------------------------
+@dataclass
+class Position:
+    """A board after some moves of a record, and what happened to reach it."""
+
+    board: Any  # renju_cli.board.Board
+    to_move: int  # board.BLACK or board.WHITE
+    played: int  # moves applied
+    numbers: dict[int, int]  # board index -> move number
+
+
+def position_after(record: Record, ruleset: Ruleset, at: int | None = None) -> Position:
+    """Place the setup stones and the first ``at`` moves (all when ``None``).
+
+    Moves that cannot be placed (off board, occupied, passes) are skipped: a position is
+    wanted here, legality is ``check``'s job.
+    """
+    from renju_cli.board import BLACK, EMPTY, STONE, WHITE, Board
+
+    width = record.width or ruleset.width
+    height = record.height or record.width or ruleset.height
+    board = Board(width, height)
+    for point, color in record.setup:
+        if board.on_board(point) and board.cells[board.index(point)] == EMPTY:
+            board.place(board.index(point), STONE[color])
+    blacks = sum(1 for _, c in record.setup if c.value == "black")
+    to_move = BLACK if blacks <= len(record.setup) - blacks else WHITE
+    numbers: dict[int, int] = {}
+    moves = record.moves if at is None else record.moves[: max(0, at)]
+    for n, move in enumerate(moves, 1):
+        stone = STONE[move.color] if move.color is not None else to_move
+        to_move = BLACK + WHITE - stone
+        if move.point is None or not board.on_board(move.point):
+            continue
+        i = board.index(move.point)
+        if board.cells[i] == EMPTY:
+            board.place(i, stone)
+            numbers[i] = n
+    return Position(board, to_move, len(moves), numbers)

@@ -1,0 +1,166 @@
+"""JSON Lines records: one JSON object per line, standard notation inside.
+
+This is what ``renju convert --to jsonl`` writes and what scripts can produce easily::
+
+    {"moves": "h8 h9 i8", "result": "black", "rule": "renju", "size": 15,
+     "metadata": {"black": "A", "white": "B"}, "offers": ["j10", "k7"], "source": {...}}
+
+``moves`` is a string in standard notation (with the opening extension of the notation format)
+or a list of points; ``result`` a winner word or ``{"winner": ..., "reason": ...}``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any, BinaryIO, TextIO
+
+from renju_cli.coords import parse_point
+from renju_cli.formats import ReadOptions
+from renju_cli.formats.notation import parse_moves, write_record
+from renju_cli.record import DeclaredResult, OpeningEvent, ParseProblem, Record, SourceLocation
+
+NAME = "jsonl"
+EXTENSIONS = (".jsonl", ".ndjson")
+
+
+def sniff(head: bytes) -> int:
+    """2 when the first line is a JSON object with a ``moves`` key."""
+    first = head.lstrip().split(b"\n", 1)[0]
+    if not first.startswith(b"{"):
+        return 0
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        return 1 if b'"moves"' in first else 0
+    return 2 if isinstance(obj, dict) and "moves" in obj else 0
+
+
+def record_from_json(obj: Any, path: str, index: int, line: int) -> Record:
+    """Build a record from one decoded JSON object (problems go into the record)."""
+    record = Record(moves=[], source=SourceLocation(path, index, line), format=NAME)
+    if not isinstance(obj, dict):
+        record.problems.append(
+            ParseProblem(f"line {line}: expected a JSON object", line=line, fatal=True)
+        )
+        return record
+    moves = obj.get("moves", "")
+    try:
+        if isinstance(moves, list):
+            moves = " ".join(str(m) for m in moves)
+        if not isinstance(moves, str):
+            raise ValueError("'moves' must be a string or a list of points")
+        record.moves, record.opening_events = parse_moves(moves, line)
+    except ValueError as e:
+        record.problems.append(ParseProblem(f"line {line}: {e}", line=line))
+    for m in record.moves:
+        m.line = line
+    size = obj.get("size")
+    if isinstance(size, int):
+        record.width = record.height = size
+    result = obj.get("result")
+    if isinstance(result, str):
+        record.declared_result = DeclaredResult(_winner(result), text=result)
+    elif isinstance(result, dict):
+        record.declared_result = DeclaredResult(
+            _winner(str(result.get("winner"))) if result.get("winner") else None,
+            reason=result.get("reason"),
+        )
+    rule = obj.get("rule") or obj.get("rules") or obj.get("ruleset")
+    if isinstance(rule, str):
+        record.rule = rule
+    if isinstance(obj.get("opening"), str):
+        record.opening_id = obj["opening"]
+    meta = obj.get("metadata")
+    if isinstance(meta, dict):
+        record.metadata = {str(k): str(v) for k, v in meta.items()}
+    offers = obj.get("offers")
+    if isinstance(offers, list):
+        try:
+            pts = [parse_point(str(p)) for p in offers]
+            record.opening_events.append(OpeningEvent("offers", 4, points=pts, line=line))
+        except ValueError as e:
+            record.problems.append(ParseProblem(f"line {line}: offers: {e}", line=line))
+    return record
+
+
+def _winner(text: str) -> str | None:
+    t = text.strip().lower()
+    return {
+        "black": "black",
+        "white": "white",
+        "draw": "draw",
+        "1-0": "black",
+        "0-1": "white",
+        "1/2-1/2": "draw",
+    }.get(t)
+
+
+def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
+    """One record per non-empty line."""
+    index = 0
+    for number, raw in enumerate(stream, 1):
+        if not raw.strip():
+            continue
+        if len(raw) > options.max_string:
+            yield Record(
+                moves=[],
+                source=SourceLocation(path, index, number),
+                format=NAME,
+                problems=[
+                    ParseProblem(
+                        f"line {number}: longer than {options.max_string} bytes",
+                        line=number,
+                        fatal=True,
+                    )
+                ],
+            )
+            index += 1
+            continue
+        try:
+            obj = json.loads(raw.decode("utf-8", errors="replace"))
+        except ValueError as e:
+            yield Record(
+                moves=[],
+                source=SourceLocation(path, index, number),
+                format=NAME,
+                problems=[
+                    ParseProblem(f"line {number}: not valid JSON: {e}", line=number, fatal=True)
+                ],
+            )
+        else:
+            yield record_from_json(obj, path, index, number)
+        index += 1
+
+
+def to_json(record: Record) -> dict[str, Any]:
+    """The JSON object of one record (inverse of ``record_from_json``)."""
+    body = write_record(
+        Record(
+            moves=record.moves,
+            source=record.source,
+            opening_events=[e for e in record.opening_events if e.kind != "offers"],
+        )
+    )
+    out: dict[str, Any] = {"moves": body}
+    if record.width:
+        out["size"] = record.width
+    if record.declared_result is not None:
+        out["result"] = record.declared_result.to_json()
+    if record.rule:
+        out["rule"] = record.rule
+    if record.opening_id:
+        out["opening"] = record.opening_id
+    offers = [p.name for e in record.opening_events if e.kind == "offers" for p in e.points]
+    if offers:
+        out["offers"] = offers
+    if record.metadata:
+        out["metadata"] = record.metadata
+    out["source"] = record.source.to_json()
+    return out
+
+
+def write(records: Iterable[Record], out: TextIO) -> None:
+    """Write records as JSON Lines."""
+    for record in records:
+        out.write(json.dumps(to_json(record), ensure_ascii=False, sort_keys=False) + "\n")

@@ -1,0 +1,245 @@
+"""Standard-notation move lists: ``h8 h9 i10``, ``1. h8 2. h9``, ``H8,H9+I10``, ``h8h9i10``.
+
+A file holds one record per line.  A line may start with a declared result (``black``, ``white``,
+``draw``, ``1-0``, ``0-1``, ``1/2-1/2``, ``B+``, ``W+``); ``#`` starts a comment; a line that
+starts with a move number above 1 (``3. i8``) continues the record of the line before.  Points
+are a column letter and a row number, greedily (``h8h9i10`` is ``h8 h9 i10``); ``pass`` (or
+``--``) is a pass.
+
+The opening extension (see README "Opening notation"): ``swap`` / ``-`` as a token records that
+colours were exchanged (``swap``) or a swap declined (``noswap``); ``{j10 k7}`` is a group of
+fifth-move offers; ``black``/``white`` after the first move is a colour choice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from renju_cli.coords import Point
+from renju_cli.formats import ReadOptions
+from renju_cli.record import (
+    DeclaredResult,
+    Move,
+    OpeningEvent,
+    ParseProblem,
+    Record,
+    SourceLocation,
+)
+
+NAME = "notation"
+EXTENSIONS = (".txt", ".moves", ".renju", ".gomoku", ".rnj")
+
+_TOKEN = re.compile(
+    r"""
+    (?P<sep>[\s,;+]+)
+  | (?P<result>1-0|0-1|1/2-1/2|\*)(?![\w.])
+  | (?P<number>\d+\.+)
+  | (?P<offers>\{[^}]*\})
+  | (?P<word>pass|swap|noswap|black|white|draw|--)(?![a-z0-9])
+  | (?P<point>[a-z][0-9]{1,2})
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+_RESULT_WORDS = {
+    "black": "black",
+    "white": "white",
+    "draw": "draw",
+    "b+": "black",
+    "w+": "white",
+    "1-0": "black",
+    "0-1": "white",
+    "1/2-1/2": "draw",
+    "½-½": "draw",
+    "0.5-0.5": "draw",
+    "b": "black",
+    "w": "white",
+}
+_LEADING_RESULT = re.compile(
+    r"^\s*(black|white|draw|1-0|0-1|1/2-1/2|½-½|0\.5-0\.5|[bw]\+)(?=[\s:,;]|$)[\s:,;]*",
+    re.IGNORECASE,
+)
+_CONTINUATION = re.compile(r"^\s*(\d+)\.")
+_POINT = re.compile(r"[a-z][0-9]{1,2}", re.IGNORECASE)
+
+
+def sniff(head: bytes) -> int:
+    """1 when the first meaningful line reads as a move list, else 0."""
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return 0
+    for line in text.splitlines():
+        body = line.split("#", 1)[0].strip()
+        if not body:
+            continue
+        body = _LEADING_RESULT.sub("", body)
+        if not body:
+            continue
+        moves, _, problem = _parse_body(body, 1)
+        return 1 if moves and problem is None else 0
+    return 0
+
+
+def parse_moves(text: str, line: int | None = None) -> tuple[list[Move], list[OpeningEvent]]:
+    """Parse one move list; raise ``ValueError`` naming the first thing that is not a move."""
+    _, body = split_result(text)
+    moves, events, problem = _parse_body(body, line or 1)
+    if problem is not None:
+        raise ValueError(problem.message)
+    return moves, [e for e in events if e.kind != "result"]
+
+
+def split_result(text: str) -> tuple[str | None, str]:
+    """Split a leading result word off a move list: ``("black", "h8 h9 ...")``."""
+    m = _LEADING_RESULT.match(text)
+    if m is None:
+        return None, text
+    return _RESULT_WORDS[m.group(1).lower()], text[m.end() :]
+
+
+def _parse_body(body: str, line: int) -> tuple[list[Move], list[OpeningEvent], ParseProblem | None]:
+    moves: list[Move] = []
+    events: list[OpeningEvent] = []
+    pos = 0
+    while pos < len(body):
+        if body[pos] == "#":
+            break
+        m = _TOKEN.match(body, pos)
+        if m is None:
+            snippet = body[pos : pos + 12].split()[0] if body[pos:].split() else body[pos:]
+            return (
+                moves,
+                events,
+                ParseProblem(
+                    f"line {line}, column {pos + 1}: expected a point such as h8, 'pass' or a move "
+                    f"number, found {snippet!r} (after {len(moves)} move(s))",
+                    line=line,
+                ),
+            )
+        pos = m.end()
+        kind = m.lastgroup
+        text = m.group(0)
+        if kind == "point":
+            col = text[0].lower()
+            moves.append(Move(Point(ord(col) - ord("a"), int(text[1:]) - 1), line=line, token=text))
+        elif kind == "word":
+            word = text.lower()
+            if word in ("pass", "--"):
+                moves.append(Move(None, line=line, token=text))
+            elif word in ("swap", "noswap"):
+                events.append(
+                    OpeningEvent("swap" if word == "swap" else "no-swap", len(moves), line=line)
+                )
+            elif word in ("black", "white"):
+                events.append(OpeningEvent("choose", len(moves), value=word, line=line))
+            else:  # a trailing "draw" is a result word, not a move
+                pass
+        elif kind == "result":
+            if text != "*":
+                events.append(
+                    OpeningEvent("result", len(moves), value=_RESULT_WORDS[text], line=line)
+                )
+        elif kind == "offers":
+            points = []
+            for pt in _POINT.findall(text):
+                points.append(Point(ord(pt[0].lower()) - ord("a"), int(pt[1:]) - 1))
+            events.append(OpeningEvent("offers", len(moves), points=points, line=line))
+    return moves, events, None
+
+
+def parse_record(
+    text: str,
+    path: str = "<string>",
+    index: int = 0,
+    line: int = 1,
+    options: ReadOptions | None = None,
+) -> Record:
+    """One record from one move list (with an optional leading result word)."""
+    opts = options or ReadOptions()
+    declared, body = split_result(text)
+    moves, events, problem = _parse_body(body, line)
+    for e in [e for e in events if e.kind == "result"]:
+        declared = declared or e.value
+        events.remove(e)
+    record = Record(
+        moves=moves, source=SourceLocation(path, index, line), format=NAME, opening_events=events
+    )
+    if declared is not None:
+        record.declared_result = DeclaredResult(declared, text=declared)
+    if problem is not None:
+        record.problems.append(problem)
+    if len(record.moves) > opts.max_moves:
+        record.problems.append(
+            ParseProblem(
+                f"{len(record.moves)} moves is more than the limit of {opts.max_moves}; "
+                "the rest is ignored",
+                line=line,
+            )
+        )
+        del record.moves[opts.max_moves :]
+    return record
+
+
+def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
+    """One record per line; a line starting with a move number > 1 continues the record."""
+    index = 0
+    pending: tuple[int, str] | None = None
+    for number, text in _lines(stream, options):
+        body = text.split("#", 1)[0].rstrip()
+        if not body.strip():
+            continue
+        cont = _CONTINUATION.match(body)
+        if pending is not None and cont is not None and int(cont.group(1)) > 1:
+            pending = (pending[0], pending[1] + " " + body)
+            continue
+        if pending is not None:
+            yield parse_record(pending[1], path, index, pending[0], options)
+            index += 1
+            if index >= options.max_records:
+                return
+        pending = (number, body)
+    if pending is not None:
+        yield parse_record(pending[1], path, index, pending[0], options)
+
+
+def _lines(stream: BinaryIO, options: ReadOptions) -> Iterator[tuple[int, str]]:
+    encoding = options.encoding or "utf-8"
+    for number, raw in enumerate(stream, 1):
+        if len(raw) > options.max_string:
+            raw = raw[: options.max_string]
+        try:
+            text = raw.decode(encoding)
+        except (UnicodeDecodeError, LookupError):
+            text = raw.decode("utf-8", errors="replace")
+        yield number, text.lstrip("\ufeff")
+
+
+def write_record(record: Record) -> str:
+    """A record as one line of standard notation, result word first when declared."""
+    parts: list[str] = []
+    if record.declared_result is not None and record.declared_result.winner:
+        parts.append(record.declared_result.winner)
+    events = sorted(record.opening_events, key=lambda e: e.after)
+    ei = 0
+    for n, move in enumerate(record.moves):
+        while ei < len(events) and events[ei].after <= n:
+            parts.append(_event_text(events[ei]))
+            ei += 1
+        parts.append("pass" if move.point is None else move.point.name)
+    for e in events[ei:]:
+        parts.append(_event_text(e))
+    return " ".join(p for p in parts if p)
+
+
+def _event_text(event: OpeningEvent) -> str:
+    if event.kind == "swap":
+        return "swap"
+    if event.kind == "no-swap":
+        return "noswap"
+    if event.kind == "choose" and event.value:
+        return event.value
+    if event.kind == "offers":
+        return "{" + " ".join(p.name for p in event.points) + "}"
+    return ""

@@ -1,0 +1,365 @@
+"""The referee: replay a record under a ruleset and report what happened.
+
+The referee reads every move to the end of the record, even past the end of the game, so that
+every problem is reported; the *result* is fixed by the first event that ends the game (a five, a
+forbidden move under ``lose``, passes, a full board, the move limit).
+"""
+
+from __future__ import annotations
+
+from renju_cli.board import BLACK, EMPTY, STONE, WHITE, Board
+from renju_cli.coords import Point
+from renju_cli.judge import DOUBLE_FOUR, DOUBLE_THREE, OVERLINE, Judge, Verdict, row_through
+from renju_cli.record import Color, Move, Record
+from renju_cli.report import (
+    WARNING,
+    Finding,
+    FirstFive,
+    ForbiddenMove,
+    GameReport,
+)
+from renju_cli.ruleset import Ruleset
+
+COLOR_NAME = {BLACK: "black", WHITE: "white"}
+
+
+def replay(record: Record, ruleset: Ruleset) -> GameReport:
+    """Replay ``record`` under ``ruleset`` and return its report (never raises on bad records)."""
+    report = GameReport(
+        source=record.source,
+        ruleset=ruleset.name,
+        moves=len(record.moves),
+        format=record.format,
+        declared_result=record.declared_result,
+        metadata=dict(record.metadata),
+        notes=list(record.notes),
+        unreadable=record.unreadable,
+    )
+    for problem in record.problems:
+        report.findings.append(
+            Finding("parse-error", problem.message, line=problem.line, offset=problem.offset)
+        )
+    if record.unreadable:
+        return report
+    _Replay(record, ruleset, report).run()
+    return report
+
+
+class _Replay:
+    """The state of one replay; ``run`` walks the moves."""
+
+    def __init__(self, record: Record, ruleset: Ruleset, report: GameReport) -> None:
+        self.record = record
+        self.rules = ruleset
+        self.report = report
+        width = record.width or ruleset.width
+        height = record.height or record.width or ruleset.height
+        if (width, height) != (ruleset.width, ruleset.height):
+            report.findings.append(
+                Finding(
+                    "board-size",
+                    f"the record is on a {width}x{height} board; ruleset {ruleset.name} "
+                    f"says {ruleset.width}x{ruleset.height} (the record's size is used)",
+                )
+            )
+        self.board = Board(width, height)
+        self.judge: Judge = ruleset.judge()
+        self.result = report.result
+        self.end_move: int | None = None
+        self.after_end_reported = False
+
+    def add(
+        self,
+        code: str,
+        message: str,
+        move: Move | None,
+        number: int | None,
+        point: Point | None = None,
+        severity: str = "",
+    ) -> None:
+        self.report.findings.append(
+            Finding(
+                code,
+                message,
+                severity=severity,
+                move=number,
+                point=point.name if point is not None else None,
+                line=move.line if move is not None else None,
+                offset=move.offset if move is not None else None,
+            )
+        )
+
+    def end(self, winner: str, reason: str, number: int, point: Point | None) -> None:
+        if self.result.decided:
+            return
+        self.result.winner = winner
+        self.result.reason = reason
+        self.result.move = number
+        self.result.point = point.name if point is not None else None
+        self.end_move = number
+
+    def run(self) -> None:
+        board, rules, judge = self.board, self.rules, self.judge
+        self._place_setup()
+        to_move = self._first_to_move()
+        passes = 0
+        pending_claim: tuple[int, Point, tuple[str, ...]] | None = None
+        for number, move in enumerate(self.record.moves, 1):
+            point = move.point
+            if self.result.decided and not self.after_end_reported:
+                self.after_end_reported = True
+                self.add(
+                    "move-after-end",
+                    f"move {number} ({_name(point)}) comes after the game ended at move "
+                    f"{self.end_move} ({self.result.winner} {self.result.reason}); "
+                    f"{len(self.record.moves) - number + 1} move(s) follow the end",
+                    move,
+                    number,
+                    point,
+                )
+            stone = to_move
+            if move.color is not None and STONE[move.color] != to_move:
+                stone = STONE[move.color]
+                self.add(
+                    "wrong-color",
+                    f"move {number} is {move.color.value} but {COLOR_NAME[to_move]} is to move",
+                    move,
+                    number,
+                    point,
+                )
+            if pending_claim is not None:
+                self._unclaimed(pending_claim, number, move)
+                pending_claim = None
+
+            if point is None:  # a pass
+                if not rules.passes_allowed:
+                    self.add(
+                        "illegal-pass",
+                        f"move {number}: ruleset {rules.name} allows no passes",
+                        move,
+                        number,
+                    )
+                elif number < rules.pass_not_before:
+                    self.add(
+                        "illegal-pass",
+                        f"move {number}: no pass before move "
+                        f"{rules.pass_not_before} under {rules.name}",
+                        move,
+                        number,
+                    )
+                passes += 1
+                limit = rules.consecutive_passes_draw
+                if limit is not None and passes >= limit:
+                    self.end("draw", "passes", number, None)
+                to_move = BLACK + WHITE - stone
+                self._limits(number, point)
+                continue
+            passes = 0
+
+            if not point.on_board(board.width, board.height):
+                self.add(
+                    "off-board",
+                    f"move {number} ({_name(point)}) is off the {board.width}x{board.height} board",
+                    move,
+                    number,
+                    point,
+                )
+                to_move = BLACK + WHITE - stone
+                continue
+            index = board.index_of(point.x, point.y)
+            if board.cells[index] != EMPTY:
+                first = self._placed_at(point, number)
+                self.add(
+                    "occupied",
+                    f"move {number} ({point.name}) is on a point already taken{first}",
+                    move,
+                    number,
+                    point,
+                )
+                to_move = BLACK + WHITE - stone
+                continue
+
+            kinds = judge.forbidden_kinds(board, index, stone)
+            if kinds:
+                pending_claim = self._foul(number, move, point, index, stone, kinds)
+            board.place(index, stone)
+            five = self._five(index, stone)
+            if five is not None:
+                self._record_five(number, point, stone, five)
+            to_move = BLACK + WHITE - stone
+            self._limits(number, point)
+        if pending_claim is not None and not self.result.decided and rules.policy == "claim":
+            # The record ends on the foul: white's claim is the natural reading.
+            n, p, _ = pending_claim
+            self.end("white", "forbidden", n, p)
+        self._check_declared()
+
+    # -- pieces of the replay -------------------------------------------------------------------
+    def _place_setup(self) -> None:
+        for point, color in self.record.setup:
+            if not point.on_board(self.board.width, self.board.height):
+                self.add(
+                    "off-board", f"setup stone {point.name} is off the board", None, None, point
+                )
+                continue
+            index = self.board.index_of(point.x, point.y)
+            if self.board.cells[index] != EMPTY:
+                self.add("occupied", f"setup stone {point.name} is placed twice", None, None, point)
+                continue
+            self.board.place(index, STONE[color])
+
+    def _first_to_move(self) -> int:
+        blacks = sum(1 for _, c in self.record.setup if c is Color.BLACK)
+        whites = len(self.record.setup) - blacks
+        return BLACK if blacks <= whites else WHITE
+
+    def _placed_at(self, point: Point, before: int) -> str:
+        for n, m in enumerate(self.record.moves[: before - 1], 1):
+            if m.point == point:
+                return f" by move {n}"
+        return " by a setup stone"
+
+    def _five(self, index: int, stone: int) -> tuple[int, ...] | None:
+        row = self.judge.five_at(self.board, index, stone)
+        if row is not None and self.rules.blocked_five and self._blocked(row):
+            # caro: a row blocked at both ends by the opponent does not win; look for another
+            for d in self.board.directions:
+                other = row_through(self.board, index, d, stone)
+                if (
+                    other != row
+                    and len(other) >= self.rules.five_length
+                    and not self._blocked(other)
+                ):
+                    return other
+            return None
+        return row
+
+    def _blocked(self, row: tuple[int, ...]) -> bool:
+        """Caro: both ends of the row are opponent stones (or the edge, if it blocks)."""
+        if len(row) < 2:
+            return False
+        d = row[1] - row[0]
+        cells = self.board.cells
+        stone = cells[row[0]]
+        ends = (cells[row[0] - d], cells[row[-1] + d])
+        blocking = {BLACK + WHITE - stone}
+        if self.rules.edge_blocks:
+            blocking.add(3)
+        return all(e in blocking for e in ends)
+
+    def _record_five(self, number: int, point: Point, stone: int, row: tuple[int, ...]) -> None:
+        color = COLOR_NAME[stone]
+        stones = [self.board.name(i) for i in row]
+        if self.report.first_five is None:
+            self.report.first_five = FirstFive(number, color, point.name, stones)
+        reason = "overline" if len(row) > self.rules.five_length else "five"
+        self.end(color, reason, number, point)
+
+    def _foul(
+        self, number: int, move: Move, point: Point, index: int, stone: int, kinds: tuple[str, ...]
+    ) -> tuple[int, Point, tuple[str, ...]] | None:
+        """Report a forbidden move; apply the ruleset's policy.  Returns a pending claim."""
+        self.report.forbidden_moves.append(ForbiddenMove(number, point.name, list(kinds)))
+        verdict = self.judge.verdict(self.board, index, stone)
+        detail = _describe(self.board, verdict, kinds)
+        color = COLOR_NAME[stone]
+        policy = self.rules.policy
+        after = " (after the end of the game)" if self.result.decided else ""
+        if policy == "lose":
+            self.add(
+                "forbidden-move",
+                f"{color} {point.name} makes {detail}{after}; a forbidden move loses",
+                move,
+                number,
+                point,
+            )
+            self.end(COLOR_NAME[BLACK + WHITE - stone], "forbidden", number, point)
+            return None
+        if policy == "reject":
+            self.add(
+                "forbidden-move",
+                f"{color} {point.name} makes {detail}{after}; the move "
+                f"is not allowed under {self.rules.name}",
+                move,
+                number,
+                point,
+            )
+            return None
+        self.add(
+            "forbidden-move",
+            f"{color} {point.name} makes {detail}{after}; a foul if claimed at once",
+            move,
+            number,
+            point,
+            severity=WARNING,
+        )
+        return (number, point, kinds)
+
+    def _unclaimed(
+        self, pending: tuple[int, Point, tuple[str, ...]], number: int, move: Move
+    ) -> None:
+        foul_move, point, kinds = pending
+        if self.result.decided:
+            return
+        if OVERLINE in kinds:
+            tail = "; an overline may still be claimed later"
+        else:
+            tail = "; it can no longer be claimed"
+        self.add(
+            "unclaimed-foul",
+            f"the foul at move {foul_move} ({point.name}: "
+            f"{', '.join(kinds)}) was not claimed: play went on with move {number}{tail}",
+            move,
+            foul_move,
+            point,
+        )
+
+    def _limits(self, number: int, point: Point | None) -> None:
+        if self.rules.board_full_draw and self.board.full:
+            self.end("draw", "board-full", number, point)
+        limit = self.rules.move_limit
+        if limit is not None and number >= limit:
+            self.end("draw", "move-limit", number, point)
+
+    def _check_declared(self) -> None:
+        declared = self.record.declared_result
+        if declared is None or declared.winner is None:
+            return
+        r = self.result
+        if not r.decided:
+            return  # resignation, time, agreement: not visible on the board
+        if declared.winner != r.winner:
+            self.add(
+                "result-mismatch",
+                f"the record declares {_declared_words(declared.winner)} but the board shows "
+                f"{_declared_words(r.winner)} by {r.reason} at move {r.move}"
+                + (f" ({r.point})" if r.point else ""),
+                None,
+                r.move,
+            )
+
+
+def _declared_words(winner: str | None) -> str:
+    if winner == "draw":
+        return "a draw"
+    return f"a {winner} win"
+
+
+def _name(point: Point | None) -> str:
+    return "pass" if point is None else point.name
+
+
+def _describe(board: Board, verdict: Verdict, kinds: tuple[str, ...]) -> str:
+    """``a double-three (i8-j9-k10, j7-j9-j10)`` and the like, for messages."""
+    parts = []
+    for kind in kinds:
+        if kind == DOUBLE_THREE:
+            groups = verdict.threes
+        elif kind == DOUBLE_FOUR:
+            groups = verdict.fours
+        else:
+            groups = [verdict.overline] if verdict.overline else []
+        text = ", ".join("-".join(board.name(i) for i in g) for g in groups)
+        article = "an" if kind == OVERLINE else "a"
+        parts.append(f"{article} {kind}" + (f" ({text})" if text else ""))
+    return " and ".join(parts)

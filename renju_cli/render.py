@@ -1,0 +1,136 @@
+"""Renderers: the report model as text for people, JSON / JSON Lines for machines.
+
+A renderer is fed reports one at a time (``record``), in input order, and closes with the
+batch summary (``finish``), so output streams and memory stays flat for JSON Lines and text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, TextIO
+
+from renju_cli.report import GameReport, Summary
+
+
+class Renderer:
+    """Base class: writes to ``out``."""
+
+    def __init__(self, out: TextIO, quiet: bool = False) -> None:
+        self.out = out
+        self.quiet = quiet
+
+    def record(self, report: GameReport) -> None:
+        raise NotImplementedError
+
+    def finish(self, summary: Summary) -> None:
+        pass
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+class JsonLinesRenderer(Renderer):
+    """One JSON object per record, in input order; no summary (it would break the stream)."""
+
+    def record(self, report: GameReport) -> None:
+        self.out.write(_dumps(report.to_json()) + "\n")
+
+
+class JsonRenderer(Renderer):
+    """``{"records": [...], "summary": {...}}``, written incrementally."""
+
+    def __init__(self, out: TextIO, quiet: bool = False) -> None:
+        super().__init__(out, quiet)
+        self.count = 0
+        self.out.write('{"records":[')
+
+    def record(self, report: GameReport) -> None:
+        self.out.write(("," if self.count else "") + "\n" + _dumps(report.to_json()))
+        self.count += 1
+
+    def finish(self, summary: Summary) -> None:
+        self.out.write("\n],\n" + '"summary":' + _dumps(summary.to_json()) + "}\n")
+
+
+def _color(text: str, code: str, enabled: bool) -> str:
+    return f"\033[{code}m{text}\033[0m" if enabled else text
+
+
+_SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}
+
+
+def where(report: GameReport) -> str:
+    """``path:line`` (or ``path#index``) of a record, for messages."""
+    s = report.source
+    loc = s.path
+    if s.line is not None:
+        loc += f":{s.line}"
+    elif s.offset is not None:
+        loc += f"@{s.offset}"
+    loc += f" [{s.index}]"
+    if s.variation is not None:
+        loc += f" line {s.variation}"
+    return loc
+
+
+def result_words(report: GameReport) -> str:
+    r = report.result
+    if r.winner is None:
+        text = "undecided on the board"
+    elif r.winner == "draw":
+        text = f"draw ({r.reason}) at move {r.move}"
+    else:
+        text = f"{r.winner} wins by {r.reason} at move {r.move}" + (
+            f" ({r.point})" if r.point else ""
+        )
+    d = report.declared_result
+    if d is not None and d.winner is not None:
+        text += f"; declared: {d.winner}" + (f" ({d.reason})" if d.reason else "")
+    return text
+
+
+class TextRenderer(Renderer):
+    """One line per record, then its findings indented; a summary at the end."""
+
+    def __init__(self, out: TextIO, quiet: bool = False, color: bool | None = None) -> None:
+        super().__init__(out, quiet)
+        if color is None:
+            color = out.isatty() and "NO_COLOR" not in os.environ
+        self.color = color
+
+    def record(self, report: GameReport) -> None:
+        if self.quiet and not report.findings:
+            return
+        opening = ""
+        if report.opening and report.opening.get("id"):
+            opening = f" {report.opening['id']} {report.opening.get('name', '')}".rstrip()
+        self.out.write(
+            f"{where(report)} {report.ruleset}{opening}: {report.moves} moves, "
+            f"{result_words(report)}\n"
+        )
+        for f in report.findings:
+            sev = _color(f.severity, _SEVERITY_COLOR.get(f.severity, "0"), self.color)
+            at = f" move {f.move}" if f.move is not None else ""
+            self.out.write(f"  {sev} {f.code}{at}: {f.message}\n")
+
+    def finish(self, summary: Summary) -> None:
+        s = summary
+        self.out.write(
+            f"{s.records} record(s): {s.records - s.unreadable} judged, {s.unreadable} "
+            f"unreadable, {s.with_findings} with findings\n"
+        )
+        if s.findings:
+            parts = ", ".join(f"{code} {n}" for code, n in sorted(s.findings.items()))
+            self.out.write(f"findings: {parts}\n")
+        if s.results:
+            parts = ", ".join(f"{k} {n}" for k, n in sorted(s.results.items()))
+            self.out.write(f"results: {parts}\n")
+
+
+RENDERERS: dict[str, type[Renderer]] = {
+    "text": TextRenderer,
+    "json": JsonRenderer,
+    "jsonl": JsonLinesRenderer,
+}

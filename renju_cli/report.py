@@ -1,0 +1,202 @@
+"""The report model: findings, per-record reports and the batch summary.
+
+Renderers (``renju_cli.render``) turn these into text, JSON, JSON Lines and CI formats; the JSON
+field names are the contract of ``shared/spec/cli.md``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from renju_cli.record import DeclaredResult, SourceLocation
+
+ERROR = "error"
+WARNING = "warning"
+INFO = "info"
+SEVERITIES = (INFO, WARNING, ERROR)
+
+#: Every finding code, with its default severity.
+CODES: dict[str, str] = {
+    "parse-error": ERROR,
+    "off-board": ERROR,
+    "occupied": ERROR,
+    "wrong-color": ERROR,
+    "illegal-pass": ERROR,
+    "forbidden-move": ERROR,
+    "unclaimed-foul": WARNING,
+    "move-after-end": ERROR,
+    "result-mismatch": ERROR,
+    "board-size": WARNING,
+    "opening-region": ERROR,
+    "opening-not-canonical": ERROR,
+    "opening-id-mismatch": ERROR,
+    "swap-not-allowed": ERROR,
+    "offer-count": ERROR,
+    "offer-invalid": ERROR,
+    "offer-symmetric": ERROR,
+    "kept-not-offered": ERROR,
+    "unchecked": INFO,
+}
+
+
+def severity_rank(severity: str) -> int:
+    return SEVERITIES.index(severity)
+
+
+@dataclass
+class Finding:
+    """One problem or fact about a record, with where it is."""
+
+    code: str
+    message: str
+    severity: str = ""
+    move: int | None = None
+    point: str | None = None
+    line: int | None = None
+    offset: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.severity:
+            self.severity = CODES.get(self.code, ERROR)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": self.code,
+            "severity": self.severity,
+            "move": self.move,
+            "point": self.point,
+            "message": self.message,
+        }
+        if self.line is not None:
+            out["line"] = self.line
+        if self.offset is not None:
+            out["offset"] = self.offset
+        return out
+
+
+@dataclass
+class Result:
+    """How the game ended on the board."""
+
+    winner: str | None = None  # black, white, draw
+    reason: str | None = None  # five, overline, forbidden, passes, board-full, move-limit
+    move: int | None = None
+    point: str | None = None
+
+    @property
+    def decided(self) -> bool:
+        return self.winner is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "move": self.move,
+            "point": self.point,
+        }
+
+
+@dataclass
+class FirstFive:
+    move: int
+    color: str
+    point: str
+    stones: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "color": self.color, "point": self.point, "stones": self.stones}
+
+
+@dataclass
+class ForbiddenMove:
+    move: int
+    point: str
+    kinds: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "point": self.point, "kinds": self.kinds}
+
+
+@dataclass
+class GameReport:
+    """What replaying one record found."""
+
+    source: SourceLocation
+    ruleset: str
+    moves: int = 0
+    format: str = "notation"
+    opening: dict[str, Any] | None = None
+    result: Result = field(default_factory=Result)
+    declared_result: DeclaredResult | None = None
+    first_five: FirstFive | None = None
+    forbidden_moves: list[ForbiddenMove] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    metadata: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    unreadable: bool = False
+
+    def worst(self) -> str | None:
+        """The highest severity among the findings, or ``None``."""
+        if not self.findings:
+            return None
+        return max((f.severity for f in self.findings), key=severity_rank)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source.to_json(),
+            "format": self.format,
+            "ruleset": self.ruleset,
+            "moves": self.moves,
+            "opening": self.opening,
+            "result": self.result.to_json(),
+            "declared_result": self.declared_result.to_json() if self.declared_result else None,
+            "first_five": self.first_five.to_json() if self.first_five else None,
+            "forbidden_moves": [f.to_json() for f in self.forbidden_moves],
+            "findings": [f.to_json() for f in self.findings],
+            "metadata": self.metadata,
+            "notes": self.notes,
+            "unreadable": self.unreadable,
+        }
+
+
+@dataclass
+class Summary:
+    """Counts over a batch.  ``records == judged + unreadable``."""
+
+    records: int = 0
+    unreadable: int = 0
+    with_findings: int = 0
+    findings: Counter[str] = field(default_factory=Counter)
+    severities: Counter[str] = field(default_factory=Counter)
+    results: Counter[str] = field(default_factory=Counter)
+    openings: Counter[str] = field(default_factory=Counter)
+    files: int = 0
+
+    def add(self, report: GameReport) -> None:
+        self.records += 1
+        if report.unreadable:
+            self.unreadable += 1
+        if report.findings:
+            self.with_findings += 1
+        for f in report.findings:
+            self.findings[f.code] += 1
+            self.severities[f.severity] += 1
+        r = report.result
+        key = f"{r.winner}/{r.reason}" if r.winner else "undecided"
+        self.results[key] += 1
+        if report.opening and report.opening.get("id"):
+            self.openings[str(report.opening["id"])] += 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "records": self.records,
+            "judged": self.records - self.unreadable,
+            "unreadable": self.unreadable,
+            "with_findings": self.with_findings,
+            "findings": dict(sorted(self.findings.items())),
+            "severities": dict(sorted(self.severities.items())),
+            "results": dict(sorted(self.results.items())),
+            "openings": dict(sorted(self.openings.items())),
+        }
