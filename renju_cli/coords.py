@@ -2,9 +2,9 @@
 
 A point is ``Point(x, y)``: ``x`` the column counted from the left (0 = ``a``), ``y`` the row
 counted from the **bottom** (0 = row ``1``), as in standard renju notation where ``h8`` is the
-centre of the 15x15 board and ``a1`` its bottom-left corner.  Column letters run ``a``, ``b`` … ``z`` and include
-``i`` (boards up to 26x26).  Every record format converts its own coordinates to this one frame, so
-the referee and the judge never see a format's origin.
+centre of the 15x15 board and ``a1`` its bottom-left corner.  Column letters run ``a``, ``b`` …
+``z`` and include ``i`` (boards up to 26x26).  Every record format converts its own coordinates
+to this one frame, so the referee and the judge never see a format's origin.
 """
 
 from __future__ import annotations

@@ -1,0 +1,521 @@
+"""PlayOK (kurnik) game export reader (``.pgn``/``.txt``, PGN-like text).
+
+A PlayOK export is a series of games, each a block of PGN tags followed by movetext::
+
+    [Event "?"]
+    [Site "PlayOK"]
+    [Black "evacoregen6"]
+    [White "tchupla"]
+    [Result "1-0"]
+    [GameType "61,15"]
+
+    1. h13 i13 2. j13 white 3. -- h12 4. g10 i12 ... 20. c11 1-0
+
+Tags
+    Every tag goes to ``Record.metadata`` under its lower-cased key.  ``[Black]`` and ``[White]``
+    name the two *seats* (``metadata["black"]``/``["white"]``), not the colours: after a colour
+    choice the ``[Black]`` player may hold white.  ``[GameType "T,N"]``: ``T`` the game type
+    (``60`` plain gomoku, read as the ``freestyle`` ruleset; ``61`` swap2), ``N`` the board size.
+
+Movetext
+    Move numbers (``1.``) count pairs of tokens and mean nothing.  The other tokens, in order:
+    stones in standard notation (rows from the bottom, ``h8`` the centre), choice tokens
+    ``black``/``white`` (an :class:`OpeningEvent` ``choose``), ``--`` (an empty slot, below) and
+    the result (``1-0``, ``0-1``, ``1/2-1/2``, ``*``).  Stone colours alternate from black
+    whatever the choices (a choice moves a *player* to a colour, never changes a stone's colour).
+
+What ``--`` means (from the 266 games of the real sample)
+    ``--`` is an empty slot of the writer's two-column layout, never a stone and never a pass.
+    The sample has four opening shapes (``S`` a stone)::
+
+        S S S black S ...            swap2 (a): P2 takes black, P1 (white) plays stone 4  (124)
+        S S S white -- S ...         swap2 (b): P2 stays white; ``--`` = P1 has nothing to do,
+                                     P2 plays stone 4 right after choosing              (107)
+        S S S S S -- white -- S ...  swap2 (c): P2 placed stones 4 and 5; the first ``--`` =
+        S S S S S -- black S ...     P2's empty slot before P1 chooses; after ``white`` the
+                                     second ``--`` = P2's slot while P1 (now white) plays 6 (21+13)
+
+    and one game that ended after three stones.  Three ``--`` appear outside the opening (after
+    stones 21, 35 and 88; games 85, 179 and 217 counting from 0).  Reading them as passes would
+    flip the colour of every later stone, and the boards say otherwise: with ``--`` skipped,
+    game 85 ends with the declared winner's five and
+    game 179 with an open four of the declared winner after the loser blocked a four, while as a
+    pass game 85 would end without a five and in game 179 white would "pass" facing a four and a
+    stone would follow black's five.  So ``--`` never becomes a :class:`Move`; one outside the
+    opening is reported in ``Record.notes``.
+
+Seats, colours and the declared result
+    The result belongs to the header seat: ``1-0`` means the ``[Black]`` player won.  The
+    ``[Black]`` player is the opener P1, who placed stones 1-3.  The final colours follow from the
+    one choice token:
+
+    - after 3 stones the choice is P2's (``[White]``): P2 holds the chosen colour, P1 the other;
+    - after 5 stones (swap2 (c)) the choice is P1's: P1 holds the chosen colour;
+    - no choice in a swap2 game (it ended during the opening), several choices, a choice elsewhere,
+      a choice in a ``60`` game, or an unknown game type: the colours are not determined, so the
+      declared winner is ``None`` and a note says why (``metadata["winner_player"]`` still names
+      the winning player).
+
+    Check on the sample: of the 245 games whose board shows an exactly-five row of one colour,
+    all 245 name as winner the player who holds that colour under this reading (reading the
+    header seats as colours instead agrees in only 108).  Overlines do not win there: in two games
+    a six did not end the game (2021.09.21 19:41:59, white f2-f7 at stone 30, black won later;
+    2021.08.10 18:49:03, black g6-g11 at stone 47, white's five at stone 48 won).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from renju_cli.coords import MAX_SIZE, MIN_SIZE, parse_point
+from renju_cli.formats import ReadOptions, unreadable
+from renju_cli.record import (
+    BLACK,
+    Color,
+    DeclaredResult,
+    Move,
+    OpeningEvent,
+    ParseProblem,
+    Record,
+    SourceLocation,
+)
+
+NAME = "playok"
+EXTENSIONS = (".pgn", ".txt")
+
+#: PlayOK game type number -> ruleset name.
+GAME_TYPES: dict[str, str] = {"60": "freestyle", "61": "swap2"}
+
+#: A line longer than this (bytes) is skipped whole; PlayOK wraps its movetext at 80 columns.
+MIN_LINE_BYTES = 1 << 16
+#: Tokens quoted in messages are cut to this length.
+MAX_QUOTE = 40
+
+_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+# After a token: whitespace, the start of a tag or comment, or the end of the line.
+_END = r"(?=[\s\[{;]|$)"
+_TOKEN_RE = re.compile(
+    rf"""
+    (?P<num>[0-9]+\.(?:\.\.)?)
+    | (?P<result>1-0|0-1|1/2-1/2|\*){_END}
+    | (?P<empty>--){_END}
+    | (?P<choice>(?i:black|white)){_END}
+    | (?P<stone>[a-zA-Z][1-9][0-9]?){_END}
+    | (?P<bad>[^\s\[{{;]+)
+    """,
+    # no global IGNORECASE: with it [a-z] would match the Kelvin sign, which parse_point refuses
+    re.VERBOSE,
+)
+_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+_UNESCAPE_RE = re.compile(r"\\(.)")
+_GAMETYPE_RE = re.compile(r"\s*([0-9]+)\s*(?:,\s*([0-9]+)\s*)?")
+_WS_RE = re.compile(r"\s+")
+
+_SNIFF_SURE = re.compile(rb'\[\s*(?:Site\s*"PlayOK"|GameType\s*")', re.IGNORECASE)
+_SNIFF_TAG = re.compile(rb'^\s*\[[A-Za-z0-9_]+\s*"[^"\r\n]*"\s*\]', re.MULTILINE)
+
+_EXPECTED = (
+    "expected a stone in standard notation (e.g. h8), 'black', 'white', '--', "
+    "a move number or a result (1-0, 0-1, 1/2-1/2, *)"
+)
+
+
+def sniff(head: bytes) -> int:
+    """How sure ``head`` is a PlayOK export.
+
+    2 with a PlayOK tag (``[Site "PlayOK"]``, ``[GameType ...]``), 1 with PGN-style tags, else 0.
+    """
+    if _SNIFF_SURE.search(head):
+        return 2
+    if _SNIFF_TAG.search(head.lstrip(b"\xef\xbb\xbf")):
+        return 1
+    return 0
+
+
+@dataclass
+class _Game:
+    """One game while it is being read."""
+
+    index: int
+    line: int | None = None  # line of the first tag (or of the first token without tags)
+    tags: list[tuple[str, str, int]] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+    events: list[OpeningEvent] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    problems: list[ParseProblem] = field(default_factory=list)
+    result: tuple[str, int] | None = None
+    in_movetext: bool = False
+    stopped: bool = False  # a bad token or a bound: the rest of the movetext is skipped
+    last_line: int | None = None
+
+
+def _quote(token: str) -> str:
+    return repr(token if len(token) <= MAX_QUOTE else token[:MAX_QUOTE] + "...")
+
+
+def _decode(raw: bytes, encoding: str | None) -> tuple[str, str | None]:
+    """Decode one line: ``encoding`` first, then UTF-8, then UTF-8 with replacement characters.
+
+    Returns the text and, when bytes had to be replaced, a note.
+    """
+    for enc in (encoding, "utf-8"):
+        if enc is None:
+            continue
+        try:
+            return raw.decode(enc), None
+        except (UnicodeDecodeError, LookupError):
+            continue
+    tried = f"{encoding} or UTF-8" if encoding else "UTF-8"
+    return raw.decode("utf-8", errors="replace"), f"bytes not valid {tried} replaced by U+FFFD"
+
+
+def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
+    """Yield one record per game of a PlayOK export, in file order, never raising on content."""
+    reader = _Reader(path, options)
+    try:
+        yield from reader.run(stream)
+    except OSError as exc:
+        # the stream itself failed (not the content): report it as one more record
+        yield unreadable(path, f"read error: {exc}", index=reader.count, line=reader.lineno or None)
+
+
+class _Reader:
+    """The line scanner: tags and tokens in, finished records out."""
+
+    def __init__(self, path: str, options: ReadOptions) -> None:
+        self.path = path
+        self.options = options
+        self.game: _Game | None = None
+        self.count = 0  # records yielded (or started) so far
+        self.lineno = 0
+        self.pending_notes: list[str] = []  # found before the first game of the file started
+        self.in_comment: list[str] | None = None  # text of an open { comment } spanning lines
+        self.comment_size = 0
+        self.comment_line = 0
+
+    # -- driving -----------------------------------------------------------------------------
+
+    def run(self, stream: BinaryIO) -> Iterator[Record]:
+        """Yield at most ``options.max_records`` records; reading stops with the last one."""
+        for n, record in enumerate(self._records(stream), start=1):
+            yield record
+            if n >= self.options.max_records:
+                return
+
+    def _records(self, stream: BinaryIO) -> Iterator[Record]:
+        """Scan the stream line by line; memory is bounded by one game and one line."""
+        limit = max(self.options.max_string, MIN_LINE_BYTES)
+        first = True
+        while raw := stream.readline(limit + 1):
+            if len(raw) > limit and not raw.endswith(b"\n"):
+                # hostile or broken file: skip the whole line rather than cut a token in two
+                while raw and not raw.endswith(b"\n"):
+                    raw = stream.readline(limit + 1)
+                self.lineno += 1
+                self._note(f"line {self.lineno}: longer than {limit} bytes, skipped")
+                continue
+            if first:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")
+                first = False
+            text, note = _decode(raw.rstrip(b"\n"), self.options.encoding)
+            # a lone CR also ends a line (old Mac files); CR LF is one line end
+            for piece in text.rstrip("\r").split("\r"):
+                self.lineno += 1
+                yield from self._scan_line(piece)
+                if note is not None:
+                    # after the scan: a tag line that opens a game gets the note of its own bytes
+                    self._note(f"line {self.lineno}: {note}")
+        if self.in_comment is not None:
+            self._comment_problem()
+        if self.game is not None:
+            yield self._finish()
+
+    def _note(self, note: str) -> None:
+        (self.game.notes if self.game is not None else self.pending_notes).append(note)
+
+    def _start(self, line: int) -> Iterator[Record]:
+        """Close the current game (if any) and open the next one."""
+        if self.game is not None:
+            yield self._finish()
+        self.game = _Game(index=self.count, line=line, notes=self.pending_notes)
+        self.pending_notes = []
+        self.count += 1
+
+    def _finish(self) -> Record:
+        game = self.game
+        assert game is not None
+        self.game = None
+        if game.result is None and (game.in_movetext or game.moves):
+            game.problems.append(
+                ParseProblem(
+                    "movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)",
+                    line=game.last_line,
+                )
+            )
+        return _build(game, self.path)
+
+    # -- scanning ----------------------------------------------------------------------------
+
+    def _scan_line(self, line: str) -> Iterator[Record]:
+        pos, end, n = 0, len(line), self.lineno
+        while pos < end:
+            if self.in_comment is not None:
+                if pos == 0 and _TAG_RE.match(line.lstrip()):
+                    # a tag line: the comment was never closed; do not let it eat the next game
+                    self._comment_problem()
+                    continue
+                close = line.find("}", pos)
+                self._comment_text(line[pos : end if close < 0 else close])
+                if close < 0:
+                    return
+                self._attach_comment(" ".join(self.in_comment))
+                self.in_comment = None
+                pos = close + 1
+                continue
+            ws = _WS_RE.match(line, pos)
+            if ws is not None:
+                pos = ws.end()
+                continue
+            ch = line[pos]
+            if ch == "[":
+                yield from self._scan_tag(line, pos, n)
+                m = _TAG_RE.match(line, pos)
+                pos = end if m is None else m.end()
+            elif ch == "{":
+                self.in_comment, self.comment_size, self.comment_line = [], 0, n
+                pos += 1
+            elif ch == ";":
+                return  # PGN rest-of-line comment
+            else:
+                tm = _TOKEN_RE.match(line, pos)
+                assert tm is not None  # the "bad" branch matches any other character
+                yield from self._token(tm, n)
+                pos = tm.end()
+
+    def _scan_tag(self, line: str, pos: int, n: int) -> Iterator[Record]:
+        # a tag after movetext (or as the first thing) starts a game
+        if self.game is None or self.game.in_movetext or self.game.result is not None:
+            yield from self._start(n)
+        game = self.game
+        assert game is not None
+        game.last_line = n
+        m = _TAG_RE.match(line, pos)
+        if m is None:
+            game.problems.append(
+                ParseProblem(
+                    f"line {n}: unterminated or malformed tag {_quote(line[pos:].rstrip())}; "
+                    'expected [Key "Value"] on one line',
+                    line=n,
+                )
+            )
+            return
+        value = _UNESCAPE_RE.sub(r"\1", m.group(2))
+        if len(value) > self.options.max_string:
+            game.notes.append(f"line {n}: tag {m.group(1)} cut to {self.options.max_string} chars")
+            value = value[: self.options.max_string]
+        game.tags.append((m.group(1), value, n))
+
+    def _token(self, tm: re.Match[str], n: int) -> Iterator[Record]:
+        kind, tok = tm.lastgroup, tm.group()
+        if self.game is None or self.game.result is not None:
+            # moves with no tag block before them: still a game, but not a well-formed one
+            yield from self._start(n)
+            assert self.game is not None
+            self.game.problems.append(
+                ParseProblem(f"line {n}: movetext without a tag section", line=n)
+            )
+        game = self.game
+        assert game is not None
+        game.in_movetext = True
+        game.last_line = n
+        if kind == "result":
+            game.result = (tok, n)
+            yield self._finish()
+            return
+        if game.stopped or kind == "num":
+            return
+        if kind == "stone":
+            if len(game.moves) >= self.options.max_moves:
+                game.problems.append(
+                    ParseProblem(
+                        f"line {n}: more than {self.options.max_moves} stones; the rest is ignored",
+                        line=n,
+                    )
+                )
+                game.stopped = True
+                return
+            game.moves.append(Move(parse_point(tok), line=n, token=tok))
+        elif kind == "choice":
+            game.events.append(
+                OpeningEvent(kind="choose", after=len(game.moves), value=tok.lower(), line=n)
+            )
+        elif kind == "empty":
+            if not _opening_slot(game):
+                game.notes.append(
+                    f"line {n}: empty slot '--' after {len(game.moves)} stones, outside the "
+                    "opening; read as nothing (not a pass: stone colours keep alternating)"
+                )
+        else:
+            # keep the stones read so far; without any the record cannot be read at all
+            game.problems.append(
+                ParseProblem(
+                    f"line {n}: unexpected token {_quote(tok)}; {_EXPECTED}",
+                    line=n,
+                    fatal=not game.moves,
+                )
+            )
+            game.stopped = True
+
+    def _comment_text(self, text: str) -> None:
+        # bounded: a "{" that is never closed must not hold the rest of the file in memory
+        assert self.in_comment is not None
+        room = self.options.max_string - self.comment_size
+        if room > 0:
+            self.in_comment.append(text[:room])
+            self.comment_size += min(len(text), room) + 1
+
+    def _comment_problem(self) -> None:
+        self.in_comment = None
+        message = f"line {self.comment_line}: comment '{{' never closed by '}}'"
+        if self.game is not None:
+            self.game.problems.append(ParseProblem(message, line=self.comment_line))
+        else:
+            self.pending_notes.append(message)
+
+    def _attach_comment(self, text: str) -> None:
+        text = text.strip()[: self.options.max_string]
+        if text and self.game is not None and self.game.moves:
+            last = self.game.moves[-1]
+            last.comment = text if last.comment is None else f"{last.comment} {text}"
+
+
+def _opening_slot(game: _Game) -> bool:
+    """Whether a ``--`` now is one of the swap2 opening's expected empty slots.
+
+    That is: at most 5 stones and no stone placed yet after a colour choice.
+    """
+    if len(game.moves) > 5:
+        return False
+    return not any(e.after < len(game.moves) for e in game.events)
+
+
+def _build(game: _Game, path: str) -> Record:
+    """Turn a finished game into a record: metadata, rule, size, colours, result."""
+    metadata: dict[str, str] = {}
+    notes = list(game.notes)
+    for key, value, n in game.tags:
+        low = key.lower()
+        if low in metadata and metadata[low] != value:
+            notes.append(f"line {n}: tag {key} repeated; the last value is kept")
+        metadata[low] = value
+
+    rule: str | None = None
+    size: int | None = None  # not stated: the ruleset decides
+    gametype = metadata.get("gametype")
+    if gametype is None:
+        notes.append("no GameType tag: rule and board size unknown")
+    else:
+        gm = _GAMETYPE_RE.fullmatch(gametype)
+        rule = GAME_TYPES.get(gm.group(1)) if gm else None
+        if rule is None:
+            notes.append(f"unknown PlayOK GameType {gametype!r}: no rule assumed")
+        if gm is not None and gm.group(2) is not None:
+            declared = int(gm.group(2))
+            if MIN_SIZE <= declared <= MAX_SIZE:
+                size = declared
+            else:
+                notes.append(f"GameType board size {declared} unsupported; the ruleset's used")
+
+    result_text = _result_text(game, metadata, notes)
+    declared_result = None
+    if result_text is not None:
+        winner, note = _winner(result_text, rule, game.events, len(game.moves), metadata)
+        if note is not None:
+            notes.append(note)
+        declared_result = DeclaredResult(winner=winner, reason=None, text=result_text)
+
+    return Record(
+        moves=game.moves,
+        source=SourceLocation(path, game.index, game.line),
+        width=size,
+        height=size,
+        declared_result=declared_result,
+        rule=rule,
+        metadata=metadata,
+        opening_events=game.events,
+        notes=notes,
+        problems=game.problems,
+        format=NAME,
+    )
+
+
+def _result_text(game: _Game, metadata: dict[str, str], notes: list[str]) -> str | None:
+    """The declared result: the ``[Result]`` tag, else the movetext's result token."""
+    tag = metadata.get("result")
+    token = game.result[0] if game.result is not None else None
+    if tag is not None and token is not None and tag != token:
+        notes.append(f"[Result {tag!r}] but the movetext ends with {token!r}; the tag is kept")
+    return tag if tag is not None else token
+
+
+def _winner(
+    text: str, rule: str | None, events: list[OpeningEvent], stones: int, metadata: dict[str, str]
+) -> tuple[str | None, str | None]:
+    """The winning colour (or ``draw``/``None``) of result ``text``, and a note if undetermined.
+
+    Also sets ``metadata["winner_player"]`` and, when known, ``final_black``/``final_white``.
+    """
+    if text == "1/2-1/2":
+        return "draw", None
+    if text == "*":
+        return None, None
+    if text not in ("1-0", "0-1"):
+        return None, f"result {text!r} not understood"
+    # "1-0": the [Black] seat (P1, the opener) won; "0-1": the [White] seat (P2)
+    p1_won = text == "1-0"
+    seat = "black" if p1_won else "white"
+    metadata["winner_player"] = metadata.get(seat, f"[{seat.capitalize()}]")
+    p1_colour, why = final_p1_colour(rule, events, stones)
+    if p1_colour is None:
+        return None, (
+            f"result {text} is a win of the [{seat.capitalize()}] player "
+            f"({metadata['winner_player']}), whose colour is unknown: {why}"
+        )
+    p2_colour = p1_colour.other
+    if "black" in metadata and "white" in metadata:
+        metadata["final_black"] = metadata["black"] if p1_colour is BLACK else metadata["white"]
+        metadata["final_white"] = metadata["white"] if p1_colour is BLACK else metadata["black"]
+    return (p1_colour if p1_won else p2_colour).value, None
+
+
+def final_p1_colour(
+    rule: str | None, events: list[OpeningEvent], stones: int
+) -> tuple[Color | None, str]:
+    """The colour finally held by P1 (the ``[Black]`` seat, the opener), or ``None`` and why.
+
+    ``events`` are the game's ``choose`` events, ``stones`` the number of stones placed.
+    """
+    choices = [e for e in events if e.kind == "choose"]
+    if rule is None:
+        return None, "unknown game type, so whether a swap protocol applied is unknown"
+    if rule == "freestyle":
+        if choices:
+            return None, "colour choice tokens in a plain gomoku (GameType 60) game"
+        return BLACK, ""
+    if not choices:
+        return None, f"the swap2 opening ended after {stones} stones, before any colour choice"
+    if len(choices) > 1:
+        where = ", ".join(f"after {e.after}" for e in choices)
+        return None, f"several colour choices ({where}); swap2 has one"
+    choice = choices[0]
+    chosen = Color(choice.value)
+    if choice.after == 3:
+        # swap2 (a)/(b): P2 decides after the opener's three stones
+        return chosen.other, ""
+    if choice.after == 5:
+        # swap2 (c): P2 placed stones 4 and 5, and P1 chooses
+        return chosen, ""
+    return None, f"a colour choice after {choice.after} stones fits no swap2 branch"

@@ -1,0 +1,115 @@
+"""``.pos`` reader: a binary position (RenLib, RenjuSolver, renju engine test positions).
+
+Byte 0 is the stone count N (1..225), then N bytes ``row_from_top * 15 + column`` (0-based), black
+first, alternating.  Byte 0 of the stone list is a15 (top-left), 112 is h8, 224 is o1.  One record
+per file.  A position need not be a game (engine test positions start anywhere): the stones are
+yielded as moves in file order, which is the order of placement the file gives.
+
+Bad content never raises.  A byte of 225 or more cannot be a point: the stones before the first
+such byte are kept and the rest dropped (dropping one stone in the middle would give every later
+stone the other colour); each bad byte is reported with its offset.  A count that does not match
+the file length is reported with the offset where the stones run out or the extra bytes start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from renju_cli.coords import Point
+from renju_cli.formats import ReadOptions
+from renju_cli.record import Move, ParseProblem, Record, SourceLocation
+
+NAME = "pos"
+EXTENSIONS = (".pos",)
+
+BOARD_SIZE = 15
+POINTS = BOARD_SIZE * BOARD_SIZE
+#: The count is one byte, so no valid file is longer than this; read one more to see extra data.
+_MAX_FILE = 1 + 255
+
+
+def point_from_byte(value: int) -> Point:
+    """The point of a stone byte ``row_from_top * 15 + column`` (must be below 225)."""
+    row_from_top, column = divmod(value, BOARD_SIZE)
+    return Point(column, BOARD_SIZE - 1 - row_from_top)
+
+
+def sniff(head: bytes) -> int:
+    """1 when ``head`` is a whole plausible ``.pos`` file (count byte + that many points), else 0.
+
+    The format has no signature, so it is never sure; a ``.pos`` file is at most 226 bytes, so
+    ``head`` holds all of it.
+    """
+    if not head or not 1 <= head[0] <= POINTS or len(head) != head[0] + 1:
+        return 0
+    return 1 if all(b < POINTS for b in head[1:]) else 0
+
+
+def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
+    """Yield the one record of a ``.pos`` file (never raises on bad content)."""
+    data = stream.read(_MAX_FILE + 1) or b""
+    problems: list[ParseProblem] = []
+    moves: list[Move] = []
+    if not data:
+        problems.append(ParseProblem("empty file: no stone count", offset=0))
+    else:
+        count = data[0]
+        body = data[1:]
+        if not 1 <= count <= POINTS:
+            problems.append(
+                ParseProblem(f"stone count {count} at offset 0 is not in 1..{POINTS}", offset=0)
+            )
+        if len(body) < count:
+            problems.append(
+                ParseProblem(
+                    f"file declares {count} stones but ends after {len(body)}: "
+                    f"stone {len(body) + 1} (offset {len(body) + 1}) is missing",
+                    offset=len(body) + 1,
+                )
+            )
+        elif len(body) > count:
+            extra = "more than 255" if len(data) > _MAX_FILE else str(len(body) - count)
+            problems.append(
+                ParseProblem(
+                    f"file declares {count} stones but {extra} extra bytes follow, "
+                    f"from offset {count + 1}; they are ignored",
+                    offset=count + 1,
+                )
+            )
+        stones = body[:count]
+        bad = [i for i, b in enumerate(stones) if b >= POINTS]
+        for i in bad:
+            problems.append(
+                ParseProblem(
+                    f"byte {stones[i]} at offset {i + 1} (stone {i + 1}) is not a point (0..224)",
+                    offset=i + 1,
+                )
+            )
+        if bad:
+            problems.append(
+                ParseProblem(
+                    f"stones from offset {bad[0] + 1} on are ignored: "
+                    f"{bad[0]} of {len(stones)} kept",
+                    offset=bad[0] + 1,
+                )
+            )
+            stones = stones[: bad[0]]
+        if len(stones) > options.max_moves:
+            problems.append(
+                ParseProblem(f"more than {options.max_moves} stones; the rest is ignored")
+            )
+            stones = stones[: options.max_moves]
+        moves = [Move(point_from_byte(b), offset=i + 1, token=str(b)) for i, b in enumerate(stones)]
+    if problems and not moves:
+        # Nothing could be kept: the record as a whole is unreadable.
+        for p in problems:
+            p.fatal = True
+    yield Record(
+        moves=moves,
+        source=SourceLocation(path, 0, offset=0),
+        width=BOARD_SIZE,
+        height=BOARD_SIZE,
+        problems=problems,
+        format=NAME,
+    )
