@@ -1,0 +1,726 @@
+"""RenjuNet / RIF database reader (``.rif``, XML).
+
+The RIF game database is one XML document: lookup tables (countries, cities, rules, openings,
+players, tournaments) followed by ``<games>``.  It has no published schema, real copies are tens of
+megabytes and not always clean, so this reader
+
+- streams: the document is fed in chunks to defusedxml's ``DefusedXMLParser`` (the parser behind
+  ``defusedxml.ElementTree.iterparse``) with a target that builds no element tree at all, so memory
+  depends on the lookup tables and one game, never on the number of games; the target also sees
+  the parser's line number at each start tag, which ``iterparse`` cannot give;
+- refuses entity declarations and external references (billion laughs, XXE): the file becomes one
+  fatal problem record, nothing is expanded or fetched;
+- decodes tolerantly: bytes are decoded in Python with ``errors="replace"`` and handed to expat as
+  UTF-8, so a bad byte costs one U+FFFD, not the rest of the file;
+- stops at the first XML syntax error: games already read stay read, then one unreadable record
+  gives the line and the message.
+
+Ids (rules, openings, players...) are always resolved through the file's own tables, never
+hard-coded.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+from xml.etree.ElementTree import ParseError
+
+from defusedxml import (  # type: ignore[import-untyped, unused-ignore]
+    DefusedXmlException,
+    EntitiesForbidden,
+    ExternalReferenceForbidden,
+)
+from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-ignore]
+    DefusedXMLParser,
+)
+
+from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point, parse_point
+from renju_cli.formats import ReadOptions, unreadable
+from renju_cli.record import (
+    DeclaredResult,
+    Move,
+    OpeningEvent,
+    ParseProblem,
+    Record,
+    SourceLocation,
+)
+
+NAME = "renjunet"
+EXTENSIONS = (".rif", ".xml")
+
+#: Bytes read from the stream per parser feed.
+CHUNK_BYTES = 1 << 16
+#: Entries kept per lookup table; the real database has about 10^4 players.
+MAX_TABLE_ENTRIES = 1 << 20
+#: A move token longer than this cannot be a point; it is kept only for the message.
+MAX_TOKEN = 32
+#: Board size of RenjuNet games when the rule table does not give one (renju is 15x15).
+DEFAULT_SIZE = 15
+
+#: Lookup-table entries: element name -> the container it sits in (also its key in ``tables``).
+_TABLE_ELEMENTS: dict[str, str] = {
+    "country": "countries",
+    "city": "cities",
+    "rule": "rules",
+    "opening": "openings",
+    "player": "players",
+    "tournament": "tournaments",
+}
+
+# Characters XML 1.0 forbids even as text (expat would stop the whole file at the first one), and
+# lone surrogates, which cannot be encoded to UTF-8 for expat.
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_ENCODING_DECL = re.compile(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""")
+_PROLOG = re.compile(
+    r"\s*(?:<\?.*?\?>\s*|<!--.*?-->\s*|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>\s*)*", re.DOTALL
+)
+_DATABASE_ROOT = re.compile(r"<(?:[\w.-]+:)?database[\s/>]")
+_SEPARATORS = " \t\r\n,"
+#: Points already parsed, by token: games repeat the same few hundred tokens.
+_POINTS: dict[str, Point] = {}
+_ALT_SPLIT = re.compile(r"[\s,;]+")
+_DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?$")
+
+# Normalised rule names (see ``ruleset_name``) -> shipped ruleset names.
+_RULESETS: dict[str, str] = {
+    "rif": "renju-rif",
+    "renju": "renju-rif",
+    "renju rif": "renju-rif",
+    "rif renju": "renju-rif",
+    "yamaguchi": "yamaguchi",
+    "tarannikov": "tarannikov",
+    "sakata": "sakata",
+    "super sakata": "super-sakata",
+    "supersakata": "super-sakata",
+    "swap": "renju-swap",
+    "renju swap": "renju-swap",
+    "swap2": "swap2",
+    "swap 2": "swap2",
+    "freestyle": "freestyle",
+    "pro": "pro",
+    "long pro": "long-pro",
+    "caro": "caro",
+    "omok": "omok",
+}
+_RULE_WITH_COUNT = re.compile(r"(soosorv|soosyrv|taraguchi) ?(\d{1,2})")
+
+
+class _Stop(Exception):
+    """Raised from inside the parser callbacks to end the parse with a message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def sniff(head: bytes) -> int:
+    """How sure we are that a file starting with ``head`` is a RenjuNet database (0, 1 or 2).
+
+    2 when the first element is ``<database>`` (after an optional BOM, XML declaration, comments
+    or DOCTYPE); 1 for other XML that mentions ``<game`` or ``<database``; 0 otherwise.
+    """
+    text = _head_text(head)
+    prolog = _PROLOG.match(text)
+    rest = text[prolog.end() :] if prolog else text
+    if _DATABASE_ROOT.match(rest):
+        return 2
+    stripped = text.lstrip()
+    if stripped.startswith("<?xml") and "<game" in text:
+        return 1
+    if stripped.startswith("<") and "<database" in text:
+        return 1  # the prolog may be longer than the head
+    return 0
+
+
+def _head_text(head: bytes) -> str:
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return head.decode("utf-16", errors="replace")
+    if head.startswith(b"<\x00"):
+        return head.decode("utf-16-le", errors="replace")
+    if head.startswith(b"\x00<"):
+        return head.decode("utf-16-be", errors="replace")
+    return head.removeprefix(codecs.BOM_UTF8).decode("latin-1")
+
+
+def ruleset_name(raw: str) -> str | None:
+    """The shipped ruleset name for a RenjuNet rule name, or ``None`` when there is none.
+
+    Case, accents, punctuation and spacing are ignored (``Soosõrv-8``, ``Soosorv 8`` and
+    ``SOOSYRV-8`` all give ``soosyrv-8``); ``Taraguchi-N`` and ``Soosõrv-N`` keep their count.
+    ``Renju`` and ``RIF`` mean the RIF opening rule (``renju-rif``), ``Swap`` the renju swap rule.
+    """
+    ascii_name = unicodedata.normalize("NFKD", raw).encode("ascii", "ignore").decode("ascii")
+    key = re.sub(r"[^a-z0-9]+", " ", ascii_name.lower()).strip()
+    key = re.sub(r" rules?$", "", key)
+    if key in _RULESETS:
+        return _RULESETS[key]
+    m = _RULE_WITH_COUNT.fullmatch(key)
+    if m is not None:
+        family = "soosyrv" if m.group(1) != "taraguchi" else "taraguchi"
+        return f"{family}-{int(m.group(2))}"
+    return None
+
+
+class _Recoder:
+    """Turns the byte stream into clean UTF-8 chunks for expat, whatever the file's encoding.
+
+    The encoding is chosen from a BOM, else the XML declaration, else ``ReadOptions.encoding``,
+    else UTF-8.  Undecodable bytes become U+FFFD and characters XML forbids become U+FFFD too, so
+    that a bad byte in a player's name does not end the parse.  Line breaks are kept, so the
+    parser's line numbers are the file's.
+    """
+
+    def __init__(self, stream: BinaryIO, fallback: str | None) -> None:
+        self.stream = stream
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.notes: list[str] = []
+        self.replaced = 0
+
+    def chunks(self) -> Iterator[bytes]:
+        data = self.stream.read(CHUNK_BYTES)
+        self.encoding = self._choose(data)
+        decoder = codecs.getincrementaldecoder(self.encoding)(errors="replace")
+        while data:
+            yield self._clean(decoder.decode(data))
+            data = self.stream.read(CHUNK_BYTES)
+        yield self._clean(decoder.decode(b"", final=True))
+
+    def _choose(self, head: bytes) -> str:
+        if head.startswith(codecs.BOM_UTF8):
+            return "utf-8-sig"
+        if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            return "utf-16"
+        if head.startswith(b"<\x00"):
+            return "utf-16-le"
+        if head.startswith(b"\x00<"):
+            return "utf-16-be"
+        m = _ENCODING_DECL.match(head)
+        declared = m.group(1).decode("ascii") if m else None
+        for name in (declared, self.fallback):
+            if not name:
+                continue
+            try:
+                info = codecs.lookup(name)
+            except LookupError:
+                self.notes.append(f"unknown encoding {name!r}; decoded as UTF-8")
+                continue
+            if not getattr(info, "_is_text_encoding", True):  # base64, zlib, rot13...
+                self.notes.append(f"{name!r} is not a text encoding; decoded as UTF-8")
+                continue
+            if info.name.startswith(("utf-16", "utf-32")):
+                # the head is ASCII-compatible, so the label is wrong
+                self.notes.append(f"encoding {name!r} declared but the file is not {name}")
+                continue
+            # files labelled ASCII usually hold UTF-8 names; UTF-8 reads ASCII unchanged
+            return "utf-8" if info.name == "ascii" else info.name
+        return "utf-8"
+
+    def _clean(self, text: str) -> bytes:
+        if "\ufffd" in text:
+            self.replaced += text.count("\ufffd")
+        text, n = _XML_ILLEGAL.subn("\ufffd", text)
+        self.replaced += n
+        return text.encode("utf-8")
+
+
+@dataclass
+class _Game:
+    """What has been collected of the ``<game>`` being parsed."""
+
+    attrs: dict[str, str]
+    line: int | None
+    depth: int  # nesting depth of the <game> element, to find its end tag
+    moves: list[Move] = field(default_factory=list)
+    problems: list[ParseProblem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    in_move: bool = False
+    in_info: bool = False
+    move_line: int | None = None
+    stopped: bool = False  # a bad token was met: later tokens are ignored
+    partial: str | None = None  # a token cut by the end of a text chunk, on line move_line
+    info: list[str] = field(default_factory=list)
+    info_len: int = 0
+    info_truncated: bool = False
+
+
+class _Target:
+    """Parser target: keeps the lookup tables and turns each ``<game>`` into a ``Record``."""
+
+    def __init__(self, path: str, options: ReadOptions, recoder: _Recoder) -> None:
+        self.path = path
+        self.options = options
+        self.recoder = recoder
+        self.expat: Any = None  # set once the parser exists, for line numbers
+        self.tables: dict[str, dict[str, dict[str, str]]] = {
+            name: {} for name in _TABLE_ELEMENTS.values()
+        }
+        self.table_overflow: set[str] = set()
+        self.tables_seen: set[str] = set()
+        self.stack: list[str] = []
+        self.root: str | None = None
+        self.database: dict[str, str] = {}
+        self.game: _Game | None = None
+        self.ready: list[Record] = []
+        self.index = 0  # source.index of the next record
+
+    # -- parser callbacks -------------------------------------------------------------------
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
+        """Start tag: open a game, a table entry or a child of the current game."""
+        name = _local(tag)
+        parent = self.stack[-1] if self.stack else None
+        self.stack.append(name)
+        if len(self.stack) > self.options.max_depth:
+            raise _Stop(f"elements nested deeper than {self.options.max_depth}")
+        if parent is None:
+            self.root = name
+            if name == "database":
+                self.database = {k: self._clip(v) for k, v in attrib.items()}
+            if name != "game":  # a document that is a single <game> is read too
+                return
+        game = self.game
+        if game is not None:
+            if name == "move" and not game.stopped:
+                game.in_move = True
+                game.move_line = self._line()
+            elif name == "info":
+                game.in_info = True
+                if game.info:
+                    game.info.append("\n")  # several <info> children: one per line
+            return
+        if name == "game":
+            if self.index >= self.options.max_records:
+                raise _Stop(f"more than {self.options.max_records} records; the rest is not read")
+            attrs = {_local(k): self._clip(v) for k, v in attrib.items()}
+            self.game = _Game(attrs=attrs, line=self._line(), depth=len(self.stack))
+            if any(len(v) > self.options.max_string for v in attrib.values()):
+                self.game.notes.append(self._truncated_note())
+            return
+        table = _TABLE_ELEMENTS.get(name)
+        if table is not None and parent == table:
+            self._add_entry(table, attrib)
+        elif name in self.tables:
+            self.tables_seen.add(name)  # an empty table is still a table
+
+    def end(self, tag: str) -> None:
+        """End tag: finish a game (its record becomes ready) or a game child."""
+        name = _local(tag)
+        if self.stack:
+            self.stack.pop()
+        game = self.game
+        if game is None:
+            return
+        if name == "move" and game.in_move:
+            self._flush_token(game)
+            game.in_move = False
+        elif name == "info" and game.in_info:
+            game.in_info = False
+        elif name == "game" and len(self.stack) < game.depth:
+            self.game = None
+            self.ready.append(self._record(game))
+            self.index += 1
+
+    def data(self, text: str) -> None:
+        """Character data: only the text of ``<move>`` and ``<info>`` is kept."""
+        game = self.game
+        if game is None:
+            return
+        if game.in_move:
+            self._move_text(game, text)
+        elif game.in_info:
+            room = self.options.max_string - game.info_len
+            if len(text) > room:
+                text = text[: max(room, 0)]
+                game.info_truncated = True
+            if text:
+                game.info.append(text)
+                game.info_len += len(text)
+
+    def close(self) -> None:
+        """End of document (nothing to build: records were handed out as they ended)."""
+        return None
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def take(self) -> list[Record]:
+        """The records finished since the last call."""
+        out, self.ready = self.ready, []
+        return out
+
+    def _line(self) -> int | None:
+        line = getattr(self.expat, "CurrentLineNumber", None)
+        return line if isinstance(line, int) else None
+
+    def _truncated_note(self) -> str:
+        return f"text longer than {self.options.max_string} characters was truncated"
+
+    def _clip(self, value: str) -> str:
+        limit = self.options.max_string
+        return value if len(value) <= limit else value[:limit]
+
+    def _add_entry(self, table: str, attrib: dict[str, str]) -> None:
+        self.tables_seen.add(table)
+        entries = self.tables[table]
+        key = attrib.get("id", "").strip()
+        if not key:
+            return
+        if len(entries) >= MAX_TABLE_ENTRIES and key not in entries:
+            self.table_overflow.add(table)
+            return
+        entries[key] = {_local(k): self._clip(v) for k, v in attrib.items()}
+
+    def _move_text(self, game: _Game, text: str) -> None:
+        # Hot path (one call per <move> text chunk): split with str methods, not a regex per token.
+        if game.stopped:
+            return
+        if game.partial is not None:
+            text = game.partial + text
+            game.partial = None
+        # A token may be cut by the end of the chunk: keep the tail for the next chunk.
+        tail = None
+        if text and text[-1] not in _SEPARATORS:
+            cut = max(text.rfind(c) for c in _SEPARATORS) + 1
+            tail, text = text[cut : cut + MAX_TOKEN], text[:cut]
+        line = game.move_line
+        moves, points, limit = game.moves, _POINTS, self.options.max_moves
+        for i, segment in enumerate(text.split("\n")):
+            if i and line is not None:
+                line += 1
+            for token in segment.replace(",", " ").split():
+                point = points.get(token)
+                if point is not None and len(moves) < limit:
+                    moves.append(Move(point, None, line, None, token))  # the common case
+                    continue
+                self._token(game, token[:MAX_TOKEN], line)
+                if game.stopped:
+                    return
+        game.move_line = line
+        game.partial = tail
+
+    def _flush_token(self, game: _Game) -> None:
+        if game.partial is not None:
+            token, game.partial = game.partial, None
+            self._token(game, token, game.move_line)
+
+    def _token(self, game: _Game, token: str, line: int | None) -> None:
+        n = len(game.moves) + 1  # every token so far is a move: a bad one stops the game
+        if n > self.options.max_moves:
+            game.problems.append(
+                ParseProblem(
+                    f"{_label(game)}: more than {self.options.max_moves} moves; "
+                    f"kept the first {self.options.max_moves}",
+                    line=line,
+                )
+            )
+            game.stopped = True  # nothing after the bound is kept
+            return
+        point = _POINTS.get(token)
+        if point is None:
+            if token.lower() == "pass":
+                game.moves.append(Move(None, line=line, token=token))
+                return
+            try:
+                point = parse_point(token)
+            except ValueError:
+                game.problems.append(
+                    ParseProblem(
+                        f"{_label(game)}: move {n}: cannot read {token!r} as a point; "
+                        f"kept the {n - 1} move{'' if n == 2 else 's'} before it",
+                        line=line,
+                    )
+                )
+                game.stopped = True
+                return
+            _POINTS[token] = point  # at most 52 letters x 99 rows: the cache stays small
+        game.moves.append(Move(point, line=line, token=token))
+
+    def _lookup(self, table: str, key: str, what: str, notes: list[str]) -> dict[str, str] | None:
+        """An entry of a lookup table, or ``None`` with a note saying why."""
+        entry = self.tables[table].get(key)
+        if entry is None:
+            if table in self.tables_seen:
+                notes.append(f"{what} id {key!r} is not in the file's <{table}> table")
+            else:
+                notes.append(
+                    f"{what} id {key!r} unresolved: no <{table}> table before this game "
+                    "(a table after <games> cannot be used while streaming)"
+                )
+        return entry
+
+    def _place(self, entry: dict[str, str], prefix: str, meta: dict[str, str]) -> None:
+        """Country and city names of a player or tournament entry."""
+        country = self.tables["countries"].get(entry.get("country", ""))
+        if country is not None and country.get("name"):
+            meta[f"{prefix}country"] = country["name"]
+        city = self.tables["cities"].get(entry.get("city", ""))
+        if city is not None and city.get("name"):
+            meta[f"{prefix}city"] = city["name"]
+
+    def _record(self, game: _Game) -> Record:
+        attrs = game.attrs
+        meta: dict[str, str] = {}
+        notes = list(self.recoder.notes) + game.notes
+        if self.database.get("version"):
+            meta["database_version"] = self.database["version"]
+        if self.database.get("date"):
+            meta["database_date"] = self.database["date"]
+        known = {
+            "id", "tournament", "round", "rule", "black", "white", "bresult", "btime", "wtime",
+            "opening", "alt", "swap",
+        }  # fmt: skip
+        for key, value in attrs.items():
+            if key not in known and value:
+                meta.setdefault(key, value)  # unrated, publisher, and whatever else is there
+        gid = attrs.get("id", "")
+        if gid:
+            meta["game_id"] = gid
+        for key in ("round", "btime", "wtime"):
+            if attrs.get(key):
+                meta[key] = attrs[key]
+
+        tournament: dict[str, str] | None = None
+        tid = attrs.get("tournament", "").strip()
+        if tid:
+            meta["tournament_id"] = tid
+            tournament = self._lookup("tournaments", tid, "tournament", notes)
+        if tournament is not None:
+            self._tournament_meta(tournament, meta)
+
+        for color in ("black", "white"):
+            pid = attrs.get(color, "").strip()
+            if not pid:
+                continue
+            meta[f"{color}_id"] = pid
+            player = self._lookup("players", pid, f"{color} player", notes)
+            if player is not None:
+                full = " ".join(p for p in (player.get("name"), player.get("surname")) if p)
+                if full:
+                    meta[color] = full
+                native = player.get("native_name") or player.get("nativename")
+                if native:
+                    meta[f"{color}_native"] = native
+                self._place(player, f"{color}_", meta)
+
+        rule, size = self._rule(attrs, tournament, meta, notes)
+        opening_id = self._opening(attrs.get("opening", "").strip(), meta, notes)
+        events = _swap_events(attrs.get("swap", ""), meta)
+        events += _alt_events(attrs.get("alt", ""), meta, notes)
+        result = _declared_result(attrs.get("bresult"), meta, notes)
+
+        if game.info:
+            meta["info"] = "".join(game.info).strip()
+        if game.info_truncated:
+            notes.append(self._truncated_note())
+        if self.recoder.replaced and any("\ufffd" in v for v in meta.values()):
+            notes.append("undecodable bytes were replaced with U+FFFD")
+        for table in sorted(self.table_overflow):
+            notes.append(f"<{table}> has more than {MAX_TABLE_ENTRIES} entries; the rest ignored")
+        return Record(
+            moves=game.moves,
+            source=SourceLocation(self.path, self.index, game.line),
+            width=size,
+            height=size,
+            declared_result=result,
+            rule=rule,
+            opening_id=opening_id,
+            metadata=meta,
+            opening_events=events,
+            notes=notes,
+            problems=game.problems,
+            format=NAME,
+        )
+
+    def _tournament_meta(self, tournament: dict[str, str], meta: dict[str, str]) -> None:
+        if tournament.get("name"):
+            meta["tournament"] = tournament["name"]
+        for key in ("year", "month", "start", "end", "rated", "type"):
+            if tournament.get(key):
+                meta[key] = tournament[key]
+        start, year, month = tournament.get("start", ""), tournament.get("year", ""), ""
+        if tournament.get("month", "").isdigit():
+            month = f"{int(tournament['month']):02d}"
+        if _DATE.match(start):
+            meta["date"] = start
+        elif year.isdigit():
+            meta["date"] = f"{year}-{month}" if month else year
+        self._place(tournament, "tournament_", meta)
+
+    def _rule(
+        self,
+        attrs: dict[str, str],
+        tournament: dict[str, str] | None,
+        meta: dict[str, str],
+        notes: list[str],
+    ) -> tuple[str | None, int]:
+        """The ruleset name and board size, from the game's rule or else its tournament's."""
+        rid = attrs.get("rule", "").strip()
+        if not rid and tournament is not None:
+            rid = tournament.get("rule", "").strip()
+            if rid:
+                meta["rule_from"] = "tournament"
+        if not rid:
+            return None, DEFAULT_SIZE
+        meta["rule_id"] = rid
+        entry = self._lookup("rules", rid, "rule", notes)
+        if entry is None:
+            return None, DEFAULT_SIZE
+        size = DEFAULT_SIZE
+        for key in ("size", "board_size", "boardsize", "board"):
+            value = entry.get(key, "").strip()
+            if value.isdigit() and MIN_SIZE <= int(value) <= MAX_SIZE:
+                size = int(value)
+                break
+        raw = entry.get("name", "")
+        meta["rule_name"] = raw
+        rule = ruleset_name(raw)
+        if rule is None:
+            notes.append(f"rule {raw!r} (id {rid}) matches no shipped ruleset; rule left unset")
+        return rule, size
+
+    def _opening(self, ref: str, meta: dict[str, str], notes: list[str]) -> str | None:
+        if not ref or ref == "0":
+            return None
+        meta["opening_ref"] = ref
+        entry = self.tables["openings"].get(ref)
+        if entry is None:
+            if re.fullmatch(r"[DdIi]\d{1,2}", ref):
+                return ref.upper()  # some exports write the abbreviation itself
+            self._lookup("openings", ref, "opening", notes)
+            return None
+        if entry.get("name"):
+            meta["opening_name"] = entry["name"]
+        abbr = entry.get("abbr", "").strip()
+        return abbr or entry.get("name") or None
+
+
+def _local(tag: str) -> str:
+    """An element or attribute name without its namespace."""
+    return tag.rsplit("}", 1)[-1]
+
+
+def _label(game: _Game) -> str:
+    gid = game.attrs.get("id")
+    return f"game id={gid}" if gid else "game"
+
+
+def _declared_result(
+    raw: str | None, meta: dict[str, str], notes: list[str]
+) -> DeclaredResult | None:
+    """``bresult`` is black's score: 1 black won, 0 white won, 0.5 a draw."""
+    if raw is None or not raw.strip():
+        return None
+    text = raw.strip()
+    meta["bresult"] = text
+    winner = {"1": "black", "1.0": "black", "0": "white", "0.0": "white"}.get(text)
+    if winner is None and text in ("0.5", ".5", "1/2", "½"):
+        winner = "draw"
+    if winner is None:
+        notes.append(f"bresult {text!r} is not 1, 0 or 0.5; winner unknown")
+    return DeclaredResult(winner, text=text)
+
+
+def _swap_events(raw: str, meta: dict[str, str]) -> list[OpeningEvent]:
+    """One event per character of ``swap``: ``-`` declined, anything else a swap.
+
+    How many stones stood at each opportunity depends on the protocol, which the reader does not
+    apply, so ``after`` is -1 and ``value`` is the opportunity's 1-based number.
+    """
+    flags = "".join(raw.split())
+    if not flags:
+        return []
+    meta["swap"] = raw
+    return [
+        OpeningEvent(kind="no-swap" if ch == "-" else "swap", after=-1, value=str(i))
+        for i, ch in enumerate(flags, start=1)
+    ]
+
+
+def _alt_events(raw: str, meta: dict[str, str], notes: list[str]) -> list[OpeningEvent]:
+    """Fifth-move offers from ``alt`` when they are written as points; otherwise a note."""
+    text = raw.strip()
+    if not text:
+        return []
+    meta["alt"] = raw
+    points: list[Point] = []
+    for token in _ALT_SPLIT.split(text):
+        if not token:
+            continue
+        try:
+            points.append(parse_point(token))
+        except ValueError:
+            notes.append(
+                f"alt {text!r} is opaque (the fifth-move offers are not written as points); "
+                "kept in metadata['alt']"
+            )
+            return []
+    return [OpeningEvent(kind="offers", after=4, points=points)]
+
+
+def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
+    """Yield one record per ``<game>`` of a RenjuNet database, streaming.
+
+    Never raises on bad content: a refused (entity-declaring) or broken XML file ends with one
+    unreadable record that gives the line and the reason, after the games read before it.
+    """
+    recoder = _Recoder(stream, options.encoding)
+    target = _Target(path, options, recoder)
+    parser: Any = DefusedXMLParser(target=target, encoding="utf-8")  # bytes come as UTF-8
+    target.expat = parser.parser
+    chunks = recoder.chunks()
+    while True:
+        end = _feed_next(parser, chunks, target)
+        yield from target.take()
+        if end is not None:
+            yield from end
+            return
+
+
+def _feed_next(parser: Any, chunks: Iterator[bytes], target: _Target) -> list[Record] | None:
+    """Feed the next chunk, or close at the end.
+
+    ``None`` while the parse goes on; at its end, the records that close it (none for a clean
+    database, one unreadable record for a broken or refused one).
+    """
+    line = None
+    try:
+        chunk = next(chunks, None)
+        if chunk is not None:
+            parser.feed(chunk)
+            return None
+        parser.close()
+        if target.index == 0 and target.root not in (None, "database"):
+            message = f"XML root element is <{target.root}>, not <database>, and has no <game>"
+            return [_fatal(target.path, message, 0, 1)]
+        return []
+    except ParseError as exc:
+        line = exc.position[0]
+        message = f"XML syntax error: {exc}"
+    except EntitiesForbidden as exc:
+        message = f"XML entity declaration {exc.name!r} refused (entities are never expanded)"
+    except ExternalReferenceForbidden as exc:
+        message = f"external XML reference {exc.sysid!r} refused (never fetched)"
+    except DefusedXmlException as exc:
+        message = f"unsafe XML refused: {exc}"
+    except _Stop as exc:
+        message = exc.message
+    except OSError as exc:
+        message = f"cannot read the file: {exc}"
+    except Exception as exc:  # a reader must not raise on content: report whatever went wrong
+        message = f"cannot read the database: {type(exc).__name__}: {exc}"
+    if line is None:
+        line = target._line()
+    if target.game is not None:
+        message += f" (the game that starts at line {target.game.line} is incomplete and dropped)"
+    return [_fatal(target.path, message, target.index, line)]
+
+
+def _fatal(path: str, message: str, index: int, line: int | None) -> Record:
+    """An unreadable record that still says which reader gave up."""
+    record = unreadable(path, message, index=index, line=line)
+    record.format = NAME
+    return record
