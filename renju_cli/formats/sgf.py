@@ -1,0 +1,1200 @@
+"""SGF (Smart Game Format, FF[4]) reader and writer for gomoku and renju records.
+
+Why a tokenizer of our own and not ``sgfmill``
+    sgfmill (1.1.1) reads ``GM[4]``/``GM[5]`` and sizes up to 26, but it rejects ``SZ[15:17]``,
+    its grammar refuses property names with digits, so a single ``5A[..]`` (the usual fifth-move
+    offers) makes the whole file unreadable, it stops at the first error of a collection instead
+    of going on with the next game tree, and it keeps no line numbers.  The SGF grammar is small,
+    so this module has a compact iterative tokenizer instead (no recursion: deep variation nesting
+    cannot exhaust the Python stack).
+
+What is read
+    - A collection: every game tree ``( ... )`` is read in turn; ``source.index`` is the number of
+      the tree (0-based).  Every root-to-leaf path of a tree is a record: the main line (first
+      child at every node) first, with ``source.variation = "main"``, then the other paths in
+      pre-order.  A path id lists, for every node with several children on the path, the 0-based
+      index of the child taken, trailing zeros dropped: ``"1"`` takes the second child at the
+      first branching and the first child afterwards, ``"0.2"`` the main line at the first
+      branching and the third child at the second.
+    - ``GM[4]``, ``GM[5]`` or no ``GM``; another ``GM`` is read all the same, with a note.
+    - ``SZ[15]`` or ``SZ[15:20]`` (width:height, both 5..26; another size makes the record
+      unreadable, since rows cannot be converted without the height).  No ``SZ``: the size of
+      ``ReadOptions.board_size``, stated in ``Record.width``/``height`` since the rows were
+      converted with it.
+    - Moves ``B[xy]``/``W[xy]``: ``x`` the column from the left, ``y`` the row from the **top**,
+      letters ``a``..``z``; converted to our bottom-origin points (on 15x15 ``hh`` = h8 =
+      ``Point(7, 7)``, ``aa`` = a15).  ``Move.color`` comes from the property.  A pass is an empty
+      value, or ``tt`` on boards up to 19x19.  A column beyond the board is kept as an off-board
+      point for the referee to report; a row below the board or a malformed coordinate cannot be
+      represented: a ``ParseProblem`` and the path's moves stop there.
+    - Setup ``AB``/``AW`` (point lists, ``aa:cc`` rectangles too) before the first move go to
+      ``Record.setup``; setup stones (or ``AE``) after a move cannot be represented: a
+      ``ParseProblem``.
+    - ``RE``: ``B+Resign``/``B+R`` (black, resign), ``W+Time``/``W+T`` (white, time), ``B+F``
+      (forfeit), ``B+`` (black, no reason), ``B+<text>`` (the text in lower case, a Go score gives
+      no reason), ``0``/``Draw`` (draw), ``?``/``Void``/empty/anything else (winner ``None``).
+    - Rule: ``RU[...]`` (raw value in ``metadata["rule_name"]``) mapped to a shipped ruleset name
+      (``Record.rule``; unknown names give ``None``); without ``RU``, a rule name found inside
+      ``GN[...]``.  See ``ruleset_for``.
+    - Fifth-move offers ``5A[..][..]`` or ``FA[..]`` (a value may also hold several points
+      written together, ``FA[hhjj]``): ``OpeningEvent("offers", after=4)``.
+    - ``SW`` (swap; no standard exists, this is our reading): each value is one event.  A number
+      ``n >= 1``: colours were swapped after stone ``n``.  ``Y``/``yes``/``true``/``swap``/``+``/
+      empty: a swap; ``N``/``no``/``false``/``0``/``-``: a declined swap; for those two ``after``
+      is the number of stones played up to the node carrying ``SW``, or ``-1`` (not stated) on a
+      node before any stone.  Anything else is kept as a note.
+    - ``PB``/``PW``/``EV``/``DT``/``RO`` -> ``metadata`` ``black``/``white``/``event``/``date``/
+      ``round`` (also ``PC`` place, ``GN`` game_name, ``ON`` opening, ...).  Game-info properties
+      are taken from the first node of the path that has them.  ``ON[D4]`` also sets
+      ``Record.opening_id``.
+    - ``C[...]``: the comment of the node's move (``Move.comment``); on the root,
+      ``metadata["comment"]``; on another node without a move, appended to the previous move's.
+    - Text is decoded with the tree's ``CA`` charset, then ``ReadOptions.encoding``, UTF-8, and
+      Latin-1 as the last resort (never failing).  With a double-byte ``CA`` (GBK, Big5,
+      Shift-JIS...) the tokenizer skips the trail byte of each character, which may be ``]`` or
+      ``\\``.
+    - ``Move.line`` is the 1-based line of the node's ``;``, ``source.line`` the line of the tree's
+      ``(``.
+
+Malformed input never raises: an unclosed tree, an unterminated value, a bad coordinate or stray
+text gives a ``ParseProblem`` with its line, and reading goes on.  An unclosed tree ends where a
+nested ``(;`` node carries ``GM`` or ``FF`` (a root-only property: that is the next game); after an
+unterminated value (one that reaches the end of the file, or a point value running over a line
+that starts with ``(;``) the reader resumes at the next line starting with ``(;``.  Bounds:
+``max_depth`` (nesting of variations; deeper ones are skipped with a problem), ``max_moves``
+(per path), ``max_string`` (decoded text values are cut, with a note), ``max_records``.
+
+The writer produces one linear game tree per record (variations of one file come back as
+separate trees), ``FF[4]GM[4]CA[UTF-8]``, so that reading it back gives the same moves, setup,
+offers, swaps and result.  ``choose``/``declare`` events have no SGF property and are not written;
+offers are always read back with ``after=4``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import dataclasses
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
+from typing import BinaryIO, TextIO
+
+from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
+from renju_cli.formats import ReadOptions
+from renju_cli.record import (
+    BLACK,
+    WHITE,
+    Color,
+    DeclaredResult,
+    Move,
+    OpeningEvent,
+    ParseProblem,
+    Record,
+    SourceLocation,
+)
+
+NAME = "sgf"
+EXTENSIONS = (".sgf",)
+FORMAT = "sgf"
+
+_WS = re.compile(rb"[ \t\r\n\f\v]*")
+_WS_BYTES = frozenset(b" \t\r\n\f\v")
+_IDENT = re.compile(rb"[A-Za-z0-9]+")
+_JUNK = re.compile(rb"[^A-Za-z0-9;()\[ \t\r\n\f\v]+")
+_STRUCT = re.compile(rb"[()\[]")
+_VALUE_SPECIAL = re.compile(rb"[\\\]]")
+_VALUE_SPECIAL_DBCS = re.compile(rb"[\\\]\x81-\xfe]")
+_RESYNC = re.compile(rb"(?m)^[ \t]*\(\s*;")
+#: Properties whose values are short (points, numbers): one that spans a line starting with
+#: ``(;`` is taken as unterminated.
+_SHORT_PROPS = frozenset({"B", "W", "AB", "AW", "AE", "5A", "FA", "SZ", "GM", "FF", "SW", "CA"})
+_CA_PRESCAN = re.compile(rb"(?<![A-Za-z])CA\s*\[\s*([A-Za-z0-9_.:\-]{1,40})\s*\]")
+_SNIFF_SURE = re.compile(rb"\(\s*;\s*(?:[A-Za-z0-9]+\s*\[|[;()])")
+_SNIFF_MAYBE = re.compile(rb"\(\s*;[^\[]{0,200}?(?:GM|FF|SZ)\s*\[")
+
+#: Charsets whose trail bytes may be ``]`` or ``\\``: lead-byte ranges per family.
+_DBCS = {
+    "gb2312": "dbcs",
+    "gbk": "dbcs",
+    "gb18030": "dbcs",
+    "big5": "dbcs",
+    "big5hkscs": "dbcs",
+    "cp950": "dbcs",
+    "cp949": "dbcs",
+    "johab": "dbcs",
+    "shift_jis": "sjis",
+    "cp932": "sjis",
+    "shift_jis_2004": "sjis",
+    "shift_jisx0213": "sjis",
+}
+
+#: Game-info properties (simple text) -> metadata keys.
+_INFO_KEYS = {
+    "PB": "black",
+    "PW": "white",
+    "EV": "event",
+    "DT": "date",
+    "RO": "round",
+    "PC": "place",
+    "GN": "game_name",
+    "BR": "black_rank",
+    "WR": "white_rank",
+    "BT": "black_team",
+    "WT": "white_team",
+    "ON": "opening",
+    "GC": "game_comment",
+    "AN": "annotator",
+    "SO": "source",
+    "US": "user",
+    "AP": "application",
+    "TM": "time_limit",
+    "OT": "overtime",
+}
+_TEXT_INFO = {"GC"}  # multi-line text: keep line breaks
+_OPENING_ID = re.compile(r"[DIdi](1[0-3]|[1-9])")
+
+_REASONS = {
+    "r": "resign",
+    "resign": "resign",
+    "t": "time",
+    "time": "time",
+    "f": "forfeit",
+    "forfeit": "forfeit",
+}
+_REASON_TEXT = {"resign": "Resign", "time": "Time", "forfeit": "Forfeit"}
+
+# Rule names (normalised: lower case, accents removed, runs of other characters -> "-").
+_RULE_NAMES: dict[str, str] = {
+    "renju": "renju-rif",
+    "rif": "renju-rif",
+    "renju-rif": "renju-rif",
+    "rif-renju": "renju-rif",
+    "renju-rif-rules": "renju-rif",
+    "yamaguchi": "yamaguchi",
+    "renju-yamaguchi": "yamaguchi",
+    "soosyrv-8": "soosyrv-8",
+    "soosorv-8": "soosyrv-8",
+    "soosyrv8": "soosyrv-8",
+    "soosorv8": "soosyrv-8",
+    "soosyrv": "soosyrv-8",
+    "soosorv": "soosyrv-8",
+    "taraguchi-10": "taraguchi-10",
+    "taraguchi10": "taraguchi-10",
+    "taraguchi": "taraguchi-10",
+    "swap2": "swap2",
+    "swap-2": "swap2",
+    "gomoku-swap2": "swap2",
+    "freestyle": "freestyle",
+    "free-style": "freestyle",
+    "freestyle-gomoku": "freestyle",
+    "gomoku-freestyle": "freestyle",
+    "gomoku": "freestyle",
+    "free": "freestyle",
+    "standard": "standard",
+    "standard-gomoku": "standard",
+    "gomoku-standard": "standard",
+}
+# Searched inside GN (and in that order: the more specific names first).  A family with a count
+# other than the shipped one (Soosyrv-5) gives no rule at all.
+_GN_FAMILIES = re.compile(r"(?<![a-z])(soos[oy]rv|taraguchi)(?:-?(\d{1,2}))?(?![a-z])")
+_GN_WORDS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"(?<![a-z])yamaguchi(?![a-z])"), "yamaguchi"),
+    (re.compile(r"(?<![a-z])swap-?2(?![a-z0-9])"), "swap2"),
+    (re.compile(r"(?<![a-z])rif(?![a-z])"), "renju-rif"),
+    (re.compile(r"(?<![a-z])standard(?![a-z])"), "standard"),
+    (re.compile(r"(?<![a-z])free-?style(?![a-z])"), "freestyle"),
+    (re.compile(r"(?<![a-z])renju(?![a-z])"), "renju-rif"),
+    (re.compile(r"(?<![a-z])gomoku(?![a-z])"), "freestyle"),
+]
+_FAMILY_RULES = {
+    "soosorv": ("soosyrv-8", "8"),
+    "soosyrv": ("soosyrv-8", "8"),
+    "taraguchi": ("taraguchi-10", "10"),
+}
+
+_SWAP_YES = {"", "y", "yes", "true", "swap", "swapped", "+"}
+_SWAP_NO = {"0", "n", "no", "false", "-", "no-swap", "noswap"}
+
+
+# --------------------------------------------------------------------------------------------
+# Detection
+
+
+def sniff(head: bytes) -> int:
+    """2 when the file starts with an SGF game tree ``(;``, 1 when one appears later, else 0."""
+    text = head.removeprefix(codecs.BOM_UTF8).lstrip()
+    if _SNIFF_SURE.match(text):
+        return 2
+    if _SNIFF_MAYBE.search(head):
+        return 1
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# Tokenizer and tree
+
+
+class _Node:
+    """One SGF node: its properties in file order, with raw (unescaped) byte values."""
+
+    __slots__ = ("children", "info", "line", "problems", "props", "unterminated")
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+        self.props: list[tuple[str, list[bytes]]] = []
+        self.children: list[_Node] = []
+        self.problems: list[ParseProblem] = []
+        #: (line, byte offset) of a ``[`` whose value never ends.
+        self.unterminated: tuple[int, int] | None = None
+        self.info: _NodeInfo | None = None
+
+    def get(self, ident: str) -> list[bytes] | None:
+        for name, values in self.props:
+            if name == ident:
+                return values
+        return None
+
+    def has(self, *idents: str) -> bool:
+        return any(name in idents for name, _ in self.props)
+
+
+class _Tree:
+    __slots__ = ("line", "problems", "root")
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+        self.root: _Node | None = None
+        self.problems: list[ParseProblem] = []
+
+
+def _normalize_ident(raw: str) -> str:
+    """``AddBlack`` (FF[3] long names) -> ``AB``; otherwise the name in upper case."""
+    upper = raw.upper()
+    if upper == raw or raw.lower() == raw:
+        return upper
+    return "".join(c for c in raw if c.isupper() or c.isdigit())
+
+
+def _dbcs_kind(name: str | None) -> str | None:
+    if not name:
+        return None
+    try:
+        codec = codecs.lookup(name).name
+    except LookupError:
+        return None
+    return _DBCS.get(codec)
+
+
+class _Parser:
+    """An iterative SGF tokenizer/parser over the bytes of a whole file."""
+
+    def __init__(self, data: bytes, options: ReadOptions) -> None:
+        self.data = data
+        self.pos = 0
+        self.line = 1
+        self.opts = options
+        self.default_dbcs = _dbcs_kind(options.encoding)
+        self.dbcs: str | None = self.default_dbcs
+
+    # -- low level
+
+    def _advance(self, newpos: int) -> None:
+        self.line += self.data.count(b"\n", self.pos, newpos)
+        self.pos = newpos
+
+    def _skip_ws(self) -> None:
+        if self.pos < len(self.data) and self.data[self.pos] not in _WS_BYTES:
+            return
+        m = _WS.match(self.data, self.pos)
+        if m is not None and m.end() > self.pos:
+            self._advance(m.end())
+
+    def _read_value(self) -> bytes | None:
+        """Read ``[...]`` at ``pos``; escapes resolved, soft line breaks removed.
+
+        Returns ``None`` (and leaves ``pos`` on the ``[``) when the value is not terminated.
+        """
+        data = self.data
+        start = self.pos + 1
+        dbcs = self.dbcs
+        if dbcs is None:
+            end = data.find(b"]", start)
+            if end >= 0 and data.find(b"\\", start, end) < 0:
+                self._advance(end + 1)
+                return data[start:end]
+        special = _VALUE_SPECIAL if dbcs is None else _VALUE_SPECIAL_DBCS
+        out = bytearray()
+        i = start
+        n = len(data)
+        while True:
+            m = special.search(data, i)
+            if m is None:
+                return None
+            j = m.start()
+            out += data[i:j]
+            b = data[j]
+            if b == 0x5D:  # ]
+                self._advance(j + 1)
+                return bytes(out)
+            if b == 0x5C:  # backslash
+                if j + 1 >= n:
+                    return None
+                nb = data[j + 1]
+                i = j + 2
+                if nb in (0x0A, 0x0D):  # soft line break: removed
+                    if i < n and data[i] in (0x0A, 0x0D) and data[i] != nb:
+                        i += 1
+                else:
+                    out.append(nb)
+                continue
+            # a high byte in a double-byte charset: a lead byte takes its trail byte along
+            if dbcs is not None and j + 1 < n and _is_lead(b, dbcs):
+                out += data[j : j + 2]
+                i = j + 2
+            else:
+                out.append(b)
+                i = j + 1
+
+    # -- nodes and trees
+
+    def _parse_node(self, line: int, is_root: bool = False) -> _Node:
+        """Parse the properties of a node; ``pos`` is just after its ``;``."""
+        node = _Node(line)
+        data = self.data
+        n = len(data)
+        while True:
+            self._skip_ws()
+            if self.pos >= n:
+                return node
+            c = data[self.pos]
+            if c in b";()":
+                return node
+            if c == 0x5B:  # a value without a property name
+                vline, vpos = self.line, self.pos
+                if self._read_value() is None:
+                    node.unterminated = (vline, vpos)
+                    return node
+                node.problems.append(ParseProblem("value without a property name", line=vline))
+                continue
+            m = _IDENT.match(data, self.pos)
+            if m is None:
+                j = _JUNK.match(data, self.pos)
+                end = j.end() if j is not None and j.end() > self.pos else self.pos + 1
+                snippet = data[self.pos : min(end, self.pos + 20)].decode("latin-1")
+                node.problems.append(
+                    ParseProblem(f"unexpected text {snippet!r} in a node", line=self.line)
+                )
+                self._advance(end)
+                continue
+            ident_line = self.line
+            raw_ident = m.group().decode("ascii")
+            self.pos = m.end()
+            ident = _normalize_ident(raw_ident)
+            values: list[bytes] = []
+            while True:
+                self._skip_ws()
+                if self.pos >= n or data[self.pos] != 0x5B:
+                    break
+                vline, vpos = self.line, self.pos
+                value = self._read_value()
+                if value is None or (ident in _SHORT_PROPS and _RESYNC.search(value)):
+                    # a short value running over a line that starts a node: its ']' is missing
+                    node.unterminated = (vline, vpos)
+                    if values:
+                        node.props.append((ident, values))
+                    return node
+                values.append(value)
+            if not values:
+                node.problems.append(
+                    ParseProblem(f"property {raw_ident} has no value", line=ident_line)
+                )
+                continue
+            if ident == "CA" and is_root:
+                kind = _dbcs_kind(values[0].decode("latin-1").strip())
+                if kind is not None:
+                    self.dbcs = kind
+            node.props.append((ident, values))
+
+    def _starts_new_game(self) -> bool:
+        """Whether the ``(`` at ``pos`` opens a node with a root-only property (a new game)."""
+        pos, line, dbcs = self.pos, self.line, self.dbcs
+        try:
+            self.pos += 1
+            self._skip_ws()
+            if self.pos >= len(self.data) or self.data[self.pos] != 0x3B:
+                return False
+            self.pos += 1
+            node = self._parse_node(self.line)
+            return node.has("GM", "FF")
+        finally:
+            self.pos, self.line, self.dbcs = pos, line, dbcs
+
+    def _skip_subtree(self) -> bool:
+        """Skip the balanced ``( ... )`` at ``pos``; False if the file ends first."""
+        depth = 0
+        data = self.data
+        while True:
+            m = _STRUCT.search(data, self.pos)
+            if m is None:
+                self._advance(len(data))
+                return False
+            self._advance(m.start())
+            c = data[self.pos]
+            if c == 0x5B:
+                if self._read_value() is None:
+                    return False
+                continue
+            self.pos += 1
+            depth += 1 if c == 0x28 else -1
+            if depth == 0:
+                return True
+
+    def _prescan_charset(self) -> None:
+        """Set the double-byte mode from a ``CA`` in the root node before tokenizing it."""
+        self.dbcs = self.default_dbcs
+        data = self.data
+        window = min(len(data), self.pos + 65536)
+        first = data.find(b";", self.pos, window)
+        if first < 0:
+            return
+        second = data.find(b";", first + 1, window)
+        limit = second if second >= 0 else window
+        m = _CA_PRESCAN.search(data, self.pos, limit)
+        if m is not None:
+            kind = _dbcs_kind(m.group(1).decode("ascii"))
+            if kind is not None:
+                self.dbcs = kind
+
+    def parse_tree(self) -> _Tree:
+        """Parse the game tree whose ``(`` is at ``pos``."""
+        data = self.data
+        n = len(data)
+        tree = _Tree(self.line)
+        self._prescan_charset()
+        self.pos += 1
+        depth = 1
+        stack: list[_Node | None] = []
+        current: _Node | None = None
+        orphan = False  # a second root-level sequence, not readable
+        too_deep_reported = False
+        while True:
+            self._skip_ws()
+            if self.pos >= n:
+                tree.problems.append(
+                    ParseProblem(
+                        f"game tree opened at line {tree.line} is not closed (missing ')')",
+                        line=tree.line,
+                    )
+                )
+                return tree
+            c = data[self.pos]
+            if c == 0x29:  # )
+                self.pos += 1
+                depth -= 1
+                if depth == 0:
+                    return tree
+                current = stack.pop()
+            elif c == 0x28:  # (
+                if self._starts_new_game():
+                    tree.problems.append(
+                        ParseProblem(
+                            f"game tree opened at line {tree.line} is not closed before the next "
+                            f"game tree at line {self.line}",
+                            line=tree.line,
+                        )
+                    )
+                    return tree
+                if depth >= self.opts.max_depth:
+                    if not too_deep_reported:
+                        too_deep_reported = True
+                        tree.problems.append(
+                            ParseProblem(
+                                f"variations nested deeper than {self.opts.max_depth} levels are "
+                                "not read",
+                                line=self.line,
+                            )
+                        )
+                    vline = self.line
+                    if not self._skip_subtree():
+                        tree.problems.append(
+                            ParseProblem(
+                                f"variation opened at line {vline} is not closed (missing ')')",
+                                line=vline,
+                            )
+                        )
+                        return tree
+                    continue
+                stack.append(current)
+                depth += 1
+                self.pos += 1
+            elif c == 0x3B:  # ;
+                line = self.line
+                self.pos += 1
+                node = self._parse_node(line, is_root=tree.root is None and current is None)
+                if current is None:
+                    if tree.root is None:
+                        tree.root = node
+                    elif not orphan:
+                        orphan = True
+                        tree.problems.append(
+                            ParseProblem(
+                                "a game tree has several root nodes; only the first is read",
+                                line=line,
+                            )
+                        )
+                else:
+                    current.children.append(node)
+                current = node
+                if node.unterminated is not None:
+                    vline, vpos = node.unterminated
+                    tree.problems.append(
+                        ParseProblem(
+                            f"property value opened at line {vline} is never closed (missing ']')",
+                            line=vline,
+                        )
+                    )
+                    m = _RESYNC.search(data, vpos + 1)
+                    self._advance(m.start() if m is not None else n)
+                    return tree
+            else:
+                if c == 0x5B:
+                    vline = self.line
+                    if self._read_value() is None:
+                        tree.problems.append(
+                            ParseProblem(
+                                f"property value opened at line {vline} is never closed",
+                                line=vline,
+                            )
+                        )
+                        self._advance(n)
+                        return tree
+                    tree.problems.append(
+                        ParseProblem("value outside a node (missing ';')", line=vline)
+                    )
+                    continue
+                m2 = _IDENT.match(data, self.pos) or _JUNK.match(data, self.pos)
+                end = m2.end() if m2 is not None and m2.end() > self.pos else self.pos + 1
+                snippet = data[self.pos : min(end, self.pos + 20)].decode("latin-1")
+                tree.problems.append(
+                    ParseProblem(f"unexpected text {snippet!r} outside a node", line=self.line)
+                )
+                self._advance(end)
+
+    def next_tree(self) -> tuple[str | None, int] | None:
+        """Move to the next ``(``; return stray-text info (a message or None, its line).
+
+        Returns ``None`` at the end of the file.
+        """
+        data = self.data
+        start = self.pos
+        p = data.find(b"(", start)
+        stray: str | None = None
+        stray_line = self.line
+        between = data[start : p if p >= 0 else len(data)]
+        close = between.find(b")")
+        if close >= 0:
+            stray_line = self.line + between.count(b"\n", 0, close)
+            stray = f"unbalanced ')' at line {stray_line}"
+        if p < 0:
+            self._advance(len(data))
+            return None if stray is None else (stray, stray_line)
+        self._advance(p)
+        return stray, stray_line
+
+
+def _is_lead(b: int, kind: str) -> bool:
+    if kind == "sjis":
+        return 0x81 <= b <= 0x9F or 0xE0 <= b <= 0xFC
+    return 0x81 <= b <= 0xFE
+
+
+# --------------------------------------------------------------------------------------------
+# Values
+
+
+class _Ctx:
+    """What a tree's nodes are read with: board size and text decoding."""
+
+    def __init__(
+        self, width: int, height: int, decode: Callable[[bytes], str], max_string: int
+    ) -> None:
+        self.width = width
+        self.height = height
+        self.decode = decode
+        self.max_string = max_string
+
+    def text(self, raw: bytes, notes: list[str], ident: str, line: int, simple: bool = True) -> str:
+        text = self.decode(raw)
+        if simple:
+            text = " ".join(text.split())
+        else:
+            text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+        if len(text) > self.max_string:
+            notes.append(f"{ident} value at line {line} cut to {self.max_string} characters")
+            text = text[: self.max_string]
+        return text
+
+
+def _make_decoder(ca: str | None, fallback: str | None) -> Callable[[bytes], str]:
+    encodings: list[str] = []
+    for name in (ca, fallback, "utf-8"):
+        if not name:
+            continue
+        try:
+            codec = codecs.lookup(name.strip()).name
+        except LookupError:
+            continue
+        if codec in ("gb2312", "gbk"):
+            codec = "gb18030"  # a superset: files labelled GB2312 often hold GBK characters
+        if codec not in encodings:
+            encodings.append(codec)
+
+    def decode(raw: bytes) -> str:
+        for enc in encodings:
+            try:
+                return raw.decode(enc)
+            except UnicodeDecodeError:
+                continue
+        return raw.decode("latin-1", errors="replace")
+
+    return decode
+
+
+def _parse_size(raw: bytes | None, default: int) -> tuple[int, int] | str:
+    """``SZ`` -> (width, height), or an error message."""
+    if raw is None:
+        return default, default
+    text = raw.decode("latin-1").strip()
+    m = re.fullmatch(r"(\d{1,3})\s*(?::\s*(\d{1,3}))?", text)
+    if m is None:
+        return f"bad board size SZ[{text}]"
+    width = int(m.group(1))
+    height = int(m.group(2)) if m.group(2) else width
+    if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
+        return f"unsupported board size SZ[{text}] (sizes {MIN_SIZE} to {MAX_SIZE} are read)"
+    return width, height
+
+
+def _letter(b: int) -> int | None:
+    return b - 0x61 if 0x61 <= b <= 0x7A else None
+
+
+def _point(raw: bytes, ctx: _Ctx, allow_pass: bool) -> Point | str | None:
+    """A point value -> ``Point``, ``None`` (pass) or an error message."""
+    s = raw.strip()
+    if allow_pass and (not s or (s == b"tt" and ctx.width <= 19 and ctx.height <= 19)):
+        return None
+    if len(s) != 2:
+        return f"bad coordinate [{s.decode('latin-1')}]"
+    x, row = _letter(s[0]), _letter(s[1])
+    if x is None or row is None:
+        return f"bad coordinate [{s.decode('latin-1')}] (letters a-z expected)"
+    if row >= ctx.height:
+        return f"coordinate [{s.decode('latin-1')}] is below the {ctx.height}-row board"
+    return Point(x, ctx.height - 1 - row)
+
+
+def _point_list(raw: bytes, ctx: _Ctx) -> list[Point] | str:
+    """A point list value: one point, or a compressed ``aa:cc`` rectangle."""
+    s = raw.strip()
+    if b":" not in s:
+        p = _point(s, ctx, allow_pass=False)
+        return p if isinstance(p, str) else [p] if p is not None else []
+    a, _, b = s.partition(b":")
+    pa, pb = _point(a, ctx, allow_pass=False), _point(b, ctx, allow_pass=False)
+    if isinstance(pa, str) or pa is None:
+        return pa or "bad coordinate"
+    if isinstance(pb, str) or pb is None:
+        return pb or "bad coordinate"
+    return [
+        Point(x, y)
+        for y in range(max(pa.y, pb.y), min(pa.y, pb.y) - 1, -1)
+        for x in range(min(pa.x, pb.x), max(pa.x, pb.x) + 1)
+    ]
+
+
+def parse_result(text: str) -> DeclaredResult:
+    """An ``RE`` value as a declared result (see the module docstring)."""
+    t = " ".join(text.split())
+    u = t.upper()
+    if u in ("0", "DRAW", "D", "JIGO", "1/2-1/2", "0.5-0.5"):
+        return DeclaredResult("draw", text=t)
+    if u == "1-0":
+        return DeclaredResult("black", text=t)
+    if u == "0-1":
+        return DeclaredResult("white", text=t)
+    m = re.fullmatch(r"([BW])\s*\+\s*(.*)", t, re.IGNORECASE)
+    if m is None:
+        return DeclaredResult(None, text=t)
+    winner = "black" if m.group(1).upper() == "B" else "white"
+    rest = m.group(2).strip()
+    reason: str | None
+    if not rest or re.fullmatch(r"[0-9.,]+", rest):
+        reason = None
+    else:
+        reason = _REASONS.get(rest.lower(), rest.lower())
+    return DeclaredResult(winner, reason, text=t)
+
+
+def _normalize_rule(raw: str) -> str:
+    ascii_name = unicodedata.normalize("NFKD", raw).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
+
+
+def ruleset_for(raw: str, search: bool = False) -> tuple[str | None, str | None]:
+    """The shipped ruleset for a rule name: (ruleset or None, the name that matched or None).
+
+    Without ``search`` the whole value must be a known name (``RU``); with it, a known name is
+    looked for inside the text (``GN``), the more specific names first.
+    """
+    key = _normalize_rule(raw)
+    if not search:
+        for k in (key, key.replace("-", ""), re.sub(r"-rules?$", "", key)):
+            if k in _RULE_NAMES:
+                return _RULE_NAMES[k], raw.strip()
+        return None, None
+    fam = _GN_FAMILIES.search(key)
+    if fam is not None:
+        rule, count = _FAMILY_RULES[fam.group(1)]
+        if fam.group(2) is None or fam.group(2) == count:
+            return rule, fam.group(0)
+        return None, fam.group(0)
+    for pattern, rule in _GN_WORDS:
+        m = pattern.search(key)
+        if m is not None:
+            return rule, m.group(0)
+    return None, None
+
+
+def _swap_event(value: str, moves_so_far: int, line: int) -> OpeningEvent | None:
+    s = value.strip().lower()
+    after = moves_so_far if moves_so_far > 0 else -1
+    if re.fullmatch(r"\d{1,4}", s) and int(s) >= 1:
+        return OpeningEvent("swap", after=int(s), line=line)
+    if s in _SWAP_YES:
+        return OpeningEvent("swap", after=after, line=line)
+    if s in _SWAP_NO:
+        return OpeningEvent("no-swap", after=after, line=line)
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Nodes -> records
+
+
+class _NodeInfo:
+    __slots__ = (
+        "bad",
+        "comment",
+        "erase",
+        "info",
+        "moves",
+        "notes",
+        "offers",
+        "problems",
+        "setup",
+        "swaps",
+    )
+
+    def __init__(self) -> None:
+        self.moves: list[Move] = []
+        self.setup: list[tuple[Point, Color]] = []
+        self.erase = False
+        self.offers: list[Point] | None = None
+        self.swaps: list[str] = []
+        self.comment: str | None = None
+        self.info: list[tuple[str, str]] = []
+        self.problems: list[ParseProblem] = []
+        self.notes: list[str] = []
+        self.bad = False  # a move could not be read: the path stops here
+
+
+def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
+    if node.info is not None:
+        return node.info
+    ni = _NodeInfo()
+    ni.problems.extend(node.problems)
+    line = node.line
+    for ident, values in node.props:
+        if ident in ("B", "W"):
+            color = BLACK if ident == "B" else WHITE
+            for v in values:
+                token = f"{ident}[{v.decode('latin-1')}]"
+                p = _point(v, ctx, allow_pass=True)
+                if isinstance(p, str):
+                    ni.problems.append(
+                        ParseProblem(
+                            f"{p} in {token}; the moves from here on are not kept", line=line
+                        )
+                    )
+                    ni.bad = True
+                    break
+                ni.moves.append(Move(p, color, line=line, token=token))
+        elif ident in ("AB", "AW"):
+            color = BLACK if ident == "AB" else WHITE
+            for v in values:
+                pts = _point_list(v, ctx)
+                if isinstance(pts, str):
+                    ni.problems.append(ParseProblem(f"{pts} in setup {ident}", line=line))
+                    continue
+                ni.setup.extend((p, color) for p in pts)
+        elif ident == "AE":
+            ni.erase = True
+        elif ident in ("5A", "FA"):
+            offers: list[Point] = ni.offers if ni.offers is not None else []
+            for v in values:
+                s = v.strip()
+                chunks = (
+                    [s[i : i + 2] for i in range(0, len(s), 2)]
+                    if len(s) > 2 and len(s) % 2 == 0 and s.isalpha()
+                    else [s]
+                )
+                for chunk in chunks:
+                    p = _point(chunk, ctx, allow_pass=False)
+                    if isinstance(p, str) or p is None:
+                        ni.problems.append(
+                            ParseProblem(f"{p or 'bad point'} in offers {ident}", line=line)
+                        )
+                        continue
+                    offers.append(p)
+            ni.offers = offers
+        elif ident == "SW":
+            ni.swaps.extend(v.decode("latin-1") for v in values)
+        elif ident == "C":
+            ni.comment = ctx.text(values[0], ni.notes, "C", line, simple=False)
+        elif ident in _INFO_KEYS or ident in ("RE", "RU", "GM"):
+            ni.info.append(
+                (ident, ctx.text(values[0], ni.notes, ident, line, ident not in _TEXT_INFO))
+            )
+    node.info = ni
+    return ni
+
+
+def _paths(root: _Node) -> Iterator[tuple[list[_Node], str]]:
+    """Every root-to-leaf path, main line first (pre-order), with its path id."""
+    path: list[_Node] = [root]
+    choice: list[int] = [-1]
+    while True:
+        node = path[-1]
+        if node.children:
+            path.append(node.children[0])
+            choice.append(0)
+            continue
+        ids = [choice[k] for k in range(1, len(path)) if len(path[k - 1].children) > 1]
+        while ids and ids[-1] == 0:
+            ids.pop()
+        yield path, ".".join(map(str, ids)) if ids else "main"
+        while len(path) > 1:
+            idx = choice.pop()
+            path.pop()
+            parent = path[-1]
+            if idx + 1 < len(parent.children):
+                path.append(parent.children[idx + 1])
+                choice.append(idx + 1)
+                break
+        else:
+            return
+
+
+def _tree_records(tree: _Tree, index: int, path_name: str, opts: ReadOptions) -> Iterator[Record]:
+    root = tree.root
+    if root is None:
+        problems = [*tree.problems, ParseProblem("empty game tree", line=tree.line, fatal=True)]
+        yield Record(
+            moves=[],
+            source=SourceLocation(path_name, index, tree.line),
+            problems=problems,
+            format=FORMAT,
+        )
+        return
+    ca_raw = root.get("CA")
+    ca = ca_raw[0].decode("latin-1").strip() if ca_raw else None
+    tree_notes: list[str] = []
+    if ca is not None and _dbcs_kind(ca) is None:
+        try:
+            codecs.lookup(ca)
+        except LookupError:
+            tree_notes.append(f"unknown charset CA[{ca}]; text decoded as UTF-8 or Latin-1")
+    decode = _make_decoder(ca, opts.encoding)
+    sz = root.get("SZ")
+    size = _parse_size(sz[0] if sz else None, opts.board_size)
+    if isinstance(size, str):
+        problems = [*tree.problems, ParseProblem(size, line=root.line, fatal=True)]
+        yield Record(
+            moves=[],
+            source=SourceLocation(path_name, index, tree.line),
+            problems=problems,
+            format=FORMAT,
+        )
+        return
+    width, height = size
+    ctx = _Ctx(width, height, decode, opts.max_string)
+    for nodes, variation in _paths(root):
+        yield _path_record(nodes, variation, tree, index, path_name, ctx, opts, tree_notes)
+
+
+def _path_record(
+    nodes: list[_Node],
+    variation: str,
+    tree: _Tree,
+    index: int,
+    path_name: str,
+    ctx: _Ctx,
+    opts: ReadOptions,
+    tree_notes: list[str],
+) -> Record:
+    moves: list[Move] = []
+    setup: list[tuple[Point, Color]] = []
+    events: list[OpeningEvent] = []
+    problems: list[ParseProblem] = list(tree.problems)
+    notes: list[str] = list(tree_notes)
+    info: dict[str, str] = {}
+    meta: dict[str, str] = {}
+    stopped = False
+    for k, node in enumerate(nodes):
+        ni = _node_info(node, ctx)
+        for ident, text in ni.info:
+            info.setdefault(ident, text)
+        notes.extend(ni.notes)
+        if stopped:
+            continue
+        problems.extend(ni.problems)
+        if ni.setup or ni.erase:
+            if moves:
+                problems.append(
+                    ParseProblem(
+                        f"setup stones (AB/AW/AE) after move {len(moves)} cannot be replayed; "
+                        "ignored",
+                        line=node.line,
+                    )
+                )
+            else:
+                setup.extend(ni.setup)
+        for mv in ni.moves:
+            if len(moves) >= opts.max_moves:
+                problems.append(
+                    ParseProblem(
+                        f"more than {opts.max_moves} moves; the rest is not kept", line=node.line
+                    )
+                )
+                stopped = True
+                break
+            moves.append(Move(mv.point, mv.color, line=mv.line, token=mv.token))
+        if ni.offers:
+            events.append(OpeningEvent("offers", after=4, points=list(ni.offers), line=node.line))
+        for value in ni.swaps:
+            event = _swap_event(value, len(moves), node.line)
+            if event is None:
+                notes.append(f"SW[{value}] at line {node.line} not understood")
+            else:
+                events.append(event)
+        if ni.comment:
+            if ni.moves and moves and not stopped:
+                moves[-1].comment = ni.comment
+            elif k == 0 or not moves:
+                meta["comment"] = (
+                    f"{meta['comment']}\n{ni.comment}" if "comment" in meta else ni.comment
+                )
+            else:
+                last = moves[-1]
+                last.comment = f"{last.comment}\n{ni.comment}" if last.comment else ni.comment
+        if ni.bad:
+            stopped = True
+    for ident, key in _INFO_KEYS.items():
+        if info.get(ident):
+            meta[key] = info[ident]
+    gm = info.get("GM")
+    if gm is not None and gm.strip() not in ("4", "5"):
+        notes.append(f"GM[{gm}] is not gomoku/renju (GM[4] or GM[5]); read as gomoku")
+    declared = parse_result(info["RE"]) if "RE" in info else None
+    rule: str | None = None
+    if "RU" in info:
+        meta["rule_name"] = info["RU"]
+        rule, _ = ruleset_for(info["RU"])
+    elif "GN" in info:
+        rule, matched = ruleset_for(info["GN"], search=True)
+        if matched is not None:
+            meta["rule_name"] = matched
+    opening_id = None
+    if "ON" in info and _OPENING_ID.fullmatch(info["ON"].strip()):
+        opening_id = info["ON"].strip().upper()
+    events.sort(key=lambda e: e.after)
+    if not moves and not setup and problems:
+        problems = [
+            dataclasses.replace(p, fatal=True) if i == 0 else p for i, p in enumerate(problems)
+        ]
+    return Record(
+        moves=moves,
+        source=SourceLocation(path_name, index, tree.line, variation=variation),
+        width=ctx.width,
+        height=ctx.height,
+        declared_result=declared,
+        rule=rule,
+        opening_id=opening_id,
+        metadata=meta,
+        setup=setup,
+        opening_events=events,
+        notes=notes,
+        problems=problems,
+        format=FORMAT,
+    )
+
+
+def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
+    """Yield every root-to-leaf path of every game tree of an SGF file as a record."""
+    data = stream.read()
+    data = data.removeprefix(codecs.BOM_UTF8)
+    if b"\n" not in data and b"\r" in data:
+        data = data.replace(b"\r", b"\n")  # old Mac line ends: keep line numbers meaningful
+    parser = _Parser(data, options)
+    index = 0
+    count = 0
+    pending: list[ParseProblem] = []
+    while True:
+        found = parser.next_tree()
+        if found is None:
+            break
+        stray, stray_line = found
+        if stray is not None and index > 0:
+            pending.append(ParseProblem(stray, line=stray_line))
+        if parser.pos >= len(data):
+            break
+        tree = parser.parse_tree()
+        tree.problems[:0] = pending
+        pending = []
+        for record in _tree_records(tree, index, path, options):
+            if count >= options.max_records:
+                yield _unreadable(
+                    path,
+                    index,
+                    tree.line,
+                    f"more than {options.max_records} records; the rest is not read",
+                )
+                return
+            count += 1
+            yield record
+        index += 1
+    if pending or index == 0:
+        message = "; ".join(p.message for p in pending) if pending else "no SGF game tree found"
+        yield _unreadable(path, index, pending[0].line if pending else None, message)
+
+
+def _unreadable(path: str, index: int, line: int | None, message: str) -> Record:
+    return Record(
+        moves=[],
+        source=SourceLocation(path, index, line),
+        problems=[ParseProblem(message, line=line, fatal=True)],
+        format=FORMAT,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Writer
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _sgf_point(p: Point, width: int, height: int) -> str:
+    row = height - 1 - p.y
+    if not (0 <= p.x < 26 and 0 <= row < 26):
+        raise ValueError(f"point {tuple(p)} cannot be written in SGF on a {width}x{height} board")
+    return chr(0x61 + p.x) + chr(0x61 + row)
+
+
+def result_text(result: DeclaredResult) -> str:
+    """The ``RE`` value of a declared result."""
+    if result.winner in ("black", "white"):
+        prefix = "B+" if result.winner == "black" else "W+"
+        reason = result.reason
+        if reason is None:
+            return prefix
+        return prefix + _REASON_TEXT.get(reason, reason[:1].upper() + reason[1:])
+    if result.winner == "draw":
+        return "Draw"
+    if result.text and parse_result(result.text).winner is None:
+        return result.text
+    return "?"
+
+
+def board_size(record: Record) -> tuple[int, int]:
+    """The record's board size; when it states none, 15x15 or larger to hold every point."""
+    points = [m.point for m in record.moves if m.point is not None]
+    points += [p for p, _ in record.setup]
+    points += [p for e in record.opening_events for p in e.points]
+    w = record.width
+    if w is None:
+        w = max([15, *(p.x + 1 for p in points)])
+    h = record.height
+    if h is None:
+        h = max([15, *(p.y + 1 for p in points)])
+    return w, h
+
+
+def to_sgf(record: Record) -> str:
+    """One record as an SGF game tree (with a final newline)."""
+    w, h = board_size(record)
+    root: list[str] = ["FF[4]", "GM[4]", "CA[UTF-8]", f"SZ[{w}]" if w == h else f"SZ[{w}:{h}]"]
+    meta = record.metadata
+    for ident, key in _INFO_KEYS.items():
+        if meta.get(key):
+            root.append(f"{ident}[{_escape(meta[key])}]")
+    if record.opening_id and "opening" not in meta:
+        root.append(f"ON[{_escape(record.opening_id)}]")
+    if record.declared_result is not None:
+        root.append(f"RE[{_escape(result_text(record.declared_result))}]")
+    rule = record.rule
+    raw_rule = meta.get("rule_name")
+    if raw_rule and (rule is None or ruleset_for(raw_rule)[0] == rule):
+        rule = raw_rule  # keep the file's own spelling when it means the same ruleset
+    if rule:
+        root.append(f"RU[{_escape(rule)}]")
+    for color, ident in ((BLACK, "AB"), (WHITE, "AW")):
+        pts = [p for p, c in record.setup if c is color]
+        if pts:
+            root.append(ident + "".join(f"[{_sgf_point(p, w, h)}]" for p in pts))
+    offers = [e for e in record.opening_events if e.kind == "offers" and e.points]
+    if offers:
+        root.append("5A" + "".join(f"[{_sgf_point(p, w, h)}]" for p in offers[0].points))
+    swaps: list[str] = []
+    late_no_swap: dict[int, int] = {}
+    for e in record.opening_events:
+        if e.kind == "swap":
+            swaps.append(str(e.after) if e.after >= 1 else "Y")
+        elif e.kind == "no-swap":
+            if 1 <= e.after <= len(record.moves):
+                late_no_swap[e.after] = late_no_swap.get(e.after, 0) + 1
+            elif e.after < 1:
+                swaps.append("N")
+    if swaps:
+        root.append("SW" + "".join(f"[{s}]" for s in swaps))
+    if meta.get("comment"):
+        root.append(f"C[{_escape(meta['comment'])}]")
+    parts = ["(;" + "".join(root) + "\n"]
+    expected = BLACK
+    line: list[str] = []
+    for n, mv in enumerate(record.moves, start=1):
+        color = mv.color or expected
+        expected = color.other
+        ident = "B" if color is BLACK else "W"
+        value = "" if mv.point is None else _sgf_point(mv.point, w, h)
+        node = f";{ident}[{value}]"
+        if n in late_no_swap:
+            node += "SW" + "[N]" * late_no_swap[n]
+        if mv.comment:
+            node += f"C[{_escape(mv.comment)}]"
+        line.append(node)
+        if len(line) >= 10 or mv.comment:
+            parts.append("".join(line) + "\n")
+            line = []
+    if line:
+        parts.append("".join(line) + "\n")
+    parts.append(")\n")
+    return "".join(parts)
+
+
+def write(records: Iterable[Record], out: TextIO) -> None:
+    """Write records as an SGF collection, one game tree per record."""
+    for record in records:
+        out.write(to_sgf(record))

@@ -1,0 +1,320 @@
+"""Tests of the Piskvork ``.psq`` reader/writer and of Gomocup opening files.
+
+The real samples are in ``shared/corpus/psq`` (see ``shared/corpus/SOURCES.md``); coordinates are
+pinned in standard notation, worked out by hand from the files.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from renju_cli.coords import Point, parse_point
+from renju_cli.formats import ReadOptions, detect, gomocup_openings, psq
+from renju_cli.record import BLACK, WHITE, Move, Record, SourceLocation
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "psq"
+GAME = CORPUS / "1x0-16_2.psq"
+PISKVORK_OPENINGS = CORPUS / "piskvork_openings.txt"
+JUDGE_OPENINGS = CORPUS / "gomocupjudge_openings_20.txt"
+ONLINE_OPENINGS = CORPUS / "gomocuponline_openings.txt"
+
+
+def sample(path: Path) -> bytes:
+    if not path.is_file():
+        pytest.skip(f"real sample {path} is absent (shared/corpus is not beside the repository)")
+    return path.read_bytes()
+
+
+def read_psq(data: str | bytes, **options: Any) -> Record:
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    records = list(psq.read(io.BytesIO(raw), "mem.psq", ReadOptions(**options)))
+    assert len(records) == 1
+    return records[0]
+
+
+def names(record: Record) -> list[str]:
+    return ["pass" if m.point is None else m.point.name for m in record.moves]
+
+
+# --- the real game ----------------------------------------------------------------------------
+
+
+def test_real_game() -> None:
+    raw = sample(GAME)
+    assert b"\r\n" in raw  # CRLF line ends, as Piskvork writes them
+    rec = read_psq(raw)
+    assert (rec.width, rec.height) == (20, 20)  # "Piskvorky 20x20, 7:7, 0"
+    assert rec.metadata["psq_levels"] == "7:7"
+    assert rec.metadata["psq_first"] == "0"
+    assert len(rec.moves) == 16
+    # First stone "10,10": column 10 from the left, row 10 from the top, 1-based.  Column 10 is
+    # "j" (a b c d e f g h i j: our columns include "i"; the Go convention that skips "i" would
+    # call it "k"), and row 10 from the top of 20 rows is row 20 - 10 + 1 = 11 from the bottom:
+    # j11 = Point(9, 10).  "11,12" -> k, 20 - 12 + 1 = 9 -> k9; "10,13" -> j8; "11,13" -> k8.
+    assert rec.moves[0].point == Point(9, 10)
+    assert names(rec)[:4] == ["j11", "k9", "j8", "k8"]
+    assert names(rec) == [
+        "j11",
+        "k9",
+        "j8",
+        "k8",
+        "i10",
+        "l9",
+        "h9",
+        "k12",
+        "k10",
+        "m10",
+        "n11",
+        "n9",
+        "l11",
+        "m9",
+        "j9",
+        "o9",
+    ]
+    # the game ends on white's five k9 l9 m9 n9 o9 (the last stone, "15,12", is o9)
+    white = {m.point for m in rec.moves[1::2]}
+    assert {parse_point(p) for p in ["k9", "l9", "m9", "n9", "o9"]} <= white
+    assert [m.color for m in rec.moves] == [None] * 16  # psq does not state colours
+    assert rec.moves[0].token == "10,10,456"
+    assert [m.line for m in rec.moves] == list(range(2, 18))
+    assert rec.metadata["black"] == "pisq7.exe"  # the first name is the first mover's
+    assert rec.metadata["white"] == "renjusolver.ZIP"
+    assert rec.metadata["result_code"] == "0"
+    assert rec.declared_result is None  # codes are not interpreted (see the module docstring)
+    assert rec.problems == [] and rec.notes == []
+    assert rec.format == "psq"
+    assert psq.sniff(raw) == 2
+    assert gomocup_openings.sniff(raw) == 0
+    assert detect(raw[:4096], "game.psq") == "psq"
+
+
+def test_real_game_roundtrip() -> None:
+    rec = read_psq(sample(GAME))
+    out = io.StringIO()
+    psq.write([rec], out)
+    text = out.getvalue()
+    assert text.splitlines()[:3] == ["Piskvorky 20x20, 7:7, 0", "10,10,456", "11,12,4500"]
+    assert text.splitlines()[-3:] == ["pisq7.exe", "renjusolver.ZIP", "0"]
+    again = read_psq(text)
+    assert [m.point for m in again.moves] == [m.point for m in rec.moves]
+    assert again.metadata == rec.metadata
+    assert (again.width, again.height) == (20, 20)
+
+
+# --- hand-written psq -------------------------------------------------------------------------
+
+
+def test_lf_no_time_and_non_square() -> None:
+    rec = read_psq("Piskvorky 15x10, 1:1, 0\n8,5\n1,1,0\n15,10\n")
+    assert (rec.width, rec.height) == (15, 10)
+    assert names(rec) == ["h6", "a10", "o1"]
+
+
+def test_moves_stop_at_the_first_other_line() -> None:
+    rec = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\nbrain-a\n3,3,0\nbrain-b\n-1\n")
+    assert names(rec) == ["h8", "i7"]
+    assert rec.metadata["black"] == "brain-a"
+    assert rec.metadata["white"] == "brain-b"
+    assert rec.metadata["result_code"] == "-1"
+    assert any("3,3,0" in n for n in rec.notes)  # a stone line in the trailer: a note
+
+
+def test_judge_line() -> None:
+    rec = read_psq(
+        "Piskvorky 20x20, 11:11, 0\r\n10,10,0\r\na.zip\r\nb.zip\r\n-1\r\n1,freestyle\r\n"
+    )
+    assert rec.metadata["judge_result"] == "1"
+    assert rec.metadata["tournament"] == "freestyle"
+    assert rec.metadata["result_code"] == "-1"
+
+
+def test_off_board_points() -> None:
+    # right of the board and above it are still points of our frame: kept for the referee
+    rec = read_psq("Piskvorky 15x15, 1:1, 0\n16,8,0\n8,0,0\n")
+    assert rec.moves[0].point == Point(15, 7)
+    assert rec.moves[1].point == Point(7, 15)
+    assert not any(m.point.on_board(15, 15) for m in rec.moves if m.point is not None)
+    assert rec.problems == []
+    # left of the board or below it cannot be represented: a problem, and the moves stop
+    rec = read_psq("Piskvorky 15x15, 1:1, 0\n8,8,0\n8,16,0\n9,9,0\n")
+    assert names(rec) == ["h8"]
+    assert rec.problems[0].line == 3
+    rec = read_psq("Piskvorky 15x15, 1:1, 0\n0,8,0\n")
+    assert rec.moves == [] and rec.problems[0].line == 2
+
+
+def test_no_header_and_bad_header() -> None:
+    rec = read_psq("8,8,0\n9,9,0\n", board_size=15)
+    assert names(rec) == ["h8", "i7"]
+    assert "header" in rec.problems[0].message and not rec.unreadable
+    assert read_psq("hello\n").unreadable
+    assert read_psq("").unreadable
+    assert read_psq("Piskvorky 99x99, 1:1, 0\n1,1,0\n").unreadable
+
+
+def test_max_moves() -> None:
+    rec = read_psq("Piskvorky 15x15, 1:1, 0\n" + "8,8,0\n" * 10, max_moves=4)
+    assert len(rec.moves) == 4
+    assert "more than 4" in rec.problems[0].message
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200))
+def test_never_raises(data: bytes) -> None:
+    read_psq(b"Piskvorky 20x20, 7:7, 0\r\n" + data)
+    read_psq(data)
+
+
+# --- writer -----------------------------------------------------------------------------------
+
+
+def test_write_built_record() -> None:
+    rec = Record(
+        moves=[Move(parse_point(t)) for t in ["h8", "i9", "a1", "o15"]],
+        source=SourceLocation("x"),
+        width=15,
+        height=15,
+        metadata={"black": "me", "white": "you"},
+    )
+    out = io.StringIO()
+    psq.write_one(rec, out)
+    assert out.getvalue() == ("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,7,0\n1,15,0\n15,1,0\nme\nyou\n")
+    again = read_psq(out.getvalue())
+    assert [m.point for m in again.moves] == [m.point for m in rec.moves]
+    assert (again.metadata["black"], again.metadata["white"]) == ("me", "you")
+
+
+def test_write_setup_as_leading_stones() -> None:
+    rec = Record(
+        moves=[Move(parse_point("j8"))],
+        source=SourceLocation("x"),
+        width=15,
+        height=15,
+        setup=[(parse_point("h8"), BLACK), (parse_point("h9"), WHITE)],
+    )
+    again = read_psq(psq.psq_text(rec))
+    assert names(again) == ["h8", "h9", "j8"]
+
+
+def test_write_without_a_size_picks_a_gomocup_board() -> None:
+    small = Record(moves=[Move(parse_point("h8"))], source=SourceLocation("x"))
+    assert psq.psq_text(small).startswith("Piskvorky 15x15,")
+    big = Record(moves=[Move(parse_point("s19"))], source=SourceLocation("x"))
+    assert psq.psq_text(big).startswith("Piskvorky 20x20,")
+    assert names(read_psq(psq.psq_text(big))) == ["s19"]
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        Record(moves=[Move(None)], source=SourceLocation("x"), width=15, height=15),
+        Record(
+            moves=[Move(parse_point("h8"), WHITE)], source=SourceLocation("x"), width=15, height=15
+        ),
+        Record(
+            moves=[Move(parse_point("h8"))],
+            source=SourceLocation("x"),
+            width=15,
+            height=15,
+            setup=[(parse_point("a1"), WHITE)],
+        ),
+        Record(moves=[Move(Point(3, 20))], source=SourceLocation("x"), width=15, height=15),
+    ],
+    ids=["pass", "colour", "setup", "below-board"],
+)
+def test_write_rejects_what_psq_cannot_hold(record: Record) -> None:
+    with pytest.raises(ValueError):
+        psq.write_one(record, io.StringIO())
+
+
+def test_write_exactly_one_record() -> None:
+    rec = Record(moves=[Move(parse_point("h8"))], source=SourceLocation("x"), width=15, height=15)
+    out = io.StringIO()
+    with pytest.raises(ValueError, match="one game"):
+        psq.write([rec, rec], out)
+    assert out.getvalue() == ""
+    with pytest.raises(ValueError):
+        psq.write([], out)
+
+
+# --- Gomocup opening files --------------------------------------------------------------------
+
+
+def read_openings(path: Path, size: int | None = None) -> list[Record]:
+    raw = sample(path)
+    if size is None:
+        return list(gomocup_openings.read(io.BytesIO(raw), str(path), ReadOptions()))
+    return list(psq.read_openings(io.BytesIO(raw), str(path), size, size))
+
+
+def test_piskvork_openings() -> None:
+    raw = sample(PISKVORK_OPENINGS)
+    assert gomocup_openings.sniff(raw) == 1
+    assert psq.sniff(raw) == 0
+    records = read_openings(PISKVORK_OPENINGS, 15)
+    assert len(records) == 41
+    assert [len(r.moves) for r in records] == [3] * 22 + [5] * 18 + [0]
+    # "0,0, 1,0, 1,3": the centre h8, one column right (i8), three rows DOWN from i8 (i5)
+    assert names(records[0]) == ["h8", "i8", "i5"]
+    assert records[0].format == "gomocup-opening"
+    assert (records[0].source.index, records[0].source.line) == (0, 1)
+    assert records[40].source.line == 41
+    # the last opening "-8,-6, ..." needs 17 columns: on 15x15 it cannot be placed
+    assert records[40].problems and records[40].problems[0].fatal
+    assert all(not r.problems for r in records[:40])
+    # read through the format module: the file does not fit on 15x15, so it is read on 20x20
+    auto = read_openings(PISKVORK_OPENINGS)
+    assert len(auto) == 41 and all(not r.problems for r in auto)
+    assert (auto[0].width, auto[0].height) == (20, 20)
+    assert names(auto[0]) == ["k10", "l10", "l7"]  # centre of 20x20: column 11 (k), row 10
+    assert names(auto[40])[:2] == ["c16", "d16"]  # -8,-6 -> column 2 (c), top row 4 -> row 16
+
+
+def test_gomocupjudge_openings_20() -> None:
+    records = read_openings(JUDGE_OPENINGS, 20)
+    assert len(records) == 6
+    # SOURCES.md says one opening "has 70 stones"; its line holds 82 numbers, i.e. 41 stones
+    assert [len(r.moves) for r in records] == [3, 7, 3, 3, 3, 41]
+    # "-7,-8, -6,-9, -3,-9": centre (10,10) from the top-left; (3, 2) -> d, row 20-2 = 18
+    assert names(records[0]) == ["d18", "e19", "h19"]
+    # "-4,-10": the top row; only the centre 20 // 2 = 10 puts it on the board
+    assert records[4].moves[0].point == parse_point("g20")
+    assert names(records[5])[:3] == ["e9", "e10", "b9"]  # "-6,1, -6,0, -9,1"
+    assert all(not r.problems for r in records)
+    assert all(r.moves[-1].point is not None and r.moves[-1].point.on_board(20) for r in records)
+
+
+def test_gomocuponline_openings_no_final_newline() -> None:
+    raw = sample(ONLINE_OPENINGS)
+    assert not raw.endswith(b"\n")
+    records = read_openings(ONLINE_OPENINGS, 20)
+    assert len(records) == 3
+    assert [len(r.moves) for r in records] == [5, 4, 5]
+    assert names(records[0]) == ["i19", "j19", "l19", "k17", "k16"]
+    assert names(records[2]) == ["b19", "b18", "e18", "e16", "e15"]
+    assert all(not r.problems for r in records)
+
+
+def test_openings_sniff_and_errors() -> None:
+    assert gomocup_openings.sniff(b"0,0, 1,0, 1,3\r\n0,0,1,1\n") == 1
+    assert gomocup_openings.sniff(b"0,0, 1,0, 1\n") == 0  # odd count
+    assert gomocup_openings.sniff(b"h8 h9\n") == 0
+    assert gomocup_openings.sniff(b"") == 0
+    records = list(psq.read_openings(io.BytesIO(b"0,0, 1,1\n\nnot an opening\n"), "o.txt"))
+    assert len(records) == 2
+    assert names(records[0]) == ["h8", "i7"]
+    assert records[1].unreadable and records[1].source.line == 3
+
+
+def test_openings_writer_roundtrip() -> None:
+    text = "0,0, 1,0, 1,3\n-2,-1, 4,4\n"
+    records = list(psq.read_openings(io.BytesIO(text.encode()), "o.txt"))
+    out = io.StringIO()
+    gomocup_openings.write(records, out)
+    assert out.getvalue() == text

@@ -1,0 +1,555 @@
+"""Tests of the SGF reader and writer, on small hand-written records.
+
+No real SGF file is in the shared corpus, so every sample here is written by hand; coordinates are
+pinned in standard notation (SGF rows count from the top: on 15x15 ``hh`` is h8, ``aa`` is a15).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from renju_cli.coords import Point, parse_point
+from renju_cli.formats import ReadOptions, detect, sgf
+from renju_cli.record import (
+    BLACK,
+    WHITE,
+    DeclaredResult,
+    Move,
+    OpeningEvent,
+    Record,
+    SourceLocation,
+)
+
+
+def read(data: str | bytes, **options: Any) -> list[Record]:
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return list(sgf.read(io.BytesIO(raw), "mem.sgf", ReadOptions(**options)))
+
+
+def names(record: Record) -> list[str]:
+    return ["pass" if m.point is None else m.point.name for m in record.moves]
+
+
+def colors(record: Record) -> list[str]:
+    return [str(m.color) for m in record.moves]
+
+
+def one(data: str | bytes, **options: Any) -> Record:
+    records = read(data, **options)
+    assert len(records) == 1, records
+    return records[0]
+
+
+# --- coordinates and the basic structure ------------------------------------------------------
+
+
+def test_coordinates_are_top_origin() -> None:
+    # hh = column h, 8th row from the top = h8 on 15x15 (the centre); hg is one row higher = h9;
+    # ii = i7; aa = top-left = a15; oo = bottom-right = o1.
+    rec = one("(;GM[4]FF[4]SZ[15];B[hh];W[hg];B[ii];W[aa];B[oo])")
+    assert rec.moves[0].point == Point(7, 7)
+    assert names(rec) == ["h8", "h9", "i7", "a15", "o1"]
+    assert colors(rec) == ["black", "white", "black", "white", "black"]
+    assert (rec.width, rec.height) == (15, 15)
+    assert rec.format == "sgf"
+    assert rec.source.variation == "main"
+    assert rec.problems == []
+
+
+def test_collection_of_two_trees_gm4_gm5_and_no_gm() -> None:
+    data = (
+        "(;GM[4]SZ[15]PB[Ann];B[hh];W[hi])\n"
+        "(;GM[5]SZ[15]PB[Bob]\n;B[hh]\n;W[ig])\n"
+        "(;SZ[15];B[aa])\n"
+    )
+    records = read(data)
+    assert [r.source.index for r in records] == [0, 1, 2]
+    assert [r.source.line for r in records] == [1, 2, 5]
+    assert [r.metadata.get("black") for r in records] == ["Ann", "Bob", None]
+    assert names(records[0]) == ["h8", "h7"]
+    assert names(records[1]) == ["h8", "i9"]
+    assert [m.line for m in records[1].moves] == [3, 4]
+    assert names(records[2]) == ["a15"]
+    assert all(r.notes == [] and r.problems == [] for r in records)
+
+
+def test_other_game_type_is_read_with_a_note() -> None:
+    rec = one("(;GM[1]SZ[15];B[hh])")
+    assert names(rec) == ["h8"]
+    assert any("GM[1]" in n for n in rec.notes)
+
+
+@pytest.mark.parametrize(
+    ("size", "width", "height", "expected"),
+    [
+        ("15", 15, 15, ["h8", "a15"]),
+        ("20", 20, 20, ["h13", "a20"]),  # row 8 from the top of 20 rows = row 13
+        ("15:20", 15, 20, ["h13", "a20"]),
+        ("19:15", 19, 15, ["h8", "a15"]),
+    ],
+)
+def test_sizes(size: str, width: int, height: int, expected: list[str]) -> None:
+    rec = one(f"(;GM[4]SZ[{size}];B[hh];W[aa])")
+    assert (rec.width, rec.height) == (width, height)
+    assert names(rec) == expected
+
+
+def test_no_size_uses_the_option_and_states_it() -> None:
+    rec = one("(;GM[4];B[hh])", board_size=19)
+    assert (rec.width, rec.height) == (19, 19)
+    assert names(rec) == ["h12"]
+
+
+@pytest.mark.parametrize("size", ["4", "27", "x", "15:"])
+def test_bad_size_is_an_unreadable_record(size: str) -> None:
+    rec = one(f"(;GM[4]SZ[{size}];B[hh])")
+    assert rec.unreadable
+    assert rec.moves == []
+    assert "SZ" in rec.problems[-1].message
+
+
+def test_passes_tt_and_empty() -> None:
+    rec = one("(;GM[4]SZ[15];B[hh];W[tt];B[];W[ hh ])")
+    assert names(rec) == ["h8", "pass", "pass", "h8"]
+    assert [m.is_pass for m in rec.moves] == [False, True, True, False]
+    assert rec.moves[1].token == "W[tt]"
+
+
+def test_tt_is_a_point_on_boards_over_19() -> None:
+    rec = one("(;GM[4]SZ[21];B[tt];W[])")
+    assert names(rec) == ["t2", "pass"]  # column t, row 20 from the top of 21 = row 2
+
+
+def test_off_board_column_is_kept_for_the_referee() -> None:
+    rec = one("(;GM[4]SZ[15];B[hh];W[ph])")
+    assert rec.moves[1].point == Point(15, 7)
+    assert not rec.moves[1].point.on_board(15, 15)
+    assert rec.problems == []
+
+
+@pytest.mark.parametrize("bad", ["zz", "h", "hhh", "H8", "1a"])
+def test_bad_coordinates_stop_the_line(bad: str) -> None:
+    rec = one(f"(;GM[4]SZ[15]\n;B[hh]\n;W[{bad}]\n;B[ii])")
+    assert names(rec) == ["h8"]
+    assert len(rec.problems) == 1
+    assert rec.problems[0].line == 3
+    assert not rec.unreadable
+
+
+def test_colors_come_from_the_properties() -> None:
+    rec = one("(;GM[4]SZ[15];B[hh];B[ii];W[jj])")
+    assert colors(rec) == ["black", "black", "white"]
+
+
+def test_long_property_names_of_ff3() -> None:
+    rec = one("(;GaMe[4]SiZe[15]PlayerBlack[Ann]AddBlack[aa];Black[hh];White[hi])")
+    assert names(rec) == ["h8", "h7"]
+    assert rec.metadata["black"] == "Ann"
+    assert rec.setup == [(parse_point("a15"), BLACK)]
+
+
+# --- variations -------------------------------------------------------------------------------
+
+
+VARIATIONS = """(;GM[4]SZ[15]RE[B+]
+;B[hh]
+;W[hi]
+(;B[ii]
+;W[jj]
+(;B[gg])
+(;B[kk]))
+(;B[gi]C[second]
+;W[ig])
+(;B[ji]))
+"""
+
+
+def test_variations_main_line_first_then_every_path() -> None:
+    records = read(VARIATIONS)
+    assert [r.source.variation for r in records] == ["main", "0.1", "1", "2"]
+    assert [names(r) for r in records] == [
+        ["h8", "h7", "i7", "j6", "g9"],
+        ["h8", "h7", "i7", "j6", "k5"],
+        ["h8", "h7", "g7", "i9"],
+        ["h8", "h7", "j7"],
+    ]
+    assert {r.source.index for r in records} == {0}
+    assert {r.source.line for r in records} == {1}
+    assert [m.line for m in records[2].moves] == [2, 3, 8, 9]
+    assert records[2].moves[2].comment == "second"
+    assert all(r.declared_result == DeclaredResult("black", None, "B+") for r in records)
+
+
+def test_deep_nesting_does_not_blow_the_stack() -> None:
+    depth = 20_000
+    data = "(;GM[4]SZ[15]" + "(;B[hh]" * depth + ")" * (depth + 1)
+    records = read(data, max_depth=100)
+    assert len(records) == 1
+    assert len(records[0].moves) == 99
+    assert any("nested deeper" in p.message for p in records[0].problems)
+    # default bound (4096): still no recursion error
+    records = read(data)
+    assert len(records[0].moves) == 4095
+
+
+def test_max_moves_and_max_string() -> None:
+    data = "(;GM[4]SZ[15]C[" + "x" * 100 + "]" + ";B[hh];W[ii]" * 10 + ")"
+    rec = one(data, max_moves=5, max_string=10)
+    assert len(rec.moves) == 5
+    assert any("more than 5 moves" in p.message for p in rec.problems)
+    assert rec.metadata["comment"] == "x" * 10
+    assert any("cut to 10" in n for n in rec.notes)
+
+
+def test_max_records() -> None:
+    records = read("(;B[hh])" * 5, max_records=3)
+    assert len(records) == 4
+    assert records[-1].unreadable
+
+
+# --- setup, results, rules, opening events ----------------------------------------------------
+
+
+def test_setup_stones_are_not_moves() -> None:
+    rec = one("(;GM[4]SZ[15]AB[hh][ii]AW[hi]AB[aa:bb];W[jj];B[kk])")
+    assert names(rec) == ["j6", "k5"]
+    assert [(p.name, c) for p, c in rec.setup] == [
+        ("h8", BLACK),
+        ("i7", BLACK),
+        ("h7", WHITE),
+        ("a15", BLACK),
+        ("b15", BLACK),
+        ("a14", BLACK),
+        ("b14", BLACK),  # the aa:bb rectangle
+    ]
+
+
+def test_setup_after_a_move_is_a_problem() -> None:
+    rec = one("(;GM[4]SZ[15];B[hh]\n;AB[aa];W[ii])")
+    assert rec.setup == []
+    assert names(rec) == ["h8", "i7"]
+    assert rec.problems[0].line == 2
+
+
+@pytest.mark.parametrize(
+    ("value", "winner", "reason"),
+    [
+        ("B+Resign", "black", "resign"),
+        ("B+R", "black", "resign"),
+        ("W+Time", "white", "time"),
+        ("W+T", "white", "time"),
+        ("B+", "black", None),
+        ("W+", "white", None),
+        ("W+F", "white", "forfeit"),
+        ("B+Five", "black", "five"),
+        ("B+3.5", "black", None),
+        ("0", "draw", None),
+        ("Draw", "draw", None),
+        ("?", None, None),
+        ("Void", None, None),
+        ("", None, None),
+    ],
+)
+def test_results(value: str, winner: str | None, reason: str | None) -> None:
+    rec = one(f"(;GM[4]SZ[15]RE[{value}];B[hh])")
+    assert rec.declared_result is not None
+    assert rec.declared_result.winner == winner
+    assert rec.declared_result.reason == reason
+    assert rec.declared_result.text == value
+
+
+def test_no_result() -> None:
+    assert one("(;GM[4]SZ[15];B[hh])").declared_result is None
+
+
+@pytest.mark.parametrize(
+    ("prop", "rule", "rule_name"),
+    [
+        ("RU[renju]", "renju-rif", "renju"),
+        ("RU[RIF]", "renju-rif", "RIF"),
+        ("RU[Yamaguchi]", "yamaguchi", "Yamaguchi"),
+        ("RU[Soosyrv-8]", "soosyrv-8", "Soosyrv-8"),
+        ("RU[Soosõrv-8]", "soosyrv-8", "Soosõrv-8"),
+        ("RU[Taraguchi-10]", "taraguchi-10", "Taraguchi-10"),
+        ("RU[swap2]", "swap2", "swap2"),
+        ("RU[freestyle]", "freestyle", "freestyle"),
+        ("RU[standard]", "standard", "standard"),
+        ("RU[gomoku]", "freestyle", "gomoku"),
+        ("RU[Japanese]", None, "Japanese"),
+        ("RU[Soosyrv-5]", None, "Soosyrv-5"),
+        ("GN[Renju RIF 2005]", "renju-rif", "rif"),
+        ("GN[World Championship, Yamaguchi rule]", "yamaguchi", "yamaguchi"),
+        ("GN[Gomoku swap2 final]", "swap2", "swap2"),
+        ("GN[Taraguchi-10 tournament renju]", "taraguchi-10", "taraguchi-10"),
+        ("GN[Gomoku]", "freestyle", "gomoku"),
+        ("GN[Friendly game]", None, None),
+    ],
+)
+def test_rule_names(prop: str, rule: str | None, rule_name: str | None) -> None:
+    rec = one(f"(;GM[4]SZ[15]{prop};B[hh])")
+    assert rec.rule == rule
+    assert rec.metadata.get("rule_name") == rule_name
+
+
+def test_ru_wins_over_gn() -> None:
+    rec = one("(;GM[4]SZ[15]GN[Yamaguchi cup]RU[swap2];B[hh])")
+    assert rec.rule == "swap2"
+    assert rec.metadata["game_name"] == "Yamaguchi cup"
+
+
+def test_fifth_move_offers_5a_and_fa() -> None:
+    rec = one("(;GM[4]SZ[15]5A[ii][gg];B[hh];W[hi];B[ii];W[jj];B[gg])")
+    assert rec.opening_events == [
+        OpeningEvent("offers", after=4, points=[parse_point("i7"), parse_point("g9")], line=1)
+    ]
+    rec = one("(;GM[4]SZ[15];B[hh];W[hi];B[ii];W[jj]\n;B[gg]FA[gg][kk])")
+    event = rec.opening_events[0]
+    assert (event.kind, event.after, event.line) == ("offers", 4, 2)
+    assert [p.name for p in event.points] == ["g9", "k5"]
+    rec = one("(;GM[4]SZ[15]FA[ggkk];B[hh])")  # several points in one value
+    assert [p.name for p in rec.opening_events[0].points] == ["g9", "k5"]
+
+
+def test_swap_values() -> None:
+    rec = one("(;GM[4]SZ[15]SW[3];B[hh];W[hi];B[ii])")
+    assert [(e.kind, e.after) for e in rec.opening_events] == [("swap", 3)]
+    rec = one("(;GM[4]SZ[15]SW[Y];B[hh])")  # a flag before any stone: point not stated
+    assert [(e.kind, e.after) for e in rec.opening_events] == [("swap", -1)]
+    rec = one("(;GM[4]SZ[15];B[hh];W[hi];B[ii]SW[yes];W[jj]SW[N])")
+    assert [(e.kind, e.after) for e in rec.opening_events] == [("swap", 3), ("no-swap", 4)]
+    rec = one("(;GM[4]SZ[15]SW[maybe];B[hh])")
+    assert rec.opening_events == []
+    assert any("SW[maybe]" in n for n in rec.notes)
+
+
+def test_metadata_and_comments() -> None:
+    data = (
+        "(;GM[4]SZ[15]PB[Ann \\] Smith]PW[Bob]EV[Cup]DT[2024-05-01]RO[3]PC[Tallinn]ON[d4]"
+        "C[root comment]\n;B[hh]C[centre\\\nstill the same line]\n;W[hi]\n;C[no move here])"
+    )
+    rec = one(data)
+    assert rec.metadata == {
+        "black": "Ann ] Smith",
+        "white": "Bob",
+        "event": "Cup",
+        "date": "2024-05-01",
+        "round": "3",
+        "place": "Tallinn",
+        "opening": "d4",
+        "comment": "root comment",
+    }
+    assert rec.opening_id == "D4"
+    assert rec.moves[0].comment == "centrestill the same line"  # soft line break removed
+    assert rec.moves[1].comment == "no move here"  # a moveless node's comment joins the move
+
+
+# --- charsets ---------------------------------------------------------------------------------
+
+
+def test_ca_gb2312() -> None:
+    data = "(;GM[4]CA[GB2312]SZ[15]PB[李明]PW[王芳]C[黑先];B[hh]C[天元])".encode("gb2312")
+    rec = one(data)
+    assert (rec.metadata["black"], rec.metadata["white"]) == ("李明", "王芳")
+    assert rec.metadata["comment"] == "黑先"
+    assert rec.moves[0].comment == "天元"
+
+
+def test_ca_gbk_trail_bytes_that_look_like_brackets() -> None:
+    # 0x81 0x5C and 0x81 0x5D are GBK characters whose second byte is '\' or ']'
+    tricky = bytes([0x81, 0x5C]).decode("gbk") + bytes([0x81, 0x5D]).decode("gbk")
+    data = f"(;GM[4]PB[{tricky}]CA[GBK]SZ[15]PW[x];B[hh])".encode("gbk")
+    rec = one(data)
+    assert rec.metadata["black"] == tricky
+    assert rec.metadata["white"] == "x"
+    assert names(rec) == ["h8"]
+
+
+def test_ca_utf8_and_fallbacks() -> None:
+    rec = one("(;GM[4]CA[UTF-8]SZ[15]PB[Tõnu Õun];B[hh])".encode())
+    assert rec.metadata["black"] == "Tõnu Õun"
+    # no CA: UTF-8 when it decodes, else Latin-1
+    rec = one("(;GM[4]SZ[15]PB[Jürgen];B[hh])".encode("latin-1"))
+    assert rec.metadata["black"] == "Jürgen"
+    # the option comes before UTF-8
+    rec = one("(;GM[4]SZ[15]PB[Пётр];B[hh])".encode("cp1251"), encoding="cp1251")
+    assert rec.metadata["black"] == "Пётр"
+    # a wrong or unknown CA never fails
+    rec = one("(;GM[4]CA[no-such-charset]SZ[15]PB[日本];B[hh])".encode())
+    assert rec.metadata["black"] == "日本"
+    assert any("CA[no-such-charset]" in n for n in rec.notes)
+    rec = one(b"(;GM[4]CA[UTF-8]SZ[15]PB[\xff\xfe];B[hh])")
+    assert rec.metadata["black"] == "\xff\xfe"
+
+
+# --- malformed input --------------------------------------------------------------------------
+
+
+def test_unclosed_tree_followed_by_a_good_one() -> None:
+    data = "(;GM[4]SZ[15]\n;B[hh]\n;W[hi]\n\n(;GM[4]SZ[15]PB[Good]\n;B[aa]\n;W[ab])\n"
+    first, second = read(data)
+    assert names(first) == ["h8", "h7"]
+    assert first.problems[0].line == 1
+    assert "not closed" in first.problems[0].message
+    assert not first.unreadable
+    assert (second.source.index, second.source.line) == (1, 5)
+    assert names(second) == ["a15", "a14"]
+    assert second.metadata["black"] == "Good"
+    assert second.problems == []
+
+
+def test_unterminated_value_resyncs_at_the_next_tree() -> None:
+    data = "(;GM[4]SZ[15]\n;B[hh]\n;W[hi\n(;GM[4]SZ[15]\n;B[ii])\n"
+    first, second = read(data)
+    assert names(first) == ["h8"]
+    assert first.problems[0].line == 3
+    assert "never closed" in first.problems[0].message
+    assert names(second) == ["i7"]
+    assert second.source.line == 4
+    assert [m.line for m in second.moves] == [5]
+
+
+def test_unterminated_value_at_the_end() -> None:
+    rec = one("(;GM[4]SZ[15];B[hh]C[runs off the end")
+    assert names(rec) == ["h8"]
+    assert any("never closed" in p.message for p in rec.problems)
+
+
+def test_unbalanced_close_and_stray_text() -> None:
+    records = read("(;GM[4]SZ[15];B[hh]))\n(;GM[4]SZ[15];B[ii])")
+    assert [names(r) for r in records] == [["h8"], ["i7"]]
+    assert any("unbalanced ')'" in p.message for p in records[1].problems)
+    records = read("(;GM[4]SZ[15];B[hh]))")
+    assert len(records) == 2
+    assert records[1].unreadable
+
+
+def test_empty_and_not_sgf() -> None:
+    assert read("")[0].unreadable
+    assert read("just text")[0].unreadable
+    assert read("()")[0].unreadable
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200))
+def test_never_raises_on_random_bytes(data: bytes) -> None:
+    read(b"(;GM[4]SZ[15]" + data)
+    read(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="()[];\\BWABC5FSZ: hijt\n", max_size=120))
+def test_never_raises_on_sgf_like_text(text: str) -> None:
+    for rec in read(text, max_depth=8):
+        assert all(m.point is None or m.point.x < 26 for m in rec.moves)
+
+
+# --- detection --------------------------------------------------------------------------------
+
+
+def test_sniff() -> None:
+    assert sgf.sniff(b"(;GM[4]SZ[15];B[hh])") == 2
+    assert sgf.sniff(b"\xef\xbb\xbf  \n(;FF[4]") == 2
+    assert sgf.sniff(b"Saved by X\n(;GM[4]SZ[15])") == 1
+    assert sgf.sniff(b"h8 h9 i8") == 0
+    assert sgf.sniff(b"Piskvorky 20x20, 7:7, 0") == 0
+    assert detect(b"(;GM[4]SZ[15];B[hh])", "game.sgf") == "sgf"
+
+
+# --- writer -----------------------------------------------------------------------------------
+
+
+def roundtrip(records: list[Record]) -> list[Record]:
+    out = io.StringIO()
+    sgf.write(records, out)
+    return read(out.getvalue())
+
+
+def key(record: Record) -> tuple[Any, ...]:
+    return (
+        [(m.point, m.color) for m in record.moves],
+        [(e.kind, e.after, e.points) for e in record.opening_events],
+        record.setup,
+        record.declared_result.winner if record.declared_result else None,
+        record.declared_result.reason if record.declared_result else None,
+        (record.width, record.height),
+        record.rule,
+    )
+
+
+def test_roundtrip_of_a_read_record() -> None:
+    data = (
+        "(;GM[4]SZ[15]RU[Yamaguchi]RE[W+Time]PB[A]PW[B]EV[E]DT[2020]RO[1]SW[3]5A[ii][gg]"
+        "AB[aa]AW[ob];B[hh];W[hi];B[ij]SW[Y];W[jj];B[gg]C[kept];W[];B[kk])"
+    )
+    original = one(data)
+    again = roundtrip([original])
+    assert len(again) == 1
+    assert key(again[0]) == key(original)
+    assert again[0].metadata == original.metadata
+    assert again[0].moves[4].comment == "kept"
+
+
+def test_roundtrip_of_built_records() -> None:
+    moves = [Move(parse_point(t)) for t in ["h8", "h9", "i8", "g8", "j8"]]
+    records = [
+        Record(
+            moves=moves,
+            source=SourceLocation("x"),
+            width=15,
+            height=15,
+            declared_result=DeclaredResult("draw"),
+            rule="renju-rif",
+            opening_events=[
+                OpeningEvent("swap", after=3),
+                OpeningEvent("offers", after=4, points=[parse_point("j8"), parse_point("f8")]),
+            ],
+        ),
+        Record(
+            moves=[Move(parse_point("a1"), WHITE), Move(None, BLACK)],
+            source=SourceLocation("x"),
+            width=15,
+            height=20,
+            declared_result=DeclaredResult("white", "resign"),
+            setup=[(parse_point("o20"), BLACK)],
+        ),
+        Record(moves=moves, source=SourceLocation("x")),  # no size: written as 15x15
+    ]
+    again = roundtrip(records)
+    assert len(again) == 3
+    # colours not stated in the record are written alternating from black, and read back
+    assert [(m.point, m.color) for m in again[0].moves] == [
+        (m.point, c) for m, c in zip(moves, [BLACK, WHITE, BLACK, WHITE, BLACK], strict=True)
+    ]
+    assert key(again[0])[1:] == key(records[0])[1:]
+    assert key(again[1]) == key(records[1])
+    assert (again[2].width, again[2].height) == (15, 15)
+    assert [m.point for m in again[2].moves] == [m.point for m in moves]
+    assert again[2].declared_result is None
+
+
+def test_writer_text() -> None:
+    rec = Record(
+        moves=[Move(parse_point("h8")), Move(parse_point("h9"))],
+        source=SourceLocation("x"),
+        width=15,
+        height=15,
+        metadata={"black": "A]\\B"},
+        declared_result=DeclaredResult("black", "five"),
+    )
+    out = io.StringIO()
+    sgf.write([rec], out)
+    text = out.getvalue()
+    assert text.startswith("(;FF[4]GM[4]CA[UTF-8]SZ[15]PB[A\\]\\\\B]RE[B+Five]")
+    assert ";B[hh];W[hg]" in text
+    assert one(text).metadata["black"] == "A]\\B"
+
+
+def test_writer_rejects_unwritable_points() -> None:
+    rec = Record(moves=[Move(Point(3, 20))], source=SourceLocation("x"), width=15, height=15)
+    with pytest.raises(ValueError, match="cannot be written"):
+        sgf.write([rec], io.StringIO())
