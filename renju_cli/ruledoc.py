@@ -9,6 +9,7 @@ _OVERLINE_WORDS = {
     "no-win": "an overline does not win; play goes on",
     "forbidden": "an overline is forbidden",
 }
+_NUMBER = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
 _POLICY_WORDS = {
     "lose": "a forbidden move loses at once (white wins)",
     "reject": "a forbidden move may not be played (a record containing one is illegal)",
@@ -24,8 +25,9 @@ def describe(r: Ruleset) -> str:
         lines.append(r.description)
     lines.append(f"board: {r.width}x{r.height}")
     for color in ("black", "white"):
-        exact = "exactly" if r.overline[color] != "win" else "or more"
-        parts = [f"{r.five_length} {exact} in a row wins", _OVERLINE_WORDS[r.overline[color]]]
+        n = _NUMBER.get(r.five_length, str(r.five_length))
+        five = f"exactly {n}" if r.overline[color] != "win" else f"{n} or more"
+        parts = [f"{five} in a row wins", _OVERLINE_WORDS[r.overline[color]]]
         kinds = [k for k in r.forbidden_kinds(color) if k != "overline"]
         if kinds:
             parts.append("forbidden: " + ", ".join(kinds))

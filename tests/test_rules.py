@@ -188,7 +188,7 @@ def test_double_four_on_one_line_xxx_x_xxx() -> None:
     assert black_kinds(board) == ['double-four']
 
 def test_double_four_on_one_line_at_the_edge() -> None:
-    """Rule 3 at the left edge, XX.XX.XX from a8: fours a8-b8-d8-e8 (at c8) and d8-e8-g8-h8 (at f8)."""
+    """Rule 3 at the left edge, XX.XX.XX from a8: fours a8-b8-d8-e8 (at c8), d8-e8-g8-h8 (at f8)."""
     board = """
     15 . . . . . . . . . . . . . . .
     14 . . . . . . . . . . . . . . .

@@ -1,0 +1,96 @@
+"""``renju convert``: rewrite records in another format."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+from renju_cli.cli.app import (
+    CONTEXT,
+    EXIT_CLEAN,
+    EXIT_FINDINGS,
+    cli,
+    input_format_option,
+    open_output,
+    read_options,
+)
+
+
+# -- convert --------
+@cli.command(context_settings=CONTEXT)
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice(["jsonl", "notation", "sgf", "psq"]),
+    default="jsonl",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--output", "-o", default=None, help="Output file (psq: a directory, one file per record)."
+)
+@input_format_option()
+@click.option("--encoding", default=None, help="Text encoding to try first.")
+def convert(
+    paths: tuple[str, ...],
+    to: str,
+    output: str | None,
+    input_format: str | None,
+    encoding: str | None,
+) -> None:
+    """Rewrite records in another format: standard notation, JSON Lines, SGF or psq.
+
+    Unreadable records are reported on stderr and make the exit code 1.
+
+    \b
+    Examples:
+      renju convert library.lib --to jsonl -o lines.jsonl
+      renju convert game.psq --to sgf
+      renju convert games.sgf --to psq -o psq-dir/
+    """
+    from renju_cli import api, formats
+    from renju_cli.formats.notation import write_record
+
+    options = read_options(encoding)
+    inputs = list(api.expand_inputs(paths))
+    bad = 0
+    good: list[Any] = []
+
+    def records() -> Iterator[Any]:
+        nonlocal bad
+        for item in inputs:
+            if isinstance(item, api.InputError):
+                click.echo(f"{item.path}: {item.message}", err=True)
+                bad += 1
+                continue
+            for rec in api.read_path(item, input_format, options):
+                if rec.unreadable:
+                    bad += 1
+                    msg = "; ".join(p.message for p in rec.problems)
+                    click.echo(f"{rec.source.path} [{rec.source.index}]: {msg}", err=True)
+                    continue
+                yield rec
+
+    if to == "psq":
+        target = output or "."
+        os.makedirs(target, exist_ok=True)
+        psq = formats.load("psq")
+        for n, rec in enumerate(records()):
+            stem = os.path.splitext(os.path.basename(rec.source.path))[0]
+            name = os.path.join(target, f"{stem}-{n:05d}.psq")
+            with click.open_file(name, "w", encoding="utf-8", atomic=True) as f:
+                psq.write_one(rec, f)
+            good.append(name)
+    else:
+        with open_output(output) as out:
+            if to == "notation":
+                for rec in records():
+                    out.write(write_record(rec) + "\n")
+            else:
+                formats.load(to).write(records(), out)
+    sys.exit(EXIT_FINDINGS if bad else EXIT_CLEAN)

@@ -1,0 +1,236 @@
+"""``renju forbidden`` and ``renju show``: one position."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import click
+
+from renju_cli.cli.app import (
+    CONTEXT,
+    RULES_HELP,
+    UsageProblem,
+    cli,
+    input_format_option,
+    load_rules,
+    read_options,
+)
+
+
+# -- positions: forbidden, show --------
+def _position_record(path: str, input_format: str | None, index: int, encoding: str | None) -> Any:
+    from renju_cli import api
+
+    options = read_options(encoding)
+    if path != "-" and not os.path.exists(path):
+        raise UsageProblem(f"{path}: no such file")
+    for i, record in enumerate(api.read_path(path, input_format, options)):
+        if i == index:
+            if record.unreadable:
+                msg = "; ".join(p.message for p in record.problems)
+                raise UsageProblem(f"{path}: cannot read the position: {msg}")
+            return record
+    raise UsageProblem(f"{path}: has no record number {index}")
+
+
+_KIND_MARK = {"double-three": "3", "double-four": "4", "overline": "6"}
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("path", default="-")
+@click.option("--rules", "-r", default=None, help=RULES_HELP + " Default: renju.")
+@click.option(
+    "--at",
+    "at",
+    type=int,
+    default=None,
+    help="The position after move N (default: after the last move).",
+)
+@click.option(
+    "--record",
+    "index",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Which record of the file (0-based).",
+)
+@click.option(
+    "--color",
+    type=click.Choice(["black", "white"]),
+    default="black",
+    show_default=True,
+    help="Whose forbidden points to list.",
+)
+@click.option(
+    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@input_format_option()
+@click.option("--encoding", default=None, help="Text encoding to try first.")
+def forbidden(
+    path: str,
+    rules: str | None,
+    at: int | None,
+    index: int,
+    color: str,
+    fmt: str,
+    input_format: str | None,
+    encoding: str | None,
+) -> None:
+    """List black's forbidden points in a position, with their kinds.
+
+    PATH (or - for standard input) is a board diagram (N rows of X, O and . cells, top row
+    first; labels ignored) or a game record, whose position after --at N moves is used.
+    A diagram asks "where may black not play", whoever is to move.
+
+    \b
+    Examples:
+      renju forbidden position.txt
+      renju forbidden game.txt --at 22 --format json
+      printf '...\\n' | renju forbidden - --rules renju
+    """
+    from renju_cli import api
+    from renju_cli.board import BLACK, WHITE
+    from renju_cli.ruleset import load
+
+    record = _position_record(path, input_format, index, encoding)
+    ruleset = load_rules(rules) or load(api.choose_ruleset(record, None).name)
+    pos = api.position_after(record, ruleset, at)
+    judge = ruleset.judge()
+    stone = BLACK if color == "black" else WHITE
+    found = judge.forbidden_points(pos.board, stone)
+    board = pos.board
+    items = sorted(
+        ((board.point(i), kinds) for i, kinds in found), key=lambda pk: (pk[0].x, pk[0].y)
+    )
+    if fmt == "json":
+        out = {
+            "forbidden": [{"point": p.name, "kinds": list(k)} for p, k in items],
+            "color": color,
+            "ruleset": ruleset.name,
+            "stones": board.stones,
+            "moves": pos.played,
+            "to_move": "black" if pos.to_move == BLACK else "white",
+            "size": [board.width, board.height],
+        }
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    if not items:
+        click.echo(f"no forbidden points for {color} under {ruleset.name}")
+        return
+    for p, kinds in items:
+        click.echo(f"{p.name} {', '.join(kinds)}")
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("path", default="-")
+@click.option("--rules", "-r", default=None, help=RULES_HELP + " Default: the record's rule.")
+@click.option("--at", "at", type=int, default=None, help="The position after move N.")
+@click.option(
+    "--record",
+    "index",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Which record of the file (0-based).",
+)
+@click.option(
+    "--numbers/--stones",
+    default=True,
+    show_default=True,
+    help="Draw move numbers, or stones as X and O.",
+)
+@click.option(
+    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@input_format_option()
+@click.option("--encoding", default=None, help="Text encoding to try first.")
+def show(
+    path: str,
+    rules: str | None,
+    at: int | None,
+    index: int,
+    numbers: bool,
+    fmt: str,
+    input_format: str | None,
+    encoding: str | None,
+) -> None:
+    """Draw a position as a text board: moves numbered, the five and forbidden points marked.
+
+    Marks: 3 double-three, 4 double-four, 6 overline (black's forbidden points, black to
+    move); stones of the first five are drawn with a * (numbers) or as # and @ (stones).
+
+    \b
+    Examples:
+      renju show game.txt
+      renju show game.txt --at 23 --stones
+      renju show db.rif --record 12 --format json
+    """
+    from renju_cli import api
+    from renju_cli.board import BLACK, WHITE
+
+    record = _position_record(path, input_format, index, encoding)
+    ruleset = load_rules(rules) or api.choose_ruleset(record, None)
+    pos = api.position_after(record, ruleset, at)
+    board = pos.board
+    judge = ruleset.judge()
+    # the first five reached in the shown position
+    five: tuple[int, ...] = ()
+    for i in sorted(pos.numbers, key=pos.numbers.__getitem__):
+        row = judge.five_at(board, i, board.cells[i])
+        if row is not None:
+            five = row
+            break
+    forbidden = dict(judge.forbidden_points(board, BLACK)) if pos.to_move == BLACK else {}
+    marks: dict[int, str] = {}
+    for i in board.points():
+        stone = board.cells[i]
+        if stone in (BLACK, WHITE):
+            if numbers and i in pos.numbers:
+                marks[i] = str(pos.numbers[i]) + ("*" if i in five else "")
+            elif i in five:
+                marks[i] = "#" if stone == BLACK else "@"
+        elif i in forbidden:
+            kinds = forbidden[i]
+            marks[i] = _KIND_MARK[kinds[0]] if len(kinds) == 1 else "!"
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "size": [board.width, board.height],
+                    "moves": pos.played,
+                    "to_move": "black" if pos.to_move == BLACK else "white",
+                    "diagram": board.diagram(labels=False).splitlines(),
+                    "stones": [
+                        {
+                            "point": board.name(i),
+                            "color": "black" if board.cells[i] == BLACK else "white",
+                            "move": pos.numbers.get(i),
+                        }
+                        for i in board.points()
+                        if board.cells[i] in (BLACK, WHITE)
+                    ],
+                    "five": [board.name(i) for i in five] or None,
+                    "forbidden": [
+                        {"point": board.name(i), "kinds": list(k)}
+                        for i, k in sorted(forbidden.items())
+                    ],
+                },
+                ensure_ascii=False,
+            )
+        )
+        return
+    click.echo(board.diagram(marks))
+    legend = [f"{pos.played} move(s), {'black' if pos.to_move == BLACK else 'white'} to move"]
+    if five:
+        legend.append("five: " + "-".join(board.name(i) for i in five))
+    if forbidden:
+        legend.append(
+            "forbidden: "
+            + ", ".join(
+                f"{board.name(i)} {'+'.join(k)}"
+                for i, k in sorted(forbidden.items(), key=lambda ik: board.point(ik[0]))
+            )
+        )
+    click.echo("; ".join(legend))
