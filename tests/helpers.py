@@ -11,8 +11,11 @@ MARK = "*"
 
 def position(diagram: str) -> tuple[Board, int]:
     """A board from a diagram in which ``*`` marks the (empty) point to judge."""
-    rows = [line for line in diagram.splitlines() if MARK in line or "X" in line or "O" in line
-            or "." in line]
+    rows = [
+        line
+        for line in diagram.splitlines()
+        if MARK in line or "X" in line or "O" in line or "." in line
+    ]
     mark = None
     for r, line in enumerate(rows):
         cells = [ch for ch in line if ch in "XO.*"]

@@ -1,0 +1,244 @@
+"""The command line: every command, output formats, stdin and every exit code."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from renju_cli.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+DOUBLE_THREE_POSITION = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . X . . . .
+. . . . X . . . .
+. . . . . X X . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def renju(
+    capsys: pytest.CaptureFixture[str],
+    *args: str,
+    stdin: str | None = None,
+    monkeypatch: pytest.MonkeyPatch | None = None,
+) -> tuple[int, str, str]:
+    if stdin is not None:
+        assert monkeypatch is not None
+        import io
+
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_exit_0_on_a_clean_record(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = renju(capsys, "check", str(EXAMPLES / "black-five.txt"))
+    assert code == 0
+    assert "black wins by five at move 9 (h12)" in out
+
+
+def test_exit_1_on_findings_and_fail_on(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(EXAMPLES / "black-double-three.txt")
+    assert renju(capsys, "check", path)[0] == 1
+    assert renju(capsys, "check", path, "--fail-on", "never")[0] == 0
+    assert renju(capsys, "check", path, "--ignore", "forbidden-move")[0] == 0
+
+
+def test_exit_2_on_usage_and_configuration_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert renju(capsys, "check", "--format", "xml", str(EXAMPLES))[0] == 2
+    code, _, err = renju(capsys, "check", str(tmp_path / "missing.txt"))
+    assert code == 2 and "no input found" in err
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("board: {size: 99}\n")
+    code, _, err = renju(capsys, "check", str(EXAMPLES), "--rules", str(bad))
+    assert code == 2 and "board.size" in err
+    assert renju(capsys, "check", str(EXAMPLES), "--rules", "nope")[0] == 2
+    assert renju(capsys, "check", str(EXAMPLES), "--select", "no-such-code")[0] == 2
+
+
+def test_exit_3_on_an_internal_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import renju_cli.referee
+
+    def boom(*_: Any) -> None:
+        raise RuntimeError("injected")
+
+    monkeypatch.setattr(renju_cli.referee, "replay", boom)
+    monkeypatch.setattr(renju_cli.api, "replay", boom)
+    code, out, err = renju(capsys, "check", str(EXAMPLES / "black-five.txt"))
+    assert code == 3
+    assert err.strip().count("\n") == 0  # one line, no traceback
+    assert "internal error" in err and "Traceback" not in err
+
+
+def test_json_and_jsonl_formats(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = renju(capsys, "check", str(EXAMPLES), "--format", "json")
+    doc = json.loads(out)
+    assert code == 1
+    assert doc["summary"]["records"] == len(doc["records"]) == 5
+    assert doc["summary"]["findings"]["forbidden-move"] == 1
+    code, out, _ = renju(capsys, "check", str(EXAMPLES), "--format", "jsonl")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [r["source"]["path"].rsplit("/", 1)[1] for r in lines] == sorted(
+        r["source"]["path"].rsplit("/", 1)[1] for r in lines
+    )
+    foul = next(r for r in lines if r["forbidden_moves"])
+    assert foul["result"] == {"winner": "white", "reason": "forbidden", "move": 9, "point": "h8"}
+    assert foul["forbidden_moves"] == [{"move": 9, "point": "h8", "kinds": ["double-three"]}]
+
+
+def test_stdin_and_compact_notation(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = renju(
+        capsys,
+        "check",
+        "-",
+        "--format",
+        "jsonl",
+        stdin="1. h8 2. i9 3. h9 4. i10 5. h10 6. i11 7. h11 8. g8 9. h12\nH8,I9+h9i10\n",
+        monkeypatch=monkeypatch,
+    )
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["result"]["winner"] == "black"
+    assert second["moves"] == 4
+    assert first["source"]["path"] == "<stdin>"
+
+
+def test_output_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = tmp_path / "report.jsonl"
+    code, out, _ = renju(capsys, "check", str(EXAMPLES), "-f", "jsonl", "-o", str(target))
+    assert out == ""
+    assert len(target.read_text().splitlines()) == 5
+
+
+def test_forbidden_on_a_diagram(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "pos.txt"
+    f.write_text(DOUBLE_THREE_POSITION)
+    code, out, _ = renju(capsys, "forbidden", str(f), "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["forbidden"] == [{"point": "e5", "kinds": ["double-three"]}]
+    code, out, _ = renju(capsys, "forbidden", str(f))
+    assert out.strip() == "e5 double-three"
+
+
+def test_forbidden_on_a_record_at_a_move(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(EXAMPLES / "black-double-three.txt")
+    doc = json.loads(renju(capsys, "forbidden", path, "--at", "8", "-f", "json")[1])
+    assert {"point": "h8", "kinds": ["double-three"]} in doc["forbidden"]
+    assert doc["moves"] == 8 and doc["to_move"] == "black"
+
+
+def test_show_marks_numbers_five_and_forbidden_points(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = renju(capsys, "show", str(EXAMPLES / "black-five.txt"))
+    assert code == 0
+    assert "9*" in out and "five: h8-h9-h10-h11-h12" in out
+    code, out, _ = renju(
+        capsys, "show", str(EXAMPLES / "black-double-three.txt"), "--at", "8", "--stones"
+    )
+    row8 = next(line for line in out.splitlines() if line.startswith(" 8"))
+    assert row8.split()[1:] == [
+        ".",
+        ".",
+        ".",
+        ".",
+        ".",
+        "X",
+        "X",
+        "3",
+        ".",
+        ".",
+        ".",
+        ".",
+        ".",
+        ".",
+        ".",
+    ]
+    doc = json.loads(renju(capsys, "show", str(EXAMPLES / "black-five.txt"), "-f", "json")[1])
+    assert doc["five"] == ["h8", "h9", "h10", "h11", "h12"]
+
+
+def test_rules_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = renju(capsys, "rules", "list")
+    assert code == 0 and "renju" in out and "official:" in out
+    code, out, _ = renju(capsys, "rules", "show", "renju")
+    assert "double-three" in out and "recursively" in out
+    good = tmp_path / "good.yaml"
+    good.write_text("extends: renju\nname: good\n")
+    assert renju(capsys, "rules", "check", str(good))[0] == 0
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\npasses:\n  not_before: 0\n")
+    code, _, err = renju(capsys, "rules", "check", str(bad))
+    assert code == 2
+    assert f"{bad}:3: passes.not_before:" in err
+
+
+def test_convert_to_notation_and_jsonl(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = renju(capsys, "convert", str(EXAMPLES / "black-five.txt"), "--to", "notation")
+    assert out.strip() == "black h8 i9 h9 i10 h10 i11 h11 g8 h12"
+    code, out, _ = renju(capsys, "convert", str(EXAMPLES / "gomoku-overline.jsonl"))
+    doc = json.loads(out)
+    assert doc["rule"] == "standard" and doc["moves"].startswith("c8 a1")
+
+
+def test_help_on_every_command_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
+    for args in (
+        ["--help"],
+        ["check", "--help"],
+        ["forbidden", "--help"],
+        ["show", "--help"],
+        ["rules", "--help"],
+        ["rules", "list", "--help"],
+        ["rules", "show", "--help"],
+        ["rules", "check", "--help"],
+        ["convert", "--help"],
+    ):
+        code, out, _ = renju(capsys, *args)
+        assert code == 0
+        assert "Example" in out, args
+
+
+def test_python_dash_m_and_version() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "renju_cli",
+            "check",
+            str(EXAMPLES / "black-five.txt"),
+            "-f",
+            "jsonl",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["result"]["winner"] == "black"
+    done = subprocess.run(
+        [sys.executable, "-m", "renju_cli", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "renju" in done.stdout

@@ -1,0 +1,110 @@
+"""Standard notation: points, move lists in every separator style, diagrams."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from renju_cli.board import BLACK, WHITE, Board, parse_diagram
+from renju_cli.coords import Point, center, parse_point, point_name
+from renju_cli.formats import ReadOptions, detect
+from renju_cli.formats.notation import parse_moves, parse_record, read, write_record
+
+
+def names(text: str) -> list[str]:
+    return [point_name(m.point) for m in parse_moves(text)[0]]
+
+
+def test_points_upper_and_lower_case_and_the_i_column() -> None:
+    assert parse_point("h8") == Point(7, 7) == center(15)
+    assert parse_point("H8") == Point(7, 7)
+    assert parse_point("i10") == Point(8, 9)  # i is a column, unlike in Go
+    assert parse_point("a1") == Point(0, 0)
+    assert parse_point("z26").name == "z26"
+    with pytest.raises(ValueError):
+        parse_point("h0")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "h8 h9 i10",
+        "H8 H9 I10",
+        "h8,h9,i10",
+        "h8+h9+i10",
+        "h8\th9\ni10",
+        "h8h9i10",
+        "1. h8 2. h9 3. i10",
+        "1.h8 2.h9 3.i10",
+    ],
+)
+def test_move_list_separators(text: str) -> None:
+    assert names(text) == ["h8", "h9", "i10"]
+
+
+def test_greedy_two_digit_rows_and_passes() -> None:
+    assert names("a15a1b12") == ["a15", "a1", "b12"]
+    assert names("h8 pass i9 --") == ["h8", "pass", "i9", "pass"]
+
+
+def test_leading_and_trailing_result_words() -> None:
+    for text, winner in (
+        ("black h8", "black"),
+        ("White: h8", "white"),
+        ("draw h8", "draw"),
+        ("1-0 h8", "black"),
+        ("0-1 h8", "white"),
+        ("1/2-1/2 h8", "draw"),
+        ("h8 h9 1-0", "black"),
+    ):
+        rec = parse_record(text)
+        assert rec.declared_result is not None and rec.declared_result.winner == winner, text
+        assert [m.point for m in rec.moves][0] == Point(7, 7)
+
+
+def test_opening_extension_tokens() -> None:
+    rec = parse_record("h8 h9 i9 swap i10 {j10 k7} j10 white g8")
+    kinds = [(e.kind, e.after) for e in rec.opening_events]
+    assert kinds == [("swap", 3), ("offers", 4), ("choose", 5)]
+    assert [p.name for p in rec.opening_events[1].points] == ["j10", "k7"]
+    assert write_record(rec) == "h8 h9 i9 swap i10 {j10 k7} j10 white g8"
+
+
+def test_bad_token_is_a_problem_with_line_and_column() -> None:
+    rec = parse_record("h8 h9 ?? i10", line=7)
+    assert [m.point for m in rec.moves] == [Point(7, 7), Point(7, 8)]
+    assert rec.problems[0].line == 7
+    assert "column 7" in rec.problems[0].message and "'??'" in rec.problems[0].message
+
+
+def test_file_one_record_per_line_with_continuations_and_comments() -> None:
+    data = b"# a comment\nblack h8 h9\n\n1. h8 2. i9\n3. j10 4. k11\nh8 # trailing comment\n"
+    recs = list(read(io.BytesIO(data), "f.txt", ReadOptions()))
+    assert [len(r.moves) for r in recs] == [2, 4, 1]
+    assert [r.source.line for r in recs] == [2, 4, 6]
+    assert [r.source.index for r in recs] == [0, 1, 2]
+
+
+def test_move_bound() -> None:
+    rec = parse_record(" ".join(["h8"] * 50), options=ReadOptions(max_moves=10))
+    assert len(rec.moves) == 10
+    assert "limit" in rec.problems[0].message
+
+
+def test_detection_of_move_lists_and_diagrams() -> None:
+    assert detect(b"h8 h9 i10\n", "x.txt") == "notation"
+    assert detect(b". . . . .\n. . X . .\n. . O . .\n. . . . .\n. . . . .\n", "p") == "diagram"
+
+
+def test_diagram_round_trip_with_labels() -> None:
+    board = Board(15)
+    board.place(board.index_of(7, 7), BLACK)
+    board.place(board.index_of(0, 0), WHITE)
+    text = board.diagram()
+    assert text.splitlines()[-1].split() == list("abcdefghijklmno")
+    again = parse_diagram(text)
+    assert again.cells == board.cells
+    assert parse_diagram("●○.\n...\n...".replace("\n", "..\n") + "..\n.....\n.....").stones == 2
+    with pytest.raises(ValueError, match="row 2"):
+        parse_diagram(".....\n....\n.....\n.....\n.....")

@@ -1,0 +1,215 @@
+"""Replaying records: results, first fives, findings and each shipped core ruleset."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from renju_cli import analyze
+from renju_cli.coords import Point
+from renju_cli.formats.notation import parse_record
+from renju_cli.record import Color, Move, Record, SourceLocation
+from renju_cli.ruleset import from_text, load
+
+
+def run(moves: str, rules: str = "renju", **record: Any) -> dict[str, Any]:
+    rec = parse_record(moves)
+    for key, value in record.items():
+        setattr(rec, key, value)
+    return analyze(rec, rules)
+
+
+def codes(report: dict[str, Any]) -> list[tuple[str, int | None]]:
+    return [(f["code"], f["move"]) for f in report["findings"]]
+
+
+# -- results ---------------------------------------------------------------------------------------
+def test_black_five_wins_and_is_the_first_five() -> None:
+    r = run("black h8 i9 h9 i10 h10 i11 h11 g8 h12")
+    assert r["result"] == {"winner": "black", "reason": "five", "move": 9, "point": "h12"}
+    assert r["first_five"] == {
+        "move": 9,
+        "color": "black",
+        "point": "h12",
+        "stones": ["h8", "h9", "h10", "h11", "h12"],
+    }
+    assert r["findings"] == []
+    assert r["declared_result"] == {"winner": "black", "text": "black"}
+
+
+def test_white_overline_wins_in_renju_but_black_overline_is_forbidden() -> None:
+    white = run("h8 c7 a15 d7 o15 e7 a1 g7 o1 h7 h15 f7")
+    assert white["result"]["winner"] == "white"
+    assert white["result"]["reason"] == "overline"
+    assert white["first_five"]["stones"] == ["c7", "d7", "e7", "f7", "g7", "h7"]
+    black = run("c8 a1 d8 a3 e8 a5 g8 a7 h8 a9 f8")
+    assert black["result"] == {"winner": "white", "reason": "forbidden", "move": 11, "point": "f8"}
+    assert black["forbidden_moves"] == [{"move": 11, "point": "f8", "kinds": ["overline"]}]
+
+
+def test_overline_under_freestyle_standard_and_caro() -> None:
+    moves = "c8 a1 d8 a3 e8 a5 g8 a7 h8 a9 f8"
+    assert run(moves, "freestyle")["result"]["reason"] == "overline"
+    assert run(moves, "standard")["result"]["winner"] is None  # six does not win; play goes on
+    assert run(moves, "caro")["result"]["winner"] == "black"  # open at both ends
+
+
+def test_caro_five_blocked_at_both_ends_does_not_win() -> None:
+    # White b8 and h8 close both ends of black's c8-g8.
+    moves = "c8 b8 d8 h8 e8 a1 f8 a3 g8"
+    assert run(moves, "freestyle")["result"]["winner"] == "black"
+    assert run(moves, "caro")["result"]["winner"] is None
+    # The edge does not block in caro: a five against the edge wins.
+    edge = "a8 b9 b8 c9 c8 d9 d8 f9 e8"
+    assert run(edge, "caro")["result"]["winner"] == "black"
+
+
+def test_caro_edge_option() -> None:
+    edge_blocks = from_text("extends: caro\nfive: {blocked: {enabled: true, edge_blocks: true}}")
+    # a8-e8 against the left edge with white f8: blocked at both ends when the edge blocks.
+    moves = "a8 f8 b8 a1 c8 a3 d8 a5 e8"
+    assert run(moves, "caro")["result"]["winner"] == "black"
+    assert analyze(parse_record(moves), edge_blocks)["result"]["winner"] is None
+
+
+def test_omok_rejects_black_double_three_but_not_double_four() -> None:
+    three = "f8 a1 g8 a3 h9 a5 h10 a7 h8"
+    r = run(three, "omok")
+    assert r["forbidden_moves"] == [{"move": 9, "point": "h8", "kinds": ["double-three"]}]
+    assert r["result"]["winner"] is None  # policy reject: the move is illegal, not a loss
+    assert codes(r) == [("forbidden-move", 9)]
+    four = "e8 a1 g8 a3 i8 a5 k8 a7 h8"  # X.X*X.X: a double-four, allowed in omok
+    assert run(four, "omok")["forbidden_moves"] == []
+    assert run(four, "renju")["forbidden_moves"][0]["kinds"] == ["double-four"]
+
+
+def test_claim_policy_reports_the_unclaimed_foul() -> None:
+    claim = from_text("extends: renju\nname: renju-claim\nforbidden: {policy: claim}")
+    moves = "f8 a1 g8 a3 h9 a5 h10 a7 h8 a9 b2"
+    r = analyze(parse_record(moves), claim)
+    assert r["result"]["winner"] is None
+    assert [(f["code"], f["severity"], f["move"]) for f in r["findings"]] == [
+        ("forbidden-move", "warning", 9),
+        ("unclaimed-foul", "warning", 9),
+    ]
+    assert "can no longer be claimed" in r["findings"][1]["message"]
+    # A record that ends on the foul: white's claim is the natural reading.
+    ends = analyze(parse_record("f8 a1 g8 a3 h9 a5 h10 a7 h8"), claim)
+    assert ends["result"] == {"winner": "white", "reason": "forbidden", "move": 9, "point": "h8"}
+
+
+def test_claim_policy_overline_may_still_be_claimed() -> None:
+    claim = from_text("extends: renju\nforbidden: {policy: claim}")
+    r = analyze(parse_record("c8 a1 d8 a3 e8 a5 g8 a7 h8 a9 f8 a11"), claim)
+    assert "may still be claimed" in r["findings"][-1]["message"]
+
+
+def test_passes_two_in_a_row_draw_and_early_pass_is_illegal() -> None:
+    r = run("h8 i9 j10 pass pass")
+    assert r["result"] == {"winner": "draw", "reason": "passes", "move": 5, "point": None}
+    early = run("h8 pass i9")
+    assert codes(early) == [("illegal-pass", 2)]
+    none = from_text("extends: renju\npasses: {allowed: false}")
+    assert codes(analyze(parse_record("h8 i9 i8 pass"), none)) == [("illegal-pass", 4)]
+
+
+def test_board_full_is_a_draw() -> None:
+    small = from_text("extends: freestyle\nboard: {size: 5}")
+    # 25 moves on a 5x5 board, no five for either colour on any line.
+    moves = "b2 b4 d2 e2 e3 e4 c5 a1 a2 a3 b1 d1 e1 d5 c1 c2 b5 a5 c4 d3 e5 d4 c3 b3 a4"
+    r = analyze(parse_record(moves), small)
+    assert r["result"] == {"winner": "draw", "reason": "board-full", "move": 25, "point": "a4"}
+
+
+def test_move_limit_is_a_draw() -> None:
+    limited = from_text("extends: renju\nend: {move_limit: 4}")
+    r = analyze(parse_record("h8 i9 j10 a1 b2"), limited)
+    assert r["result"]["reason"] == "move-limit"
+    assert r["result"]["move"] == 4
+    assert codes(r) == [("move-after-end", 5)]
+
+
+# -- findings --------------------------------------------------------------------------------------
+def test_off_board_occupied_and_moves_after_the_end() -> None:
+    r = run("h8 p9 h9 h8 h10 i10 h11 i11 h12 a1 a1")
+    assert codes(r) == [("off-board", 2), ("occupied", 4), ("move-after-end", 10), ("occupied", 11)]
+    assert r["result"]["move"] == 9
+    assert "taken by move 1" in r["findings"][1]["message"]
+
+
+def test_first_five_after_the_end_is_still_reported() -> None:
+    # The double-three at move 9 ends the game; black's later five is still the first five.
+    moves = "f8 a1 g8 a3 h9 a5 h10 a7 h8 a9 h11 a11 h12"
+    r = run(moves)
+    assert r["result"]["reason"] == "forbidden"
+    assert r["first_five"]["move"] == 13
+    assert r["first_five"]["stones"] == ["h8", "h9", "h10", "h11", "h12"]
+
+
+def test_result_mismatch_and_resignations() -> None:
+    r = run("white h8 i9 h9 i10 h10 i11 h11 g8 h12")
+    assert codes(r) == [("result-mismatch", 9)]
+    assert "declares a white win" in r["findings"][0]["message"]
+    # Undecided on the board: a declared result is a resignation or time loss, not a mismatch.
+    assert run("white h8 i9 h9")["findings"] == []
+    assert run("1-0 h8 i9 h9 i10 h10 i11 h11 g8 h12")["findings"] == []
+    assert run("h8 i9 h9 i10 h10 i11 h11 g8 h12 0-1")["findings"][0]["code"] == "result-mismatch"
+
+
+def test_explicit_wrong_colour() -> None:
+    rec = Record(
+        moves=[Move(Point(7, 7), Color.BLACK), Move(Point(8, 8), Color.BLACK)],
+        source=SourceLocation("t.sgf"),
+    )
+    r = analyze(rec, "renju")
+    assert codes(r) == [("wrong-color", 2)]
+
+
+def test_parse_problem_is_a_finding_and_moves_before_it_are_judged() -> None:
+    r = analyze("h8 i9 zz h9")
+    assert r["findings"][0]["code"] == "parse-error"
+    assert r["moves"] == 2
+    assert "expected a point" in r["findings"][0]["message"]
+
+
+def test_record_board_size_wins_over_the_ruleset() -> None:
+    r = run("h8 i9 s19", "renju", width=19, height=19)
+    assert codes(r) == [("board-size", None)]
+    assert r["findings"][0]["severity"] == "warning"
+
+
+def test_setup_stones_are_on_the_board_before_move_one() -> None:
+    rec = parse_record("h12")
+    rec.setup = [(Point(7, y), Color.BLACK) for y in (7, 8, 9, 10)] + [
+        (Point(0, y), Color.WHITE) for y in (0, 2, 4, 6)
+    ]
+    r = analyze(rec, "renju")
+    assert r["result"]["winner"] == "black"
+    assert r["result"]["move"] == 1
+
+
+def test_json_shape_follows_the_cli_contract() -> None:
+    r = run("black h8 i9 h9 i10 h10 i11 h11 g8 h12")
+    for key in (
+        "source",
+        "ruleset",
+        "moves",
+        "opening",
+        "result",
+        "declared_result",
+        "first_five",
+        "forbidden_moves",
+        "findings",
+    ):
+        assert key in r
+    assert r["source"] == {"path": "<string>", "index": 0, "line": 1}
+    assert r["ruleset"] == "renju"
+
+
+@pytest.mark.parametrize("name", ["freestyle", "standard", "renju", "caro", "omok"])
+def test_every_core_ruleset_replays_a_plain_game(name: str) -> None:
+    r = run("black h8 i9 h9 i10 h10 i11 h11 g8 h12", name)
+    assert r["ruleset"] == name
+    assert r["result"]["winner"] == "black"
+    assert load(name).name == name
