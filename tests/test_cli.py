@@ -84,7 +84,7 @@ def test_exit_3_on_an_internal_error(
 
     monkeypatch.setattr(renju_cli.referee, "replay", boom)
     monkeypatch.setattr(renju_cli.api, "replay", boom)
-    code, out, err = renju(capsys, "check", str(EXAMPLES / "black-five.txt"))
+    code, _out, err = renju(capsys, "check", str(EXAMPLES / "black-five.txt"))
     assert code == 3
     assert err.strip().count("\n") == 0  # one line, no traceback
     assert "internal error" in err and "Traceback" not in err
@@ -109,7 +109,7 @@ def test_json_and_jsonl_formats(capsys: pytest.CaptureFixture[str]) -> None:
 def test_stdin_and_compact_notation(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    code, out, _ = renju(
+    _code, out, _ = renju(
         capsys,
         "check",
         "-",
@@ -126,7 +126,7 @@ def test_stdin_and_compact_notation(
 
 def test_output_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     target = tmp_path / "report.jsonl"
-    code, out, _ = renju(capsys, "check", str(EXAMPLES), "-f", "jsonl", "-o", str(target))
+    _code, out, _ = renju(capsys, "check", str(EXAMPLES), "-f", "jsonl", "-o", str(target))
     assert out == ""
     assert len(target.read_text().splitlines()) == 5
 
@@ -196,7 +196,7 @@ def test_rules_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
 def test_convert_to_notation_and_jsonl(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = renju(capsys, "convert", str(EXAMPLES / "black-five.txt"), "--to", "notation")
     assert out.strip() == "black h8 i9 h9 i10 h10 i11 h11 g8 h12"
-    code, out, _ = renju(capsys, "convert", str(EXAMPLES / "gomoku-overline.jsonl"))
+    _code, out, _ = renju(capsys, "convert", str(EXAMPLES / "gomoku-overline.jsonl"))
     doc = json.loads(out)
     assert doc["rule"] == "standard" and doc["moves"].startswith("c8 a1")
 

@@ -60,7 +60,7 @@ def test_leading_and_trailing_result_words() -> None:
     ):
         rec = parse_record(text)
         assert rec.declared_result is not None and rec.declared_result.winner == winner, text
-        assert [m.point for m in rec.moves][0] == Point(7, 7)
+        assert next(m.point for m in rec.moves) == Point(7, 7)
 
 
 def test_opening_extension_tokens() -> None:
