@@ -194,7 +194,7 @@ def test_rules_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
 
 
 def test_convert_to_notation_and_jsonl(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = renju(capsys, "convert", str(EXAMPLES / "black-five.txt"), "--to", "notation")
+    _, out, _ = renju(capsys, "convert", str(EXAMPLES / "black-five.txt"), "--to", "notation")
     assert out.strip() == "black h8 i9 h9 i10 h10 i11 h11 g8 h12"
     _code, out, _ = renju(capsys, "convert", str(EXAMPLES / "gomoku-overline.jsonl"))
     doc = json.loads(out)
