@@ -1,7 +1,10 @@
 """The library API: find inputs, read records, judge them.  The CLI is a thin layer over this.
 
 ``analyze`` is a plain, picklable top-level function (record text or parsed record + ruleset name
-→ JSON-ready dict), so that users can run it on any distributed engine.
+→ JSON-ready dict), so that users can run it on any distributed engine (``multiprocessing``,
+``concurrent.futures``, Dask, Ray, Spark...): records, rulesets and reports pickle, and a bad
+record never raises (see ``docs/scale-out.md``).  Batches with ordering, duplicates and a process
+pool are in ``renju_cli.batch``.
 """
 
 from __future__ import annotations
@@ -9,10 +12,10 @@ from __future__ import annotations
 import glob
 import io
 import os
+import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from renju_cli import formats
@@ -26,26 +29,70 @@ DEFAULT_RULES = "renju"
 
 
 def analyze(
-    record: Record | str,
+    record: Record | str | bytes,
     rules: str | Ruleset | None = None,
     *,
     path: str = "<string>",
+    fmt: str | None = None,
 ) -> dict[str, Any]:
     """Judge one record and return its report as a JSON-ready dict (the ``check`` record object).
 
-    ``record`` is a parsed ``Record`` or the text of one move list (``"black h8 h9 i8 ..."``).
-    ``rules`` is a shipped ruleset name, a YAML path or a ``Ruleset``; when ``None`` the record's
-    own rule is used if it names a shipped ruleset, else ``renju``.
-    """
-    if isinstance(record, str):
-        from renju_cli.formats.notation import parse_record
+    ``record`` is a parsed ``Record`` or the text of one record in any format ``renju check``
+    reads (``"black h8 h9 i8 ..."``, SGF, a board diagram...; ``fmt`` forces the format, and a
+    text with several records gives the first: see ``analyze_all``).  ``rules`` is a shipped
+    ruleset name, a YAML path or a ``Ruleset``; when ``None`` the record's own rule is used if it
+    names a shipped ruleset, else ``renju``.  ``path`` names the record in the report.
 
-        record = parse_record(record, path)
-    return judge_record(record, rules).to_json()
+    A bad record never raises: what is wrong becomes findings, and a bug met while judging it an
+    ``internal-error`` finding.  An unknown ruleset raises ``RulesetError`` (a configuration
+    error, not a record's).  The function is picklable and keeps no state between calls.
+    """
+    if isinstance(record, (str, bytes)):
+        records = analyze_all(record, rules, path=path, fmt=fmt)
+        return records[0]
+    from renju_cli.batch import Settings, judge_one
+
+    return judge_one(record, Settings(_ruleset_or_none(rules))).report.to_json()
+
+
+def analyze_all(
+    text: str | bytes,
+    rules: str | Ruleset | None = None,
+    *,
+    path: str = "<string>",
+    fmt: str | None = None,
+) -> list[dict[str, Any]]:
+    """Judge every record of a text (a whole file's content) and return their reports, in
+    order; as ``analyze`` otherwise.  An empty or unrecognised text gives one unreadable record.
+    """
+    from renju_cli.batch import Settings, judge_one
+
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    settings = Settings(_ruleset_or_none(rules))
+    out = []
+    for record in read_bytes(data, path, fmt):
+        out.append(judge_one(record, settings).report.to_json())
+    return out or [judge_one(unreadable(path, "no record found"), settings).report.to_json()]
+
+
+def read_bytes(
+    data: bytes, path: str = "<string>", fmt: str | None = None, options: ReadOptions | None = None
+) -> Iterator[Record]:
+    """Every record of a file's content held in memory; a move list when no format matches."""
+    if fmt is None and data.strip() and formats.detect(data[: formats.HEAD_BYTES], path) is None:
+        fmt = "notation"  # the historical reading of analyze(): a bare move list
+    yield from formats.read_stream(io.BufferedReader(io.BytesIO(data)), path, fmt, options)
+
+
+def _ruleset_or_none(rules: str | Ruleset | None) -> Ruleset | None:
+    return load(rules) if isinstance(rules, str) else rules
 
 
 def judge_record(record: Record, rules: str | Ruleset | None = None) -> GameReport:
-    """Replay one record under the chosen ruleset (see ``analyze``) and return its report."""
+    """Replay one record under the chosen ruleset (see ``analyze``) and return its report.
+
+    A bug in the referee propagates; ``renju_cli.batch.judge_one`` turns it into a finding.
+    """
     return replay(record, choose_ruleset(record, rules))
 
 
@@ -150,21 +197,32 @@ def _walk(root: str, wanted: Any) -> Iterator[str | InputError]:
 
 
 def read_path(
-    path: str, fmt: str | None = None, options: ReadOptions | None = None
+    path: str,
+    fmt: str | None = None,
+    options: ReadOptions | None = None,
+    on_read: Callable[[int], None] | None = None,
 ) -> Iterator[Record]:
-    """Every record of one file (``-`` = standard input); an unreadable file is one record."""
+    """Every record of one file (``-`` = standard input); an unreadable file is one record.
+
+    ``on_read`` is called with the number of bytes each time the file is read further (for a
+    progress bar); records come out as their bytes are read, so a big file streams.
+    """
     opts = options or ReadOptions()
     if path == "-":
         data = sys.stdin.buffer.read()
+        if on_read is not None:
+            on_read(len(data))
         yield from formats.read_stream(io.BufferedReader(io.BytesIO(data)), "<stdin>", fmt, opts)
         return
     try:
-        stream: BinaryIO = open(path, "rb")  # noqa: SIM115 - closed below, after the generator
+        raw = open(path, "rb", buffering=0)  # noqa: SIM115 - closed below, after the generator
     except OSError as e:
         yield unreadable(path, f"cannot open: {e.strerror or e}")
         return
+    stream: BinaryIO = io.BufferedReader(raw if on_read is None else _CountingRaw(raw, on_read))
     try:
-        if Path(path).stat().st_size == 0:
+        st = os.fstat(raw.fileno())
+        if st.st_size == 0 and stat.S_ISREG(st.st_mode):  # a pipe or a device has no size
             yield unreadable(path, "the file is empty")
             return
         yield from formats.read_stream(stream, path, fmt, opts)
@@ -174,19 +232,49 @@ def read_path(
         stream.close()
 
 
+class _CountingRaw(io.RawIOBase):
+    """A raw file that reports how many bytes it hands out."""
+
+    def __init__(self, raw: io.RawIOBase, on_read: Callable[[int], None]) -> None:
+        super().__init__()
+        self.raw = raw
+        self.on_read = on_read
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int | None:
+        n = self.raw.readinto(buffer)
+        if n:
+            self.on_read(n)
+        return n
+
+    def close(self) -> None:
+        self.raw.close()
+        super().close()
+
+
 def check_paths(
     paths: Iterable[str],
     rules: str | Ruleset | None = None,
     fmt: str | None = None,
     options: ReadOptions | None = None,
+    *,
+    jobs: int = 1,
 ) -> Iterator[GameReport]:
-    """Judge every record of every input, in input order."""
-    for item in expand_inputs(paths):
-        if isinstance(item, InputError):
-            yield replay(unreadable(item.path, item.message), load(DEFAULT_RULES))
-            continue
-        for record in read_path(item, fmt, options):
-            yield judge_record(record, rules)
+    """Judge every record of every input, in input order (``jobs`` > 1: on a process pool,
+    with the same result).  An input that cannot be found is an unreadable record."""
+    from renju_cli.batch import Batch
+
+    batch = Batch(
+        list(expand_inputs(paths)),
+        rules=_ruleset_or_none(rules),
+        fmt=fmt,
+        options=options,
+        jobs=jobs,
+    )
+    for _, report in batch:
+        yield report
 
 
 # -- positions ----------------------------------------------------------------------------------

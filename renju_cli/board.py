@@ -1,15 +1,19 @@
-"""The board: one flat array of points with a wall around it.
+"""The board: one flat array of points with a wall around it, and its lines as bit strings.
 
 Points on the board are small ints (``index``) into ``Board.cells``, like python-chess squares;
 ``Point`` (column, row) is the public, size-independent name of a point.  The array has one ring of
 ``WALL`` cells around the board and a shared wall column between rows, so that stepping one point
 in any of the four line directions from a board point lands on the board or on a wall and never
 outside the array: scans stop at the first wall, and need no bounds checks.
+
+Beside the array the board keeps every *line* (each row, column and diagonal) as one int with two
+bits per point (``EMPTY``, ``BLACK``, ``WHITE``, ``WALL``), padded with ``LINE_PAD`` wall points
+at both ends, updated by ``place`` and ``remove``.  The judge reads the window of a line around a
+point with one shift and one mask (``Geometry.slots``) instead of walking the array.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Iterator
 
 from renju_cli.coords import COLUMNS, MAX_SIZE, MIN_SIZE, Point
@@ -23,36 +27,128 @@ WALL = 3
 STONE = {Color.BLACK: BLACK, Color.WHITE: WHITE}
 COLOR_OF = {BLACK: Color.BLACK, WHITE: Color.WHITE}
 
-_ZOBRIST_RNG = random.Random(0x5EED_4E4A)
-#: Zobrist keys per array index and stone, shared by all boards (largest board first).
-_ZOBRIST: list[tuple[int, int, int]] = [
-    (0, _ZOBRIST_RNG.getrandbits(64), _ZOBRIST_RNG.getrandbits(64))
-    for _ in range((MAX_SIZE + 3) * (MAX_SIZE + 1))
-]
+#: Wall points padding each end of a line: windows of radius up to this stay inside the line's int.
+LINE_PAD = 10
+
+
+def _splitmix64(x: int) -> int:
+    # A fixed, well-mixed 64-bit sequence: the same keys in every process, and no import of
+    # ``random`` at start-up.
+    x = (x + 0x9E3779B97F4A7C15) & 0xFFFF_FFFF_FFFF_FFFF
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFF_FFFF_FFFF_FFFF
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFF_FFFF_FFFF_FFFF
+    return x ^ (x >> 31)
+
+
+class Geometry:
+    """What every board of one size shares: the empty array, the lines and where points sit.
+
+    ``slots[index]`` is ``(line0, shift0, line1, shift1, line2, shift2, line3, shift3)``: for each
+    of the four directions (``Board.directions`` order), which entry of ``Board.lines`` holds the
+    point and the bit position of its two bits there (``None`` for wall cells).  ``zobrist[index]``
+    holds the point's hash keys by stone; each size has its own keys, so that boards of two sizes
+    with stones at the same indices do not share a hash (the judge's memo relies on it).
+    ``index_of_point`` maps every ``Point`` on the board to its index (a replay's one lookup per
+    move); off-board points are absent.
+    """
+
+    __slots__ = (
+        "cells",
+        "directions",
+        "height",
+        "index_of_point",
+        "lines",
+        "slots",
+        "stride",
+        "width",
+        "zobrist",
+    )
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        self.stride = stride = width + 1
+        cells = [WALL] * ((height + 3) * stride)
+        for y in range(height):
+            base = (y + 1) * stride + 1
+            cells[base : base + width] = [EMPTY] * width
+        self.cells = cells
+        self.directions = (1, stride, stride + 1, stride - 1)
+        pad_bits = (1 << (2 * LINE_PAD)) - 1
+        lines: list[int] = []
+        where: list[list[int]] = [[] for _ in cells]
+        for d in self.directions:
+            for p in range(len(cells)):
+                # a line starts at a board point whose predecessor along d is a wall
+                if cells[p] != EMPTY or cells[p - d] == EMPTY:
+                    continue
+                n = 0
+                q = p
+                while cells[q] == EMPTY:
+                    where[q] += (len(lines), 2 * (LINE_PAD + n))
+                    n += 1
+                    q += d
+                lines.append(pad_bits | pad_bits << (2 * (LINE_PAD + n)))
+        self.lines = lines
+        self.slots: list[tuple[int, ...] | None] = [tuple(w) if w else None for w in where]
+        self.index_of_point = {
+            Point(x, y): (y + 1) * stride + x + 1 for y in range(height) for x in range(width)
+        }
+        seed = (width << 40) | (height << 32)
+        self.zobrist: list[tuple[int, int, int]] = [
+            (0, _splitmix64(seed + 2 * i), _splitmix64(seed + 2 * i + 1)) for i in range(len(cells))
+        ]
+
+
+_GEOMETRIES: dict[tuple[int, int], Geometry] = {}
+
+
+def geometry(width: int, height: int) -> Geometry:
+    """The shared geometry of a ``width`` x ``height`` board."""
+    g = _GEOMETRIES.get((width, height))
+    if g is None:
+        g = _GEOMETRIES[(width, height)] = Geometry(width, height)
+    return g
 
 
 class Board:
     """A rectangular board of ``width`` x ``height`` points (5 to 26 each) with its stones.
 
     ``directions`` are the four line steps in the array: horizontal, vertical and the two
-    diagonals.  ``hash`` is a Zobrist hash of the stones, kept up to date by ``place``/``remove``.
+    diagonals.  ``hash`` is a Zobrist hash of the stones and ``lines`` the lines as bit strings
+    (see the module docstring), both kept up to date by ``place``/``remove``; ``slots`` is
+    ``Geometry.slots``.  Change stones only through ``place`` and ``remove``.
     """
 
-    __slots__ = ("cells", "directions", "hash", "height", "stones", "stride", "width")
+    __slots__ = (
+        "cells",
+        "directions",
+        "geometry",
+        "hash",
+        "height",
+        "lines",
+        "slots",
+        "stones",
+        "stride",
+        "width",
+        "zobrist",
+    )
 
     def __init__(self, width: int = 15, height: int | None = None) -> None:
         h = width if height is None else height
         for side in (width, h):
             if not MIN_SIZE <= side <= MAX_SIZE:
                 raise ValueError(f"board sides must be {MIN_SIZE} to {MAX_SIZE}, not {side}")
+        g = geometry(width, h)
+        self.geometry = g
         self.width = width
         self.height = h
-        self.stride = width + 1
-        self.cells = [WALL] * ((h + 3) * self.stride)
-        for y in range(h):
-            for x in range(width):
-                self.cells[self.index_of(x, y)] = EMPTY
-        self.directions = (1, self.stride, self.stride + 1, self.stride - 1)
+        self.stride = g.stride
+        self.cells = g.cells[:]
+        self.lines = g.lines[:]
+        self.slots = g.slots
+        self.zobrist = g.zobrist
+        self.directions = g.directions
         self.hash = 0
         self.stones = 0
 
@@ -92,14 +188,28 @@ class Board:
     def place(self, index: int, stone: int) -> None:
         """Put a stone (``BLACK`` or ``WHITE``) on an empty point."""
         self.cells[index] = stone
-        self.hash ^= _ZOBRIST[index][stone]
+        self.hash ^= self.zobrist[index][stone]
         self.stones += 1
+        lines = self.lines
+        l0, s0, l1, s1, l2, s2, l3, s3 = self.slots[index]  # type: ignore[misc]
+        lines[l0] |= stone << s0
+        lines[l1] |= stone << s1
+        lines[l2] |= stone << s2
+        lines[l3] |= stone << s3
 
     def remove(self, index: int) -> None:
         """Take the stone off a point."""
-        self.hash ^= _ZOBRIST[index][self.cells[index]]
-        self.cells[index] = EMPTY
+        cells = self.cells
+        stone = cells[index]
+        self.hash ^= self.zobrist[index][stone]
+        cells[index] = EMPTY
         self.stones -= 1
+        lines = self.lines
+        l0, s0, l1, s1, l2, s2, l3, s3 = self.slots[index]  # type: ignore[misc]
+        lines[l0] ^= stone << s0  # the point's two bits held exactly ``stone``
+        lines[l1] ^= stone << s1
+        lines[l2] ^= stone << s2
+        lines[l3] ^= stone << s3
 
     @property
     def full(self) -> bool:
@@ -107,8 +217,10 @@ class Board:
 
     def copy(self) -> Board:
         other = Board.__new__(Board)
+        other.geometry, other.slots, other.zobrist = self.geometry, self.slots, self.zobrist
         other.width, other.height, other.stride = self.width, self.height, self.stride
         other.cells = self.cells[:]
+        other.lines = self.lines[:]
         other.directions = self.directions
         other.hash, other.stones = self.hash, self.stones
         return other

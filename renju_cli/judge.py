@@ -12,15 +12,21 @@ Only one question needs more than a window: whether a three is *real*, i.e. whet
 straight-four points is a legal move for black once ``p`` is on the board.  That is asked by
 placing ``p`` and judging the completion point with the same rules, recursively, without a depth
 limit; answers are memoized by (Zobrist hash of the board, point).
+
+Speed (``bench/bench_judge.py``): the board keeps its lines as bit strings, so a window is one
+shift and one mask of ``Board.lines``; a table maps each such raw window to a small *code* whose
+4-bit fields (fives, overlines, fours, threes) add up over the four lines without carrying.  One
+sum of four lookups settles nearly every move: legal when it shows a five or none of the
+colour's ``hot`` fields (two threes, two fours, an overline); only the rest are looked at closely.
+``reference.py`` and ``bench/equivalence.py`` check that this gives the rules' answers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from renju_cli.board import BLACK, EMPTY, WHITE, Board
+from renju_cli.board import BLACK, EMPTY, LINE_PAD, WALL, WHITE, Board
 
 OVERLINE = "overline"
 DOUBLE_FOUR = "double-four"
@@ -188,22 +194,32 @@ def line_key(cells: list[int], p: int, d: int, stone: int, r: int) -> int:
     Bits ``0..2r`` are own stones, bits ``2r+1..`` blocked points (opponent or edge); past the
     first blocked point everything counts as blocked, which is what a line means.
     """
+    raw = 0
+    for sign in (1, -1):
+        q = p
+        for i in range(1, r + 1):
+            q += sign * d
+            v = cells[q]
+            raw |= v << (2 * (r + sign * i))
+            if v == WALL:  # the array has one ring of wall: stop before stepping out of it
+                break
+    return canonical_key(raw, stone, r)
+
+
+def canonical_key(raw: int, stone: int, r: int) -> int:
+    """The ``line_key`` of a window given as two bits per point (a ``Board.lines`` slice)."""
     width = 2 * r + 1
     own = 0
     blocked = 0
-    q = p
     for i in range(r + 1, width):
-        q += d
-        v = cells[q]
+        v = raw >> (2 * i) & 3
         if v == stone:
             own |= 1 << i
         elif v != EMPTY:
             blocked = ((1 << width) - 1) ^ ((1 << i) - 1)
             break
-    q = p
     for i in range(r - 1, -1, -1):
-        q -= d
-        v = cells[q]
+        v = raw >> (2 * i) & 3
         if v == stone:
             own |= 1 << i
         elif v != EMPTY:
@@ -212,12 +228,140 @@ def line_key(cells: list[int], p: int, d: int, stone: int, r: int) -> int:
     return own | (blocked << width)
 
 
+# -- window codes: the fast path -------------------------------------------------------------------
+# A line window read from ``Board.lines`` is a *raw key*: two bits per point (EMPTY, BLACK, WHITE,
+# WALL), point ``p`` masked out.  Its *code* packs what the window holds for ``p`` into 4-bit
+# fields, so that the codes of the four lines add up without carrying into each other.
+THREE_UNIT = 1 << 0  #: distinct three stone sets (up to 3 per line)
+FOUR_UNIT = 1 << 4  #: distinct fours (up to 3 per line)
+OVERLINE_UNIT = 1 << 8  #: the line makes an overline
+FIVE_UNIT = 1 << 12  #: the line makes a winning five
+#: Field masks of a code: the sum of four codes has two threes when ``code & THREES >= 2``, etc.
+THREES, FOURS, OVERLINES, FIVES = (
+    0xF * u for u in (THREE_UNIT, FOUR_UNIT, OVERLINE_UNIT, FIVE_UNIT)
+)
+
+
+def shape_counts(code: int) -> tuple[int, int, int, int]:
+    """``(fives, overlines, fours, threes)`` of a ``Judge.shape`` code, counted over the lines.
+
+    Threes are the unverified ones of the window (whether they are real needs the recursion);
+    fours and threes count at most 3 per line.
+    """
+    return code >> 12 & 0xF, code >> 8 & 0xF, code >> 4 & 0xF, code & 0xF
+
+
+def _hot_mask(forbidden: frozenset[str]) -> int:
+    """Code bits which, when set in a move's summed code, make the move worth a full look."""
+    hot = 0
+    if OVERLINE in forbidden:
+        hot |= OVERLINES
+    if DOUBLE_FOUR in forbidden:
+        hot |= FOURS & ~FOUR_UNIT  # two or more fours
+    if DOUBLE_THREE in forbidden:
+        hot |= THREES & ~THREE_UNIT  # two or more threes
+    return hot
+
+
+#: Raw windows a ``WindowTable`` remembers before it starts afresh (bounds memory: a long batch
+#: meets ever more raw windows, but only a few thousand distinct ``line_key`` windows).
+WINDOW_LIMIT = 1 << 17
+
+
+class WindowTable:
+    """Codes and facts of raw line windows, for one colour, five length and exactness.
+
+    Filled on first sight of a window and shared by every judge (``window_table``).  Many raw
+    windows (whatever lies beyond a blocked point) share one ``line_key``, whose facts and code
+    are kept apart: a new raw window costs a conversion, rarely an analysis.
+    """
+
+    __slots__ = ("_by_key", "_halves", "codes", "exact", "facts", "k", "lines", "stone")
+
+    def __init__(self, k: int, exact: bool, stone: int) -> None:
+        self.k = k
+        self.exact = exact
+        self.stone = stone
+        self.lines = line_table(k, exact)
+        self.codes: dict[int, int] = {}
+        self.facts: dict[int, LineFacts] = {}
+        self._by_key: dict[int, tuple[LineFacts, int]] = {}
+        self._halves: tuple[list[int], list[int]] | tuple[()] = ()
+
+    def _key(self, raw: int) -> int:
+        """``canonical_key`` of a raw window, by halves: each side of ``p`` is canonical on its
+        own, and for small windows both halves' keys fit in two short lists."""
+        k = self.k
+        if k > 6:
+            return canonical_key(raw, self.stone, k)
+        if not self._halves:
+            side = 1 << (2 * k)
+            left = [canonical_key(x, self.stone, k) for x in range(side)]
+            right = [canonical_key(y << (2 * k + 2), self.stone, k) for y in range(side)]
+            self._halves = (left, right)
+        left, right = self._halves
+        return left[raw & ((1 << (2 * k)) - 1)] | right[raw >> (2 * k + 2)]
+
+    def _known(self, raw: int) -> tuple[LineFacts, int]:
+        key = self._key(raw)
+        known = self._by_key.get(key)
+        if known is None:
+            f = self.lines.facts(key)
+            code = (
+                FIVE_UNIT * f.five
+                + OVERLINE_UNIT * f.overline
+                + FOUR_UNIT * min(len(f.fours), 3)
+                + THREE_UNIT * min(len({mask for _, mask in f.threes}), 3)
+            )
+            known = self._by_key[key] = (f, code)
+        return known
+
+    def code(self, raw: int) -> int:
+        """The code of a raw window (remembered for the hot paths' direct lookups)."""
+        code = self.codes.get(raw)
+        if code is None:
+            if len(self.codes) >= WINDOW_LIMIT:
+                self.codes.clear()
+            code = self.codes[raw] = self._known(raw)[1]
+        return code
+
+    def facts_of(self, raw: int) -> LineFacts:
+        """The facts of a raw window."""
+        f = self.facts.get(raw)
+        if f is None:
+            if len(self.facts) >= WINDOW_LIMIT:
+                self.facts.clear()
+            f = self.facts[raw] = self._known(raw)[0]
+        return f
+
+
+_WINDOW_TABLES: dict[tuple[int, bool, int], WindowTable] = {}
+
+
+def window_table(k: int, exact: bool, stone: int) -> WindowTable:
+    """The shared raw-window table of one colour for five length ``k``."""
+    t = _WINDOW_TABLES.get((k, exact, stone))
+    if t is None:
+        t = _WINDOW_TABLES[(k, exact, stone)] = WindowTable(k, exact, stone)
+    return t
+
+
+#: Entries the recursion memo may hold before it starts afresh (bounds memory in long batches).
+MEMO_LIMIT = 1 << 16
+
+
 class Judge:
     """Decides fives, fours, threes and forbidden moves under one set of line rules.
 
-    ``five_length`` is the length of a five (5 for every shipped ruleset);
-    ``five_eye_counts`` is the ruleset option of rules.md §2 (default ``False``: a straight-four
-    point that also completes a five elsewhere does not make a three).
+    ``five_length`` is the length of a five (5 for every shipped ruleset, at most
+    ``board.LINE_PAD``); ``five_eye_counts`` is the ruleset option of rules.md §2 (default
+    ``False``: a straight-four point that also completes a five elsewhere does not make a three).
+
+    The hot paths (``forbidden_kinds``, ``five_at``, ``shape``) read the four line windows of a
+    point from ``Board.lines`` and add up their codes (``WindowTable``); only a move whose codes
+    show two threes, two fours or an overline is looked at closely (``LineFacts``, recursion).
+    ``hot[stone]`` holds those code bits for each colour (0 when it has no forbidden moves):
+    a move whose ``shape`` code has none of them, or has ``FIVES``, is legal.
     """
 
     def __init__(
@@ -227,6 +371,8 @@ class Judge:
         five_length: int = 5,
         five_eye_counts: bool = False,
     ) -> None:
+        if not 1 <= five_length <= LINE_PAD:
+            raise ValueError(f"a five must be 1 to {LINE_PAD} stones long, not {five_length}")
         self.rules = {BLACK: black, WHITE: white}
         self.k = five_length
         self.five_eye_counts = five_eye_counts
@@ -234,22 +380,67 @@ class Judge:
             BLACK: line_table(five_length, not black.overline_wins),
             WHITE: line_table(five_length, not white.overline_wins),
         }
+        windows = (
+            window_table(five_length, not black.overline_wins, BLACK),
+            window_table(five_length, not white.overline_wins, WHITE),
+        )
+        # indexed by stone (BLACK = 1, WHITE = 2), so that the hot paths need no dict
+        self._windows = (windows[0], *windows)
+        self._codes = (windows[0].codes, windows[0].codes, windows[1].codes)
+        self.hot: tuple[int, int, int] = (
+            0,
+            _hot_mask(black.forbidden),
+            _hot_mask(white.forbidden),
+        )
+        self._shift = 2 * five_length  # from a point's bits to the low end of its window
+        self._mask = ((1 << (4 * five_length + 2)) - 1) ^ (3 << (2 * five_length))
         self._memo: dict[tuple[int, int, int], int] = {}
 
     # -- single lines -----------------------------------------------------------------------
+    def _raw_keys(self, board: Board, p: int) -> tuple[int, int, int, int]:
+        lines, w, m = board.lines, self._shift, self._mask
+        l0, s0, l1, s1, l2, s2, l3, s3 = board.slots[p]  # type: ignore[misc]
+        return (
+            (lines[l0] >> (s0 - w)) & m,
+            (lines[l1] >> (s1 - w)) & m,
+            (lines[l2] >> (s2 - w)) & m,
+            (lines[l3] >> (s3 - w)) & m,
+        )
+
     def line_facts(self, board: Board, p: int, stone: int) -> list[LineFacts]:
         """The facts of the four lines through ``p`` if ``stone`` were played there."""
-        cells, r, table = board.cells, self.k, self.tables[stone]
-        return [table.facts(line_key(cells, p, d, stone, r)) for d in board.directions]
+        table = self._windows[stone]
+        facts = table.facts
+        return [facts.get(raw) or table.facts_of(raw) for raw in self._raw_keys(board, p)]
+
+    def shape(self, board: Board, p: int, stone: int) -> int:
+        """The summed window code of ``stone`` playing ``p`` (read it with ``shape_counts``)."""
+        codes = self._codes[stone]
+        lines, w, m = board.lines, self._shift, self._mask
+        l0, s0, l1, s1, l2, s2, l3, s3 = board.slots[p]  # type: ignore[misc]
+        try:
+            return (
+                codes[(lines[l0] >> (s0 - w)) & m]
+                + codes[(lines[l1] >> (s1 - w)) & m]
+                + codes[(lines[l2] >> (s2 - w)) & m]
+                + codes[(lines[l3] >> (s3 - w)) & m]
+            )
+        except KeyError:  # a window not seen before: analyze it, then add up again
+            return self._shape_slow(board, p, stone)
+
+    def _shape_slow(self, board: Board, p: int, stone: int) -> int:
+        code = self._windows[stone].code
+        k0, k1, k2, k3 = self._raw_keys(board, p)
+        return code(k0) + code(k1) + code(k2) + code(k3)
 
     def five_at(self, board: Board, p: int, stone: int) -> tuple[int, ...] | None:
         """The winning row ``stone`` makes by playing (or having played) ``p``, if any."""
-        cells, r, table = board.cells, self.k, self.tables[stone]
-        for d in board.directions:
-            f = table.facts(line_key(cells, p, d, stone, r))
+        if not self.shape(board, p, stone) & FIVES:
+            return None
+        for d, f in zip(board.directions, self.line_facts(board, p, stone), strict=True):
             if f.five:
                 return row_through(board, p, d, stone)
-        return None
+        return None  # pragma: no cover - a five code always has a five line
 
     # -- judgement --------------------------------------------------------------------------
     def forbidden_kinds(self, board: Board, p: int, stone: int) -> tuple[str, ...]:
@@ -257,15 +448,16 @@ class Judge:
 
         Empty when the move is legal — in particular when it makes a five (five wins first).
         """
-        rules = self.rules[stone]
-        if not rules.forbidden:
+        hot = self.hot[stone]
+        if not hot:
             return ()
-        facts = self.line_facts(board, p, stone)
-        return self._kinds(board, p, stone, rules, facts, first_only=False)
+        code = self.shape(board, p, stone)
+        if not code & hot or code & FIVES:
+            return ()
+        return self._kinds(board, p, stone, code, first_only=False)
 
     def verdict(self, board: Board, p: int, stone: int) -> Verdict:
         """The full verdict for ``stone`` playing the empty point ``p``, with its stones."""
-        rules = self.rules[stone]
         facts = self.line_facts(board, p, stone)
         v = Verdict()
         r = self.k
@@ -285,63 +477,56 @@ class Judge:
                         v.threes.append(_stones(p, d, r, mask))
             finally:
                 board.remove(p)
-            if rules.forbidden:
-                v.kinds = self._kinds(board, p, stone, rules, facts, first_only=False)
+            v.kinds = self.forbidden_kinds(board, p, stone)
         return v
 
     def forbidden_points(
         self, board: Board, stone: int = BLACK
     ) -> list[tuple[int, tuple[str, ...]]]:
         """Every empty point that ``stone`` may not play, with its kinds, in board order."""
-        rules = self.rules[stone]
-        if not rules.forbidden:
+        hot = self.hot[stone]
+        if not hot:
             return []
-        cells = board.cells
+        cells, shape = board.cells, self.shape
         out = []
         for p in board.points():
-            if cells[p] == EMPTY:
-                kinds = self.forbidden_kinds(board, p, stone)
+            if cells[p] != EMPTY:
+                continue
+            code = shape(board, p, stone)
+            if code & hot and not code & FIVES:
+                kinds = self._kinds(board, p, stone, code, first_only=False)
                 if kinds:
                     out.append((p, kinds))
         return out
 
     # -- internals --------------------------------------------------------------------------
     def _kinds(
-        self,
-        board: Board,
-        p: int,
-        stone: int,
-        rules: ColorRules,
-        facts: Iterable[LineFacts],
-        first_only: bool,
+        self, board: Board, p: int, stone: int, code: int, first_only: bool
     ) -> tuple[str, ...]:
-        facts = tuple(facts)
-        for f in facts:
-            if f.five:
-                return ()  # five wins first, whatever else the move makes
+        """The forbidden kinds of a move whose summed code (no five) is ``code``."""
+        forbidden = self.rules[stone].forbidden
         kinds: list[str] = []
-        forbidden = rules.forbidden
-        if OVERLINE in forbidden and any(f.overline for f in facts):
+        if OVERLINE in forbidden and code & OVERLINES:
             kinds.append(OVERLINE)
             if first_only:
-                return tuple(kinds)
-        if DOUBLE_FOUR in forbidden and sum(len(f.fours) for f in facts) >= 2:
+                return (OVERLINE,)
+        if DOUBLE_FOUR in forbidden and code & FOURS >= 2 * FOUR_UNIT:
             kinds.append(DOUBLE_FOUR)
             if first_only:
-                return tuple(kinds)
-        if DOUBLE_THREE in forbidden:
-            candidates = [(d, f) for d, f in zip(board.directions, facts, strict=True) if f.threes]
-            if len(candidates) >= 2 or (candidates and len(candidates[0][1].threes) >= 2):
-                board.place(p, stone)
-                try:
-                    real = 0
-                    for d, f in candidates:
+                return (DOUBLE_FOUR,)
+        if DOUBLE_THREE in forbidden and code & THREES >= 2 * THREE_UNIT:
+            facts = self.line_facts(board, p, stone)
+            board.place(p, stone)
+            try:
+                real = 0
+                for d, f in zip(board.directions, facts, strict=True):
+                    if f.threes:
                         real += len(self._real_three_sets(board, p, d, f, stone))
                         if real >= 2:
                             kinds.append(DOUBLE_THREE)
                             break
-                finally:
-                    board.remove(p)
+            finally:
+                board.remove(p)
         return tuple(kinds)
 
     def _real_three_sets(self, board: Board, p: int, d: int, f: LineFacts, stone: int) -> list[int]:
@@ -357,19 +542,18 @@ class Judge:
 
     def _status(self, board: Board, q: int, stone: int) -> int:
         """Whether playing the empty point ``q`` makes a five, is legal, or is forbidden."""
+        code = self.shape(board, q, stone)
+        if code & FIVES:
+            return _FIVE
+        if not code & self.hot[stone]:
+            return _LEGAL  # cheaper than the memo
         key = (board.hash, q, stone)
         memo = self._memo
         status = memo.get(key)
         if status is not None:
             return status
-        facts = self.line_facts(board, q, stone)
-        if any(f.five for f in facts):
-            status = _FIVE
-        elif self._kinds(board, q, stone, self.rules[stone], facts, first_only=True):
-            status = _FORBIDDEN
-        else:
-            status = _LEGAL
-        if len(memo) > 1_000_000:
+        status = _FORBIDDEN if self._kinds(board, q, stone, code, first_only=True) else _LEGAL
+        if len(memo) >= MEMO_LIMIT:
             memo.clear()
         memo[key] = status
         return status

@@ -9,8 +9,17 @@ from __future__ import annotations
 
 from renju_cli.board import BLACK, EMPTY, STONE, WHITE, Board
 from renju_cli.coords import Point
-from renju_cli.judge import DOUBLE_FOUR, DOUBLE_THREE, OVERLINE, Judge, Verdict, row_through
-from renju_cli.record import Color, Move, Record
+from renju_cli.judge import (
+    DOUBLE_FOUR,
+    DOUBLE_THREE,
+    FIVES,
+    OVERLINE,
+    Judge,
+    Verdict,
+    row_through,
+)
+from renju_cli.opening import Course, check_opening, move_stones
+from renju_cli.record import Color, Move, OpeningEvent, Record
 from renju_cli.report import (
     WARNING,
     Finding,
@@ -41,17 +50,32 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
         )
     if record.unreadable:
         return report
-    _Replay(record, ruleset, report).run()
+    if ruleset.data.get("variant") == "two-board":
+        from renju_cli.twoboard import TwoBoardReplay  # a variant of its own: see twoboard.py
+
+        TwoBoardReplay(record, ruleset, report).run()
+    else:
+        # the opening first: it says which colour each opening stone is, which stones a
+        # rejection or a moved stone took off, and whose forbidden moves bind which colour
+        check = check_opening(record, ruleset)
+        _Replay(record, ruleset, report, check.course).run()
+        report.opening = check.opening
+        report.findings.extend(check.findings)
+    # by move number, stable; findings without a move first
+    report.findings.sort(key=lambda f: -1 if f.move is None else f.move)
     return report
 
 
 class _Replay:
     """The state of one replay; ``run`` walks the moves."""
 
-    def __init__(self, record: Record, ruleset: Ruleset, report: GameReport) -> None:
+    def __init__(
+        self, record: Record, ruleset: Ruleset, report: GameReport, course: Course | None = None
+    ) -> None:
         self.record = record
         self.rules = ruleset
         self.report = report
+        self.course = course
         width = record.width or ruleset.width
         height = record.height or record.width or ruleset.height
         if (width, height) != (ruleset.width, ruleset.height):
@@ -63,7 +87,7 @@ class _Replay:
                 )
             )
         self.board = Board(width, height)
-        self.judge: Judge = ruleset.judge()
+        self.judge = _judge_of(ruleset)
         self.result = report.result
         self.end_move: int | None = None
         self.after_end_reported = False
@@ -99,34 +123,41 @@ class _Replay:
         self.end_move = number
 
     def run(self) -> None:
-        board, rules, judge = self.board, self.rules, self.judge
+        # The loop runs for every move of every record: names are bound to locals, points are
+        # turned into array indices inline, and one window lookup (``Judge.shape``) per move
+        # tells whether the move may be forbidden and whether it makes a five.
+        board, rules, judge, result = self.board, self.rules, self.judge, self.result
+        cells, width, height = board.cells, board.width, board.height
+        index_of_point = board.geometry.index_of_point
+        shape, place, hot = judge.shape, board.place, judge.hot
+        full_draw, area = rules.board_full_draw, width * height
+        move_limit = rules.move_limit
+        moves = self.record.moves
         self._place_setup()
         to_move = self._first_to_move()
         passes = 0
-        pending_claim: tuple[int, Point, tuple[str, ...]] | None = None
-        for number, move in enumerate(self.record.moves, 1):
+        pending_claim: tuple[int, Point, tuple[str, ...], int] | None = None
+        guided = self.course.until if self.course is not None else 0
+        for number, move in enumerate(moves, 1):
             point = move.point
-            if self.result.decided and not self.after_end_reported:
-                self.after_end_reported = True
-                self.add(
-                    "move-after-end",
-                    f"move {number} ({_name(point)}) comes after the game ended at move "
-                    f"{self.end_move} ({self.result.winner} {self.result.reason}); "
-                    f"{len(self.record.moves) - number + 1} move(s) follow the end",
-                    move,
-                    number,
-                    point,
-                )
+            if number <= guided:  # the opening's course: board events, colours, seat rules
+                to_move = self._follow_course(number, to_move)
+                judge = self.judge
+                shape, hot = judge.shape, judge.hot
+            if result.winner is not None and not self.after_end_reported:
+                self._after_end(number, move)
             stone = to_move
-            if move.color is not None and STONE[move.color] != to_move:
-                stone = STONE[move.color]
+            to_move = BLACK + WHITE - stone
+            if move.color is not None and STONE[move.color] != stone:
                 self.add(
                     "wrong-color",
-                    f"move {number} is {move.color.value} but {COLOR_NAME[to_move]} is to move",
+                    f"move {number} is {move.color.value} but {COLOR_NAME[stone]} is to move",
                     move,
                     number,
                     point,
                 )
+                stone = STONE[move.color]
+                to_move = BLACK + WHITE - stone
             if pending_claim is not None:
                 self._unclaimed(pending_claim, number, move)
                 pending_claim = None
@@ -151,23 +182,21 @@ class _Replay:
                 limit = rules.consecutive_passes_draw
                 if limit is not None and passes >= limit:
                     self.end("draw", "passes", number, None)
-                to_move = BLACK + WHITE - stone
                 self._limits(number, point)
                 continue
             passes = 0
 
-            if not point.on_board(board.width, board.height):
+            index = index_of_point.get(point)
+            if index is None:
                 self.add(
                     "off-board",
-                    f"move {number} ({_name(point)}) is off the {board.width}x{board.height} board",
+                    f"move {number} ({_name(point)}) is off the {width}x{height} board",
                     move,
                     number,
                     point,
                 )
-                to_move = BLACK + WHITE - stone
                 continue
-            index = board.index_of(point.x, point.y)
-            if board.cells[index] != EMPTY:
+            if cells[index] != EMPTY:
                 first = self._placed_at(point, number)
                 self.add(
                     "occupied",
@@ -176,25 +205,69 @@ class _Replay:
                     number,
                     point,
                 )
-                to_move = BLACK + WHITE - stone
                 continue
 
-            kinds = judge.forbidden_kinds(board, index, stone)
-            if kinds:
-                pending_claim = self._foul(number, move, point, index, stone, kinds)
-            board.place(index, stone)
-            five = self._five(index, stone)
-            if five is not None:
-                self._record_five(number, point, stone, five)
-            to_move = BLACK + WHITE - stone
-            self._limits(number, point)
-        if pending_claim is not None and not self.result.decided and rules.policy == "claim":
-            # The record ends on the foul: white's claim is the natural reading.
-            n, p, _ = pending_claim
-            self.end("white", "forbidden", n, p)
+            code = shape(board, index, stone)
+            if code & hot[stone] and not code & FIVES:
+                kinds = judge.forbidden_kinds(board, index, stone)
+                if kinds:
+                    pending_claim = self._foul(number, move, point, index, stone, kinds)
+            place(index, stone)
+            if code & FIVES:
+                five = self._five(index, stone)
+                if five is not None:
+                    self._record_five(number, point, stone, five)
+            if (full_draw and board.stones >= area) or (
+                move_limit is not None and number >= move_limit
+            ):
+                self._limits(number, point)
+        if pending_claim is not None and not result.decided and rules.policy == "claim":
+            # The record ends on the foul: the opponent's claim is the natural reading.
+            n, p, _, stone = pending_claim
+            self.end(COLOR_NAME[BLACK + WHITE - stone], "forbidden", n, p)
         self._check_declared()
 
     # -- pieces of the replay -------------------------------------------------------------------
+    def _after_end(self, number: int, move: Move) -> None:
+        """Report the first move played after the end of the game (once)."""
+        self.after_end_reported = True
+        result = self.result
+        self.add(
+            "move-after-end",
+            f"move {number} ({_name(move.point)}) comes after the game ended at move "
+            f"{self.end_move} ({result.winner} {result.reason}); "
+            f"{len(self.record.moves) - number + 1} move(s) follow the end",
+            move,
+            number,
+            move.point,
+        )
+
+    def _follow_course(self, number: int, to_move: int) -> int:
+        """Before move ``number``: apply the board events recorded before it, switch to the
+        rules in force from it, and return the colour it is (the opening may say)."""
+        course = self.course
+        assert course is not None
+        for event in course.board_events.get(number - 1, ()):
+            self._board_event(event)
+        for start, ruleset in course.rules:
+            if start == number:
+                self.judge = _judge_of(ruleset)
+        return course.colors.get(number, to_move)
+
+    def _board_event(self, event: OpeningEvent) -> None:
+        """A rejected opening (every stone off) or a moved stone, as ``move_stones`` applies it
+        in the opening check too."""
+        board = self.board
+        cells = board.cells
+        before = {board.point(i): cells[i] for i in board.points() if cells[i] in (BLACK, WHITE)}
+        after = dict(before)
+        if not move_stones(after, event, board.width, board.height):
+            return  # an impossible move of a stone: the opening check reports it
+        for p in before.keys() - after.keys():
+            board.remove(board.index(p))
+        for p in after.keys() - before.keys():
+            board.place(board.index(p), after[p])
+
     def _place_setup(self) -> None:
         for point, color in self.record.setup:
             if not point.on_board(self.board.width, self.board.height):
@@ -214,6 +287,9 @@ class _Replay:
         return BLACK if blacks <= whites else WHITE
 
     def _placed_at(self, point: Point, before: int) -> str:
+        for e in self.record.opening_events:
+            if e.kind == "relocate" and e.points[-1:] == [point] and e.after < before:
+                return f" by the stone moved there after move {e.after}"
         for n, m in enumerate(self.record.moves[: before - 1], 1):
             if m.point == point:
                 return f" by move {n}"
@@ -257,7 +333,7 @@ class _Replay:
 
     def _foul(
         self, number: int, move: Move, point: Point, index: int, stone: int, kinds: tuple[str, ...]
-    ) -> tuple[int, Point, tuple[str, ...]] | None:
+    ) -> tuple[int, Point, tuple[str, ...], int] | None:
         """Report a forbidden move; apply the ruleset's policy.  Returns a pending claim."""
         self.report.forbidden_moves.append(ForbiddenMove(number, point.name, list(kinds)))
         verdict = self.judge.verdict(self.board, index, stone)
@@ -293,12 +369,12 @@ class _Replay:
             point,
             severity=WARNING,
         )
-        return (number, point, kinds)
+        return (number, point, kinds, stone)
 
     def _unclaimed(
-        self, pending: tuple[int, Point, tuple[str, ...]], number: int, move: Move
+        self, pending: tuple[int, Point, tuple[str, ...], int], number: int, move: Move
     ) -> None:
-        foul_move, point, kinds = pending
+        foul_move, point, kinds, _ = pending
         if self.result.decided:
             return
         if OVERLINE in kinds:
@@ -337,6 +413,22 @@ class _Replay:
                 None,
                 r.move,
             )
+
+
+_JUDGES: dict[int, tuple[Ruleset, Judge]] = {}
+
+
+def _judge_of(ruleset: Ruleset) -> Judge:
+    """``ruleset.judge()``, remembered by identity: a batch replays thousands of records under
+    one ruleset, and building the judge's key costs more than a short replay's first moves."""
+    hit = _JUDGES.get(id(ruleset))
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
+    if len(_JUDGES) > 64:
+        _JUDGES.clear()
+    judge = ruleset.judge()
+    _JUDGES[id(ruleset)] = (ruleset, judge)
+    return judge
 
 
 def _declared_words(winner: str | None) -> str:

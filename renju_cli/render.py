@@ -1,4 +1,5 @@
-"""Renderers: the report model as text for people, JSON / JSON Lines for machines.
+"""Renderers: the report model as text for people, JSON / JSON Lines for machines, and the CI
+formats of ``renju_cli.render_ci`` (GitHub annotations, JUnit XML).
 
 A renderer is fed reports one at a time (``record``), in input order, and closes with the
 batch summary (``finish``), so output streams and memory stays flat for JSON Lines and text.
@@ -10,15 +11,21 @@ import json
 import os
 from typing import Any, TextIO
 
-from renju_cli.report import GameReport, Summary
+from renju_cli.record import SourceLocation
+from renju_cli.report import ERROR, GameReport, Summary
 
 
 class Renderer:
-    """Base class: writes to ``out``."""
+    """Base class: writes to ``out``.
 
-    def __init__(self, out: TextIO, quiet: bool = False) -> None:
+    ``fail_on`` is the lowest severity that fails the run (``--fail-on``; ``None`` = never), for
+    formats that mark records as failed (JUnit).
+    """
+
+    def __init__(self, out: TextIO, quiet: bool = False, *, fail_on: str | None = ERROR) -> None:
         self.out = out
         self.quiet = quiet
+        self.fail_on = fail_on
 
     def record(self, report: GameReport) -> None:
         raise NotImplementedError
@@ -41,8 +48,8 @@ class JsonLinesRenderer(Renderer):
 class JsonRenderer(Renderer):
     """``{"records": [...], "summary": {...}}``, written incrementally."""
 
-    def __init__(self, out: TextIO, quiet: bool = False) -> None:
-        super().__init__(out, quiet)
+    def __init__(self, out: TextIO, quiet: bool = False, *, fail_on: str | None = ERROR) -> None:
+        super().__init__(out, quiet, fail_on=fail_on)
         self.count = 0
         self.out.write('{"records":[')
 
@@ -54,6 +61,12 @@ class JsonRenderer(Renderer):
         self.out.write("\n],\n" + '"summary":' + _dumps(summary.to_json()) + "}\n")
 
 
+def use_color(out: TextIO) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set to a non-empty value
+    (https://no-color.org)."""
+    return bool(out.isatty()) and not os.environ.get("NO_COLOR")
+
+
 def _color(text: str, code: str, enabled: bool) -> str:
     return f"\033[{code}m{text}\033[0m" if enabled else text
 
@@ -62,8 +75,12 @@ _SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}
 
 
 def where(report: GameReport) -> str:
-    """``path:line`` (or ``path#index``) of a record, for messages."""
-    s = report.source
+    """``path:line [index]`` (or ``path@offset [index]``) of a record, for messages."""
+    return place(report.source)
+
+
+def place(s: SourceLocation) -> str:
+    """``path:line [index]`` (or ``path@offset [index]``) of a source location."""
     loc = s.path
     if s.line is not None:
         loc += f":{s.line}"
@@ -94,10 +111,17 @@ def result_words(report: GameReport) -> str:
 class TextRenderer(Renderer):
     """One line per record, then its findings indented; a summary at the end."""
 
-    def __init__(self, out: TextIO, quiet: bool = False, color: bool | None = None) -> None:
-        super().__init__(out, quiet)
+    def __init__(
+        self,
+        out: TextIO,
+        quiet: bool = False,
+        color: bool | None = None,
+        *,
+        fail_on: str | None = ERROR,
+    ) -> None:
+        super().__init__(out, quiet, fail_on=fail_on)
         if color is None:
-            color = out.isatty() and "NO_COLOR" not in os.environ
+            color = use_color(out)
         self.color = color
 
     def record(self, report: GameReport) -> None:
@@ -116,17 +140,36 @@ class TextRenderer(Renderer):
             self.out.write(f"  {sev} {f.code}{at}: {f.message}\n")
 
     def finish(self, summary: Summary) -> None:
-        s = summary
-        self.out.write(
-            f"{s.records} record(s): {s.records - s.unreadable} judged, {s.unreadable} "
-            f"unreadable, {s.with_findings} with findings\n"
-        )
-        if s.findings:
-            parts = ", ".join(f"{code} {n}" for code, n in sorted(s.findings.items()))
-            self.out.write(f"findings: {parts}\n")
-        if s.results:
-            parts = ", ".join(f"{k} {n}" for k, n in sorted(s.results.items()))
-            self.out.write(f"results: {parts}\n")
+        self.out.write(summary_text(summary))
+
+
+def summary_text(s: Summary) -> str:
+    """The batch summary for people: one line of counts, then one line per kind of count."""
+
+    def counts(counter: Any) -> str:
+        return ", ".join(f"{k} {n}" for k, n in counter.items())
+
+    head = (
+        f"{s.records} record(s): {s.judged} judged, {s.unreadable} unreadable, "
+        f"{s.with_findings} with findings"
+    )
+    if s.internal_errors:
+        head += f", {s.internal_errors} internal error(s)"
+    lines = [head]
+    j = s.to_json()
+    for label, key in (
+        ("findings", "findings"),
+        ("severities", "severities"),
+        ("results", "results"),
+        ("winners", "winners"),
+        ("openings", "openings"),
+    ):
+        if j[key]:
+            lines.append(f"{label}: {counts(j[key])}")
+    if s.duplicates:
+        left_out = f", {s.skipped} skipped" if s.skipped else ""
+        lines.append(f"duplicates: {s.duplicates}{left_out}")
+    return "".join(line + "\n" for line in lines)
 
 
 RENDERERS: dict[str, type[Renderer]] = {
@@ -134,3 +177,7 @@ RENDERERS: dict[str, type[Renderer]] = {
     "json": JsonRenderer,
     "jsonl": JsonLinesRenderer,
 }
+
+# The CI formats subclass ``Renderer`` and add themselves to RENDERERS: imported last, once the
+# base class exists (whichever of the two modules is imported first).
+import renju_cli.render_ci  # noqa: E402, F401

@@ -37,7 +37,13 @@ CODES: dict[str, str] = {
     "offer-invalid": ERROR,
     "offer-symmetric": ERROR,
     "kept-not-offered": ERROR,
+    "reject-not-allowed": ERROR,
+    "relocation-invalid": ERROR,
+    "board-not-named": ERROR,
     "unchecked": INFO,
+    # batch findings (``renju check``)
+    "duplicate": WARNING,
+    "internal-error": ERROR,
 }
 
 
@@ -163,21 +169,41 @@ class GameReport:
 
 @dataclass
 class Summary:
-    """Counts over a batch.  ``records == judged + unreadable``."""
+    """Counts over a batch, in the order records were reported.
+
+    ``records == judged + unreadable + internal_errors``: a record whose judgement failed (an
+    ``internal-error`` finding) was read but not judged.  ``duplicates`` counts records found to
+    be the same game as an earlier one; ``skipped`` those of them left out of the report
+    (``--duplicates skip``), which are not counted in ``records``.
+    """
 
     records: int = 0
     unreadable: int = 0
+    internal_errors: int = 0
     with_findings: int = 0
     findings: Counter[str] = field(default_factory=Counter)
     severities: Counter[str] = field(default_factory=Counter)
+    #: ``winner/reason`` (``black/five``...) or ``undecided``
     results: Counter[str] = field(default_factory=Counter)
+    #: ``black``, ``white``, ``draw`` or ``undecided``
+    winners: Counter[str] = field(default_factory=Counter)
+    #: opening id -> count, for records whose opening was named
     openings: Counter[str] = field(default_factory=Counter)
     files: int = 0
+    duplicates: int = 0
+    skipped: int = 0
+
+    @property
+    def judged(self) -> int:
+        return self.records - self.unreadable - self.internal_errors
 
     def add(self, report: GameReport) -> None:
+        """Count one reported record (after ``--select``/``--ignore``)."""
         self.records += 1
         if report.unreadable:
             self.unreadable += 1
+        elif any(f.code == "internal-error" for f in report.findings):
+            self.internal_errors += 1
         if report.findings:
             self.with_findings += 1
         for f in report.findings:
@@ -186,17 +212,28 @@ class Summary:
         r = report.result
         key = f"{r.winner}/{r.reason}" if r.winner else "undecided"
         self.results[key] += 1
+        self.winners[r.winner or "undecided"] += 1
         if report.opening and report.opening.get("id"):
             self.openings[str(report.opening["id"])] += 1
 
     def to_json(self) -> dict[str, Any]:
         return {
             "records": self.records,
-            "judged": self.records - self.unreadable,
+            "judged": self.judged,
             "unreadable": self.unreadable,
+            "internal_errors": self.internal_errors,
             "with_findings": self.with_findings,
             "findings": dict(sorted(self.findings.items())),
-            "severities": dict(sorted(self.severities.items())),
+            "severities": dict(sorted(self.severities.items(), key=lambda kv: _sev_order(kv[0]))),
             "results": dict(sorted(self.results.items())),
+            "winners": dict(sorted(self.winners.items())),
             "openings": dict(sorted(self.openings.items())),
+            "files": self.files,
+            "duplicates": self.duplicates,
+            "skipped": self.skipped,
         }
+
+
+def _sev_order(severity: str) -> int:
+    # errors first, as people read them; unknown severities last
+    return -severity_rank(severity) if severity in SEVERITIES else 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from renju_cli.opening import ProtocolError, Step, inherit, protocol_of, restricted_seat
 from renju_cli.ruleset import Ruleset
 
 _OVERLINE_WORDS = {
@@ -23,7 +24,10 @@ def describe(r: Ruleset) -> str:
     lines = [f"{r.name}: {r.title}" if r.title else r.name]
     if r.description:
         lines.append(r.description)
-    lines.append(f"board: {r.width}x{r.height}")
+    if r.data.get("variant") == "two-board":
+        lines.extend(_TWO_BOARD)
+    lines.append(f"board: {r.width}x{r.height}" + (" (two of them)" if _two_board(r) else ""))
+    seat = restricted_seat(r)
     for color in ("black", "white"):
         n = _NUMBER.get(r.five_length, str(r.five_length))
         five = f"exactly {n}" if r.overline[color] != "win" else f"{n} or more"
@@ -31,7 +35,17 @@ def describe(r: Ruleset) -> str:
         kinds = [k for k in r.forbidden_kinds(color) if k != "overline"]
         if kinds:
             parts.append("forbidden: " + ", ".join(kinds))
-        lines.append(f"{color}: " + "; ".join(parts))
+        who = color
+        if seat is not None:
+            other = "P1" if seat == "P2" else "P2"
+            who = f"seat {seat}" if color == "black" else f"seat {other}"
+        lines.append(f"{who}: " + "; ".join(parts))
+    if seat is not None:
+        lines.append(
+            f"forbidden moves bind a seat, not a colour: the rules above bind seat {seat} "
+            f"({'the tentative white' if seat == 'P2' else 'the opener'}) whichever colour it "
+            "holds after the opening's swaps, and the other seat whichever colour it holds"
+        )
     if r.blocked_five:
         edge = "the board edge counts as a block" if r.edge_blocks else "the edge does not block"
         lines.append(f"a row blocked at both ends by opponent stones does not win ({edge})")
@@ -62,9 +76,61 @@ def describe(r: Ruleset) -> str:
     if end:
         lines.append("end: " + "; ".join(end))
     if r.opening:
-        steps = r.opening.get("steps", [])
-        lines.append(f"opening: {r.opening.get('name', 'protocol')} ({len(steps)} steps)")
-    else:
+        lines.extend(describe_opening(r))
+    elif not _two_board(r):
         lines.append("opening: none (free play from the first move)")
     lines.append(f"file: {r.source}")
     return "\n".join(lines)
+
+
+def describe_opening(r: Ruleset) -> list[str]:
+    """The opening protocol of ``r`` as numbered steps in words (the labels findings cite)."""
+    try:
+        protocol = protocol_of(r)
+    except ProtocolError as e:
+        return [f"opening: cannot be used ({e})"]
+    if protocol is None:
+        return ["opening: none (free play from the first move)"]
+    lines = [f"opening: {protocol.name}"]
+    if protocol.params:
+        lines.append(
+            "  parameters: " + ", ".join(f"{k} = {v}" for k, v in sorted(protocol.params.items()))
+        )
+    if protocol.center is not None:
+        lines.append(f"  centre: {protocol.center.name}")
+    if not protocol.alternate:
+        lines.append(
+            "  the stones do not alternate in colour: each step names its stone's colour; "
+            "after the opening the colours alternate from the last stone"
+        )
+    _steps(protocol.steps, "  ", lines)
+    tail = "  then free play"
+    if protocol.no_pass_before > 1:
+        tail += f"; no pass before move {protocol.no_pass_before}"
+    lines.append(tail)
+    return lines
+
+
+def _steps(steps: tuple[Step, ...], indent: str, lines: list[str]) -> None:
+    for step in steps:
+        lines.append(f"{indent}{step.label}. {step.words()}")
+        for j, option in enumerate(step.options):
+            letter = f"{step.label}{chr(ord('a') + j)}"  # as compile_protocol labels its steps
+            title = f": {option.title}" if option.title else ""
+            again = " (then the same choice passes to the other seat)" if option.repeat else ""
+            lines.append(f"{indent}   {letter} {option.name}{title}{again}")
+            _steps(inherit(option.steps, step.by), indent + "      ", lines)
+
+
+_TWO_BOARD = [
+    "variant: two-board professional gomoku - two boards, a and b; the record names the board "
+    "of every stone (A:h8, B:h8)",
+    "turns: black's first turn is one stone; every later turn of either player is two stones, "
+    "each on either board (black 1, white 2-3, black 4-5, ...)",
+    "win: completing fives on both boards in the same turn; a five on only one board in a turn "
+    "loses (result reason one-board-five)",
+]
+
+
+def _two_board(r: Ruleset) -> bool:
+    return r.data.get("variant") == "two-board"

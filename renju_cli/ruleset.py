@@ -23,8 +23,12 @@ from renju_cli.judge import DOUBLE_FOUR, DOUBLE_THREE, KINDS, OVERLINE, ColorRul
 
 SCHEMA_FILE = "ruleset.schema.json"
 #: Bound on a ruleset file's size and on the ``extends:`` chain, against hostile input.
-MAX_RULESET_BYTES = 1 << 20
+MAX_RULESET_BYTES = 1 << 18  # real rulesets are a few kB
 MAX_EXTENDS_DEPTH = 16
+#: Bounds on the YAML itself: nesting (the composer and the schema validator recurse) and the
+#: keys and items after aliases are followed (``&a [*b, *b]`` doubles at each level).
+MAX_YAML_DEPTH = 64
+MAX_YAML_NODES = 100_000
 
 
 class RulesetError(Exception):
@@ -118,9 +122,11 @@ def shipped_names() -> list[str]:
 
 
 def _shipped_path(name: str) -> Path | None:
+    # compare stems, never glob with the name: it comes from a file and may hold * or [
     root = shipped_dir()
-    for path in sorted(root.rglob(f"{name}.yaml")):
-        return path
+    for path in sorted(root.rglob("*.yaml")):
+        if path.stem == name:
+            return path
     return None
 
 
@@ -168,8 +174,11 @@ def _resolve(ref: str, base: Path | None) -> Path | None:
         candidates.append(base.parent / f"{ref}.yaml")
     candidates.append(Path(ref))
     for c in candidates:
-        if c.is_file():
-            return c
+        try:
+            if c.is_file():
+                return c
+        except (OSError, ValueError):  # a name too long for the file system, a NUL
+            continue
     if os.sep not in ref and "/" not in ref and not ref.endswith((".yaml", ".yml")):
         return _shipped_path(ref)
     return None
@@ -221,7 +230,8 @@ def read_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     """Read one YAML file safely; return the data and the line of every key path."""
     where = str(path)
     try:
-        raw = path.read_bytes()[: MAX_RULESET_BYTES + 1]
+        with path.open("rb") as f:  # read no more than the bound (a huge file, /dev/zero)
+            raw = f.read(MAX_RULESET_BYTES + 1)
     except OSError as e:
         raise RulesetError([(where, "", None, f"cannot read: {e.strerror or e}")]) from None
     if len(raw) > MAX_RULESET_BYTES:
@@ -232,40 +242,96 @@ def read_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
 
 def parse_yaml(text: str, where: str) -> tuple[dict[str, Any], dict[str, int]]:
     """Parse YAML text with the safe loader, keeping the line of every key path."""
+    depth = _flow_depth(text)
+    if depth > MAX_YAML_DEPTH:
+        raise RulesetError(
+            [(where, "", None, f"not valid YAML: brackets nested deeper than {MAX_YAML_DEPTH}")]
+        )
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.load(text, Loader=yaml.SafeLoader)
+        # Parsed once, with libyaml when PyYAML has it (many times faster on a large file),
+        # and built by the safe constructor: python/* and other language tags are refused.
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        lines: dict[str, int] = {}
+        data: Any = None
+        if node is not None:
+            _collect_lines(node, lines, where)  # bounds checked before anything is built
+            data = yaml.constructor.SafeConstructor().construct_document(node)
     except yaml.MarkedYAMLError as e:
         line = e.problem_mark.line + 1 if e.problem_mark is not None else None
         raise RulesetError([(where, "", line, f"not valid YAML: {e.problem}")]) from None
     except yaml.YAMLError as e:
         raise RulesetError([(where, "", None, f"not valid YAML: {e}")]) from None
+    except RecursionError:
+        raise RulesetError(
+            [(where, "", None, f"not valid YAML: nested deeper than {MAX_YAML_DEPTH} levels")]
+        ) from None
     if not isinstance(data, dict):
         raise RulesetError([(where, "", 1, "a ruleset must be a mapping of keys")])
-    lines: dict[str, int] = {}
-    if node is not None:
-        _collect_lines(node, "", lines)
     return data, lines
 
 
-def _collect_lines(node: yaml.Node, prefix: str, lines: dict[str, int]) -> None:
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            key = f"{prefix}.{key_node.value}" if prefix else str(key_node.value)
-            lines[key] = key_node.start_mark.line + 1
-            _collect_lines(value_node, key, lines)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            key = f"{prefix}[{i}]"
-            lines[key] = item.start_mark.line + 1
-            _collect_lines(item, key, lines)
+def _flow_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` (quotes ignored: this only has to be an upper bound).
+
+    PyYAML's scanner takes time quadratic in the nesting of flow collections, so a file of
+    brackets must be refused before it reaches the scanner.
+    """
+    depth = deepest = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}" and depth:
+            depth -= 1
+    return deepest
+
+
+def _collect_lines(root: yaml.Node, lines: dict[str, int], where: str) -> None:
+    """Record the line of every key path, refusing YAML nested or expanded past the bounds."""
+    # iterative, and counting nodes as aliases expand them: a hostile file cannot recurse deep
+    # or make the validator walk billions of shared nodes
+    stack: list[tuple[yaml.Node, str, int]] = [(root, "", 0)]
+    seen = 0
+    while stack:
+        node, prefix, depth = stack.pop()
+        seen += 1
+        if seen > MAX_YAML_NODES:
+            raise RulesetError(
+                [
+                    (
+                        where,
+                        prefix,
+                        None,
+                        f"more than {MAX_YAML_NODES} keys and items (with aliases expanded)",
+                    )
+                ]
+            )
+        if depth > MAX_YAML_DEPTH:
+            line = node.start_mark.line + 1
+            raise RulesetError([(where, prefix, line, f"nested deeper than {MAX_YAML_DEPTH}")])
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                name = key_node.value if isinstance(key_node.value, str) else "?"
+                key = f"{prefix}.{name}" if prefix else name
+                lines.setdefault(key, key_node.start_mark.line + 1)
+                stack.append((value_node, key, depth + 1))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                key = f"{prefix}[{i}]"
+                lines.setdefault(key, item.start_mark.line + 1)
+                stack.append((item, key, depth + 1))
+
+
+@cache
+def _validator() -> Any:
+    import jsonschema  # imported here: only ruleset loading needs it
+
+    return jsonschema.Draft202012Validator(schema())
 
 
 def validate(data: dict[str, Any], lines: dict[str, int], where: str) -> None:
     """Check ``data`` against the ruleset schema; raise ``RulesetError`` listing every error."""
-    import jsonschema  # imported here: only ruleset loading needs it
-
-    validator = jsonschema.Draft202012Validator(schema())
+    validator = _validator()
     errors = []
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         keypath = ""

@@ -77,15 +77,24 @@ def test_exit_2_on_usage_and_configuration_errors(
 def test_exit_3_on_an_internal_error(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import renju_cli.referee
+    """A bug while judging one record: that record gets an internal-error finding, the batch
+    goes on, and the exit code is 3 with one line on stderr (no traceback)."""
+    import renju_cli.api
 
-    def boom(*_: Any) -> None:
-        raise RuntimeError("injected")
+    real = renju_cli.api.judge_record
 
-    monkeypatch.setattr(renju_cli.referee, "replay", boom)
-    monkeypatch.setattr(renju_cli.api, "replay", boom)
-    code, _out, err = renju(capsys, "check", str(EXAMPLES / "black-five.txt"))
+    def boom(record: Any, rules: Any = None) -> Any:
+        if record.source.path.endswith("black-five.txt"):
+            raise RuntimeError("injected")
+        return real(record, rules)
+
+    monkeypatch.setattr(renju_cli.api, "judge_record", boom)
+    code, out, err = renju(capsys, "check", str(EXAMPLES), "-f", "jsonl")
     assert code == 3
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert len(reports) == 5  # nothing lost
+    broken = [r for r in reports if any(f["code"] == "internal-error" for f in r["findings"])]
+    assert [r["source"]["path"].rsplit("/", 1)[1] for r in broken] == ["black-five.txt"]
     assert err.strip().count("\n") == 0  # one line, no traceback
     assert "internal error" in err and "Traceback" not in err
 

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from renju_cli.cli import check, convert, position, rules  # noqa: F401 - register commands
+from renju_cli.cli import check, convert, diff, position, rules  # noqa: F401 - register commands
 from renju_cli.cli.app import EXIT_CLEAN, EXIT_INTERNAL, EXIT_USAGE, cli
 
 __all__ = ["cli", "main"]

@@ -1,10 +1,20 @@
-"""``renju check``: replay records and report."""
+"""``renju check``: replay records and report, for people, machines and CI.
+
+The batch itself (reading, parallel judging, order, duplicates, filters, summary) is
+``renju_cli.batch.Batch``; this module turns options into one, renders what it yields and
+picks the exit code.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import stat
 import sys
-from collections.abc import Iterator
-from typing import Any
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO, cast
 
 import click
 
@@ -12,14 +22,214 @@ from renju_cli.cli.app import (
     CONTEXT,
     EXIT_CLEAN,
     EXIT_FINDINGS,
+    EXIT_INTERNAL,
+    EXIT_USAGE,
     RULES_HELP,
     UsageProblem,
     cli,
     input_format_option,
     load_rules,
-    open_output,
     read_options,
 )
+
+#: ``--format`` values (``renju_cli.render.RENDERERS``; listed here to keep start-up light).
+FORMATS = ("text", "json", "jsonl", "github", "junit")
+FAIL_ON = ("error", "warning", "info", "never")
+
+
+class OutputError(Exception):
+    """The report cannot be written (a full disk, a missing directory...)."""
+
+    def __init__(self, target: str, error: OSError) -> None:
+        super().__init__(f"cannot write {target}: {error.strerror or error}")
+
+
+class _Checked:
+    """A text stream whose write errors become ``OutputError`` (a closed pipe stays a
+    ``BrokenPipeError``: the reader went away, which is no error of ours)."""
+
+    def __init__(self, stream: TextIO, target: str) -> None:
+        self.stream = stream
+        self.target = target
+
+    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputError(self.target, e) from None
+
+    def write(self, text: str) -> int:
+        return cast(int, self._call(self.stream.write, text))
+
+    def flush(self) -> None:
+        self._call(self.stream.flush)
+
+    def close(self) -> None:
+        self._call(self.stream.close)
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+
+@contextlib.contextmanager
+def report_output(path: str | None) -> Iterator[TextIO]:
+    """Standard output, or ``path`` written atomically: the report goes to a temporary file
+    beside it, renamed over ``path`` only once complete; on any failure (a full disk, Ctrl-C)
+    the temporary file is removed and ``path`` is left as it was.  A ``path`` that is no
+    regular file (a device, a named pipe) is written in place: renaming over it would replace
+    the device node itself; a symbolic link is followed, so the link stays."""
+    if path is None or path == "-":
+        yield from _guarded(sys.stdout, "standard output")
+        return
+    try:
+        special = not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        special = False  # missing: created below (a broken link: replaced)
+    if special:
+        try:
+            stream = open(path, "w", encoding="utf-8", errors="replace")  # noqa: SIM115
+        except OSError as e:
+            raise OutputError(path, e) from None
+        try:
+            yield from _guarded(stream, path)
+        finally:
+            with contextlib.suppress(OSError):  # what failed was reported; closing retries it
+                stream.close()
+        return
+    real = os.path.realpath(path)
+    try:
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{os.path.basename(real)}.", suffix=".tmp", dir=os.path.dirname(real)
+        )
+    except OSError as e:
+        raise OutputError(path, e) from None
+    # errors="replace": an undecodable file name must not stop the report
+    out = _Checked(open(fd, "w", encoding="utf-8", errors="replace"), path)  # noqa: SIM115
+    try:
+        yield cast(TextIO, out)
+        out.flush()
+        try:
+            os.fsync(fd)
+            os.chmod(tmp, _new_file_mode(real))
+            out.close()
+            os.replace(tmp, real)
+        except OSError as e:
+            raise OutputError(path, e) from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            out.stream.close()
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _guarded(stream: TextIO, target: str) -> Iterator[TextIO]:
+    out = _Checked(stream, target)
+    yield cast(TextIO, out)
+    out.flush()  # a full disk shows here, not at exit
+
+
+def _new_file_mode(path: str) -> int:
+    """The mode of the file being replaced, else what ``open`` would give a new file."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Finding codes from repeated and comma-separated option values, checked."""
+    from renju_cli.report import CODES
+
+    codes = tuple(c.strip() for v in values for c in v.split(",") if c.strip())
+    for code in codes:
+        if code not in CODES:
+            raise UsageProblem(f"unknown finding code {code!r}; known: {', '.join(CODES)}")
+    return codes
+
+
+@contextlib.contextmanager
+def _progress(
+    show: bool | None, total: int, to_stdout: bool
+) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on standard error (records, records/s, ETA by input bytes), by default
+    only when standard error is a terminal and the report does not stream to that terminal
+    (the bar would be torn by every line of it); ``--progress``/``--no-progress`` decide."""
+    if show is None:
+        show = sys.stderr.isatty() and not (to_stdout and sys.stdout.isatty())
+    if not show or total <= 0:
+        yield None
+        return
+    start = time.monotonic()
+    state = {"records": 0, "bytes": 0}
+
+    def label(_: Any) -> str:
+        n = state["records"]
+        rate = n / max(time.monotonic() - start, 1e-6)
+        return f"{n} records, {rate:.0f} records/s"
+
+    with click.progressbar(
+        length=total,
+        label="checking",
+        file=sys.stderr,
+        show_eta=True,
+        show_percent=True,
+        item_show_func=label,
+    ) as bar:
+
+        def update(records: int, read: int) -> None:
+            read = min(read, total)
+            state["records"] = records
+            if read > state["bytes"]:
+                bar.update(read - state["bytes"], records)
+                state["bytes"] = read
+            else:  # records judged, no more bytes read: redraw the count all the same
+                bar.current_item = records
+                bar.render_progress()
+
+        yield update
+
+
+@contextlib.contextmanager
+def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
+    """A factory of Dask executors on the scheduler at ``address`` (``local``: a cluster of
+    ``jobs`` worker processes started here; a file: a Dask scheduler file), and the number of
+    chunks to keep in flight; ``None`` without ``--dask``."""
+    if address is None:
+        yield None
+        return
+    try:
+        import logging
+
+        import distributed
+    except ImportError:
+        raise UsageProblem("--dask needs Dask: pip install 'renju-cli[dask]'") from None
+    dd: Any = distributed  # untyped: used through Any
+    with contextlib.ExitStack() as stack:
+        try:
+            if address == "local":
+                cluster = stack.enter_context(
+                    dd.LocalCluster(
+                        n_workers=jobs,
+                        threads_per_worker=1,
+                        processes=True,
+                        silence_logs=logging.ERROR,
+                        dashboard_address=None,
+                    )
+                )
+                client = stack.enter_context(dd.Client(cluster))
+            elif os.path.isfile(address):
+                client = stack.enter_context(dd.Client(scheduler_file=address, timeout="10s"))
+            else:
+                client = stack.enter_context(dd.Client(address, timeout="10s"))
+        except (OSError, ValueError, TimeoutError) as e:
+            raise UsageProblem(f"cannot reach the Dask scheduler {address}: {e}") from None
+        threads = max(1, sum(client.nthreads().values()))
+        yield (lambda: client.get_executor(pure=False)), 2 * threads
 
 
 # -- check --------
@@ -35,12 +245,15 @@ from renju_cli.cli.app import (
     "--format",
     "-f",
     "fmt",
-    type=click.Choice(["text", "json", "jsonl"]),
+    type=click.Choice(FORMATS),
     default="text",
     show_default=True,
-    help="Output format.",
+    help="Output format: text for people, json/jsonl for machines, github (workflow "
+    "annotations and a step summary) or junit (XML test report) for CI.",
 )
-@click.option("--output", "-o", default=None, help="Write the report to FILE (atomically).")
+@click.option(
+    "--output", "-o", default=None, metavar="FILE", help="Write the report to FILE (atomically)."
+)
 @input_format_option()
 @click.option(
     "--encoding",
@@ -48,16 +261,74 @@ from renju_cli.cli.app import (
     help="Text encoding of comments and names to try "
     "first (e.g. cp1251, gbk); readers fall back without failing.",
 )
-@click.option("--include", multiple=True, help="Only files matching this glob (directories).")
-@click.option("--exclude", multiple=True, help="Skip files matching this glob (directories).")
-@click.option("--select", multiple=True, help="Only report these finding codes.")
-@click.option("--ignore", multiple=True, help="Do not report these finding codes.")
+@click.option(
+    "--include",
+    multiple=True,
+    metavar="GLOB",
+    help="In directories, only files whose name or path matches GLOB (repeatable).",
+)
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="In directories, skip files whose name or path matches GLOB (repeatable).",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="CODES",
+    help="Only report these finding codes (repeatable, or comma-separated).",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    metavar="CODES",
+    help="Do not report these finding codes (repeatable, or comma-separated).",
+)
 @click.option(
     "--fail-on",
-    type=click.Choice(["error", "warning", "info", "never"]),
+    type=click.Choice(FAIL_ON),
     default="error",
     show_default=True,
-    help="Lowest severity that makes the exit code 1.",
+    help="Lowest severity that makes the exit code 1 (and, in JUnit, a failure).",
+)
+@click.option(
+    "--duplicates",
+    type=click.Choice(["off", "report", "skip"]),
+    default="off",
+    show_default=True,
+    help="Find records of the same game (up to board symmetry): report them with a "
+    "'duplicate' finding, or skip them.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Judge on N worker processes (0: one per core); the output is the same.",
+)
+@click.option(
+    "--dask",
+    "dask_address",
+    default=None,
+    metavar="SCHEDULER",
+    help="Judge on a Dask cluster: a scheduler address (tcp://host:8786), a scheduler "
+    "file, or 'local' for a cluster of --jobs processes here. Needs renju-cli[dask].",
+)
+@click.option(
+    "--html",
+    "html_dir",
+    default=None,
+    metavar="DIR",
+    help="Also write a browsable HTML report into DIR (keeps every record in memory).",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar on standard error. Default: when it is a terminal and the "
+    "report goes to a file or a pipe.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Text: print only records with findings.")
 def check(
@@ -72,24 +343,37 @@ def check(
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     fail_on: str,
+    duplicates: str,
+    jobs: int,
+    dask_address: str | None,
+    html_dir: str | None,
+    progress: bool | None,
     quiet: bool,
 ) -> None:
     """Replay every record in PATHS and report results and findings.
 
     PATHS are files, directories (searched recursively), glob patterns, or - for standard
-    input. Formats are detected from content, then extension.
+    input. Formats are detected from content, then extension. Records are reported in input
+    order, whatever --jobs is. Exit code: 0 clean, 1 findings at or above --fail-on, 2 usage
+    error or unwritable output, 130 interrupted.
 
     \b
     Examples:
       renju check examples/
       renju check db.rif --format jsonl -o report.jsonl
-      renju check games/ --rules freestyle --fail-on warning
+      renju check games/ --include '*.sgf' --exclude '*/drafts/*' --jobs 0
+      renju check games/ --rules freestyle --fail-on warning --ignore move-after-end
+      renju check games/ --duplicates report --select duplicate
+      renju check games/ --format github        # in a GitHub Actions step
+      renju check games/ --format junit -o renju.xml
+      renju check big.rif --dask tcp://scheduler:8786
       cat game.txt | renju check - --format json
     """
     from renju_cli import api
+    from renju_cli.batch import Batch, cpu_count
     from renju_cli.formats import FORMAT_MODULES
     from renju_cli.render import RENDERERS
-    from renju_cli.report import CODES, SEVERITIES, Summary
+    from renju_cli.report import SEVERITIES
 
     ruleset = load_rules(rules)
     options = read_options(encoding)
@@ -97,9 +381,8 @@ def check(
         raise UsageProblem(
             f"unknown input format {input_format!r}; known: {', '.join(FORMAT_MODULES)}"
         )
-    for code in (*select, *ignore):
-        if code not in CODES:
-            raise UsageProblem(f"unknown finding code {code!r}; known: {', '.join(CODES)}")
+    selected, ignored = _codes(select), _codes(ignore)
+    workers = jobs or cpu_count()
 
     inputs = list(api.expand_inputs(paths, include, exclude))
     if not inputs:
@@ -108,37 +391,81 @@ def check(
         msgs = "; ".join(f"{i.path}: {i.message}" for i in inputs if isinstance(i, api.InputError))
         raise UsageProblem(f"no input found ({msgs})")
 
-    threshold = None if fail_on == "never" else SEVERITIES.index(fail_on)
-    summary = Summary()
-    failing = False
-    with open_output(output) as out:
-        renderer = RENDERERS[fmt](out, quiet=quiet)
-        for report in _reports(inputs, ruleset, input_format, options):
-            if select:
-                report.findings = [f for f in report.findings if f.code in select]
-            if ignore:
-                report.findings = [f for f in report.findings if f.code not in ignore]
-            summary.add(report)
-            if threshold is not None and any(
-                SEVERITIES.index(f.severity) >= threshold for f in report.findings
-            ):
-                failing = True
-            renderer.record(report)
-        renderer.finish(summary)
+    threshold = None if fail_on == "never" else fail_on
+    kept: list[tuple[Any, Any]] = []
+    try:
+        with contextlib.ExitStack() as stack:
+            remote = stack.enter_context(_dask(dask_address, workers))
+            batch = Batch(
+                inputs,
+                rules=ruleset,
+                fmt=input_format,
+                options=options,
+                select=selected,
+                ignore=ignored,
+                duplicates=duplicates,
+                jobs=workers,
+                executor=remote[0] if remote else None,
+                pending=remote[1] if remote else None,
+                read_in_workers=html_dir is None,  # the HTML report wants every record
+            )
+            out = stack.enter_context(report_output(output))
+            to_stdout = output in (None, "-")
+            bar = _progress(progress, batch.total_bytes(), to_stdout)
+            batch.progress = stack.enter_context(bar)
+            renderer = RENDERERS[fmt](out, quiet=quiet, fail_on=threshold)
+            with contextlib.closing(batch.run()) as reports:
+                for record, report in reports:
+                    renderer.record(report)
+                    if html_dir is not None:
+                        kept.append((record, report))
+            renderer.finish(batch.summary)
+    except OutputError as e:
+        _give_up_output(output)
+        click.echo(f"renju: {e}", err=True)
+        sys.exit(EXIT_USAGE)
+    except BrokenPipeError:
+        # The reader went away (renju check ... | head): stop quietly, as asked.  Handled here
+        # because Click turns EPIPE into exit code 1 before the entry point sees it.
+        _give_up_output(None)
+        sys.exit(EXIT_CLEAN)
+    if html_dir is not None:
+        _write_html(html_dir, kept, ruleset)
+    bugs = batch.summary.findings["internal-error"]
+    if bugs:
+        # A bug: every record was still reported (the broken ones with an internal-error
+        # finding), but the exit code must say "internal error", not "findings".
+        click.echo(
+            f"renju: internal error in {bugs} record(s); "
+            "see their internal-error findings",
+            err=True,
+        )
+        sys.exit(EXIT_INTERNAL)
+    failing = threshold is not None and any(
+        batch.summary.severities[s] for s in SEVERITIES[SEVERITIES.index(threshold) :]
+    )
     sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
 
 
-def _reports(
-    inputs: list[Any], ruleset: Any, input_format: str | None, options: Any
-) -> Iterator[Any]:
-    from renju_cli import api
-    from renju_cli.formats import unreadable
-    from renju_cli.referee import replay
-    from renju_cli.ruleset import load
+def _give_up_output(output: str | None) -> None:
+    if output is None or output == "-":
+        # what is still buffered for standard output would fail again at exit
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
 
-    for item in inputs:
-        if isinstance(item, api.InputError):
-            yield replay(unreadable(item.path, item.message), load(api.DEFAULT_RULES))
-            continue
-        for record in api.read_path(item, input_format, options):
-            yield api.judge_record(record, ruleset)
+
+def _write_html(directory: str, kept: list[tuple[Any, Any]], ruleset: Any) -> None:
+    """The ``--html`` report (``renju_cli.html_report``), from the records and reports kept."""
+    try:
+        from renju_cli.html_report import write_report
+    except ImportError as e:
+        raise UsageProblem(f"HTML reports need renju_cli.html_report ({e})") from None
+    records = [r for r, _ in kept]
+    reports = [rep for _, rep in kept]
+    try:
+        # a record that could not be read at all is read again by the report, from its path
+        write_report(reports, records if None not in records else None, directory, rules=ruleset)
+    except OSError as e:
+        click.echo(f"renju: cannot write the HTML report into {directory}: {e.strerror}", err=True)
+        sys.exit(EXIT_USAGE)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+import sys
+from typing import Any, BinaryIO, cast
 
 import click
 
@@ -144,6 +145,22 @@ def forbidden(
 @click.option(
     "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@click.option(
+    "--svg",
+    "svg_path",
+    default=None,
+    metavar="FILE",
+    help="Draw the position as an SVG picture into FILE (- for standard output) instead of "
+    "the text board.",
+)
+@click.option(
+    "--png",
+    "png_path",
+    default=None,
+    metavar="FILE",
+    help="Draw the position as a PNG picture into FILE (- for standard output); needs the "
+    "optional resvg-py package: pip install 'renju-cli[png]'.",
+)
 @input_format_option()
 @click.option("--encoding", default=None, help="Text encoding to try first.")
 def show(
@@ -153,6 +170,8 @@ def show(
     index: int,
     numbers: bool,
     fmt: str,
+    svg_path: str | None,
+    png_path: str | None,
     input_format: str | None,
     encoding: str | None,
 ) -> None:
@@ -160,29 +179,45 @@ def show(
 
     Marks: 3 double-three, 4 double-four, 6 overline (black's forbidden points, black to
     move); stones of the first five are drawn with a * (numbers) or as # and @ (stones).
+    With --svg or --png the position is drawn as a picture instead: coordinates, stones with
+    their move numbers, the five ringed, forbidden points marked 3×3, 4×4 or 6+.
 
     \b
     Examples:
       renju show game.txt
       renju show game.txt --at 23 --stones
       renju show db.rif --record 12 --format json
+      renju show game.txt --at 23 --svg board.svg
+      renju show game.txt --png board.png
     """
     from renju_cli import api
     from renju_cli.board import BLACK, WHITE
+    from renju_cli.picture import position_marks
 
+    if svg_path == "-" and png_path == "-":
+        raise UsageProblem("only one of --svg and --png can write to standard output")
     record = _position_record(path, input_format, index, encoding)
     ruleset = load_rules(rules) or api.choose_ruleset(record, None)
     pos = api.position_after(record, ruleset, at)
     board = pos.board
-    judge = ruleset.judge()
-    # the first five reached in the shown position
-    five: tuple[int, ...] = ()
-    for i in sorted(pos.numbers, key=pos.numbers.__getitem__):
-        row = judge.five_at(board, i, board.cells[i])
-        if row is not None:
-            five = row
-            break
-    forbidden = dict(judge.forbidden_points(board, BLACK)) if pos.to_move == BLACK else {}
+    found = position_marks(pos, ruleset)
+    five, forbidden = found.five, found.forbidden
+    legend = [f"{pos.played} move(s), {'black' if pos.to_move == BLACK else 'white'} to move"]
+    if five:
+        legend.append("five: " + "-".join(board.name(i) for i in five))
+    if forbidden:
+        legend.append(
+            "forbidden: "
+            + ", ".join(
+                f"{board.name(i)} {'+'.join(k)}"
+                for i, k in sorted(forbidden.items(), key=lambda ik: board.point(ik[0]))
+            )
+        )
+    if svg_path is not None or png_path is not None:
+        if not numbers:
+            found.numbers = {}
+        _write_pictures(board, found, legend, ruleset.name, svg_path, png_path)
+        return
     marks: dict[int, str] = {}
     for i in board.points():
         stone = board.cells[i]
@@ -222,15 +257,36 @@ def show(
         )
         return
     click.echo(board.diagram(marks))
-    legend = [f"{pos.played} move(s), {'black' if pos.to_move == BLACK else 'white'} to move"]
-    if five:
-        legend.append("five: " + "-".join(board.name(i) for i in five))
-    if forbidden:
-        legend.append(
-            "forbidden: "
-            + ", ".join(
-                f"{board.name(i)} {'+'.join(k)}"
-                for i, k in sorted(forbidden.items(), key=lambda ik: board.point(ik[0]))
-            )
-        )
     click.echo("; ".join(legend))
+
+
+def _write_pictures(
+    board: Any,
+    marks: Any,
+    legend: list[str],
+    rules_name: str,
+    svg_path: str | None,
+    png_path: str | None,
+) -> None:
+    """Write the SVG and/or PNG picture of a position (``-``: standard output)."""
+    from renju_cli.picture import PictureError, board_svg, svg_to_png
+
+    svg = board_svg(board, marks, title=f"{'; '.join(legend)} ({rules_name})", caption=legend)
+    png = None
+    if png_path is not None:
+        try:
+            png = svg_to_png(svg)
+        except PictureError as e:
+            raise UsageProblem(str(e)) from None
+    if svg_path is not None:
+        if svg_path == "-":
+            click.echo(svg, nl=False)
+        else:
+            with click.open_file(svg_path, "w", encoding="utf-8", atomic=True) as f:
+                f.write(svg)
+    if png_path is not None and png is not None:
+        if png_path == "-":
+            sys.stdout.buffer.write(png)
+        else:
+            with click.open_file(png_path, "wb", atomic=True) as out:
+                cast(BinaryIO, out).write(png)

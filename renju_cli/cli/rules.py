@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -31,20 +32,42 @@ def rules() -> None:
     """
 
 
+#: The groups of the schema's ``group`` enum, in the order ``rules list`` prints them.
+GROUPS = {
+    "official": "RIF renju rules and opening rules",
+    "gomoku": "gomoku rules and openings",
+    "engine": "engine matches (Gomocup)",
+    "proposals": "the RIF opening-rule proposals of 2005-2008, by number",
+    "variants": "other rule systems: Lianhuan, online rooms, two-board gomoku",
+}
+
+
 @rules.command("list", context_settings=CONTEXT)
 @click.option(
     "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-def rules_list(fmt: str) -> None:
-    """List the shipped rulesets by group.
+@click.option(
+    "--group",
+    "-g",
+    "only",
+    type=click.Choice(list(GROUPS)),
+    default=None,
+    help="List only this group.",
+)
+def rules_list(fmt: str, only: str | None) -> None:
+    """List the shipped rulesets by group: official, gomoku, engine, proposals, variants.
 
     \b
-    Example:
+    Examples:
+      renju rules list
+      renju rules list --group proposals
       renju rules list --format json
     """
     from renju_cli.ruleset import load, shipped_names
 
     items = [load(n) for n in shipped_names()]
+    items = [r for r in items if only is None or r.group == only]
+    items.sort(key=_list_order)
     if fmt == "json":
         click.echo(
             json.dumps(
@@ -56,22 +79,34 @@ def rules_list(fmt: str) -> None:
     groups: dict[str, list[Any]] = {}
     for r in items:
         groups.setdefault(r.group, []).append(r)
-    order = ["official", "gomoku", "engine", "proposals", "variants"]
-    for g in sorted(groups, key=lambda g: order.index(g) if g in order else 99):
-        click.echo(f"{g}:")
-        for r in groups[g]:
-            click.echo(f"  {r.name:<22} {r.title}")
+    width = max((len(r.name) for r in items), default=0)
+    for g, members in groups.items():
+        click.echo(f"{g}: {GROUPS.get(g, '')}".rstrip())
+        for r in members:
+            click.echo(f"  {r.name:<{width}}  {r.title}")
+
+
+def _list_order(r: Any) -> tuple[int, list[Any], str]:
+    """Groups in ``GROUPS`` order; proposals by their number (titles "Proposal 12: ..."),
+    the others by name."""
+    group = list(GROUPS).index(r.group) if r.group in GROUPS else len(GROUPS)
+    if r.group == "proposals":
+        title = [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", r.title)]
+        return (group, title, r.name)
+    return (group, [], r.name)
 
 
 @rules.command("show", context_settings=CONTEXT)
 @click.argument("name")
 @click.option("--yaml", "as_yaml", is_flag=True, help="Print the resolved ruleset as YAML.")
 def rules_show(name: str, as_yaml: bool) -> None:
-    """Show one ruleset in words (or --yaml, resolved with its extends).
+    """Show one ruleset in words: board, fives, forbidden moves, passes, the end, and the
+    opening's steps numbered as findings cite them (or --yaml, resolved with its extends).
 
     \b
     Examples:
       renju rules show renju
+      renju rules show taimla
       renju rules show omok --yaml
     """
     from renju_cli.ruledoc import describe

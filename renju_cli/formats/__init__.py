@@ -15,6 +15,7 @@ Writers (for ``renju convert``) define ``write(records: Iterable[Record], out: T
 
 from __future__ import annotations
 
+import codecs
 import importlib
 import os
 from collections.abc import Iterator
@@ -56,6 +57,50 @@ class ReadOptions:
     max_records: int = 10_000_000
     max_depth: int = 4096
     max_string: int = 1 << 20
+    #: Bound on the moves that all records of one file hold together: ``moves_per_byte`` per
+    #: byte of the file plus ``moves_allowance``.  Variation trees (RenLib, SGF) repeat a line's
+    #: moves in every record that continues it, so a small hostile tree could otherwise expand
+    #: quadratically; real libraries hold about one move per byte.
+    moves_per_byte: int = 2
+    moves_allowance: int = 1 << 16
+
+    def move_budget(self, nbytes: int) -> int:
+        """The moves the records of a file of ``nbytes`` bytes may hold together."""
+        return self.moves_allowance + self.moves_per_byte * max(nbytes, 0)
+
+
+def text_codec(name: str | None) -> str | None:
+    """The codec name of ``name`` when it is a text encoding, else ``None``; never raises.
+
+    Encoding names come from files (SGF ``CA``, an XML declaration) and from users, so they may be
+    unknown, hold a NUL (``ValueError`` from ``codecs.lookup``) or name a bytes-to-bytes codec
+    (``zlib``, ``base64``), whose ``bytes.decode`` raises ``LookupError``.
+    """
+    if not name:
+        return None
+    try:
+        info = codecs.lookup(name)
+    except (LookupError, ValueError, TypeError):
+        return None
+    if not getattr(info, "_is_text_encoding", True):
+        return None
+    return info.name
+
+
+def decode_text(raw: bytes, *encodings: str | None, last_resort: str = "utf-8") -> str:
+    """``raw`` decoded with the first of ``encodings`` that decodes it strictly, else with
+    ``last_resort`` and U+FFFD for bad bytes.  Never raises (``idna`` and friends raise
+    ``UnicodeError``, which is not a ``UnicodeDecodeError``).
+    """
+    for name in encodings:
+        codec = text_codec(name)
+        if codec is None:
+            continue
+        try:
+            return raw.decode(codec)
+        except (UnicodeError, LookupError, ValueError):
+            continue
+    return raw.decode(last_resort, errors="replace")
 
 
 def load(name: str) -> ModuleType:

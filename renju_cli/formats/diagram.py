@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from renju_cli.board import BLACK, DIAGRAM_CELLS, EMPTY, parse_diagram
-from renju_cli.formats import ReadOptions, unreadable
+from renju_cli.formats import ReadOptions, decode_text, unreadable
 from renju_cli.record import Color, Record, SourceLocation
 
 NAME = "diagram"
@@ -71,4 +71,4 @@ def record_from_text(text: str, path: str = "<diagram>") -> Record:
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """Yield the one position of a diagram file."""
     data = stream.read(options.max_string)
-    yield record_from_text(data.decode(options.encoding or "utf-8", errors="replace"), path)
+    yield record_from_text(decode_text(data, options.encoding, "utf-8"), path)

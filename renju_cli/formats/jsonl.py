@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, TextIO
 
-from renju_cli.coords import parse_point
+from renju_cli.coords import MAX_SIZE, MIN_SIZE, parse_point
 from renju_cli.formats import ReadOptions
 from renju_cli.formats.notation import parse_moves, write_record
 from renju_cli.record import DeclaredResult, OpeningEvent, ParseProblem, Record, SourceLocation
@@ -31,13 +31,16 @@ def sniff(head: bytes) -> int:
         return 0
     try:
         obj = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):  # cut by the head, or nested thousands deep
         return 1 if b'"moves"' in first else 0
     return 2 if isinstance(obj, dict) and "moves" in obj else 0
 
 
-def record_from_json(obj: Any, path: str, index: int, line: int) -> Record:
+def record_from_json(
+    obj: Any, path: str, index: int, line: int, options: ReadOptions | None = None
+) -> Record:
     """Build a record from one decoded JSON object (problems go into the record)."""
+    options = options or ReadOptions()
     record = Record(moves=[], source=SourceLocation(path, index, line), format=NAME)
     if not isinstance(obj, dict):
         record.problems.append(
@@ -47,7 +50,9 @@ def record_from_json(obj: Any, path: str, index: int, line: int) -> Record:
     moves = obj.get("moves", "")
     try:
         if isinstance(moves, list):
-            moves = " ".join(str(m) for m in moves)
+            if not all(isinstance(m, str) for m in moves):
+                raise ValueError("'moves' as a list must hold points as strings")
+            moves = " ".join(moves)
         if not isinstance(moves, str):
             raise ValueError("'moves' must be a string or a list of points")
         record.moves, record.opening_events = parse_moves(moves, line)
@@ -55,16 +60,36 @@ def record_from_json(obj: Any, path: str, index: int, line: int) -> Record:
         record.problems.append(ParseProblem(f"line {line}: {e}", line=line))
     for m in record.moves:
         m.line = line
+    if len(record.moves) > options.max_moves:
+        record.problems.append(
+            ParseProblem(
+                f"line {line}: {len(record.moves)} moves is more than the limit of "
+                f"{options.max_moves}; the rest is ignored",
+                line=line,
+            )
+        )
+        del record.moves[options.max_moves :]
     size = obj.get("size")
-    if isinstance(size, int):
-        record.width = record.height = size
+    if size is not None:
+        # bool is an int in Python, and a board outside 5..26 cannot be replayed
+        if type(size) is int and MIN_SIZE <= size <= MAX_SIZE:
+            record.width = record.height = size
+        else:
+            record.problems.append(
+                ParseProblem(
+                    f"line {line}: 'size' must be a whole number from {MIN_SIZE} to {MAX_SIZE}, "
+                    f"not {_clip(json.dumps(size))}; the ruleset's size is used",
+                    line=line,
+                )
+            )
     result = obj.get("result")
     if isinstance(result, str):
         record.declared_result = DeclaredResult(_winner(result), text=result)
     elif isinstance(result, dict):
+        winner, reason = result.get("winner"), result.get("reason")
         record.declared_result = DeclaredResult(
-            _winner(str(result.get("winner"))) if result.get("winner") else None,
-            reason=result.get("reason"),
+            _winner(winner) if isinstance(winner, str) else None,
+            reason=reason if isinstance(reason, str) else None,
         )
     rule = obj.get("rule") or obj.get("rules") or obj.get("ruleset")
     if isinstance(rule, str):
@@ -73,15 +98,21 @@ def record_from_json(obj: Any, path: str, index: int, line: int) -> Record:
         record.opening_id = obj["opening"]
     meta = obj.get("metadata")
     if isinstance(meta, dict):
-        record.metadata = {str(k): str(v) for k, v in meta.items()}
+        record.metadata = {k: v if isinstance(v, str) else json.dumps(v) for k, v in meta.items()}
     offers = obj.get("offers")
     if isinstance(offers, list):
         try:
-            pts = [parse_point(str(p)) for p in offers]
+            if not all(isinstance(p, str) for p in offers):
+                raise ValueError("offers must be points as strings")
+            pts = [parse_point(p) for p in offers]
             record.opening_events.append(OpeningEvent("offers", 4, points=pts, line=line))
         except ValueError as e:
             record.problems.append(ParseProblem(f"line {line}: offers: {e}", line=line))
     return record
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _winner(text: str) -> str | None:
@@ -99,38 +130,40 @@ def _winner(text: str) -> str | None:
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """One record per non-empty line."""
     index = 0
-    for number, raw in enumerate(stream, 1):
+    number = 0
+    # readline with a bound: a file without line ends is never read into memory whole
+    while raw := stream.readline(options.max_string + 1):
+        number += 1
         if not raw.strip():
             continue
+        if index >= options.max_records:
+            yield _bad_line(path, index, number, f"more than {options.max_records} records")
+            return
         if len(raw) > options.max_string:
-            yield Record(
-                moves=[],
-                source=SourceLocation(path, index, number),
-                format=NAME,
-                problems=[
-                    ParseProblem(
-                        f"line {number}: longer than {options.max_string} bytes",
-                        line=number,
-                        fatal=True,
-                    )
-                ],
-            )
+            while raw and not raw.endswith(b"\n"):  # skip the rest of the line
+                raw = stream.readline(options.max_string + 1)
+            yield _bad_line(path, index, number, f"longer than {options.max_string} bytes")
             index += 1
             continue
         try:
             obj = json.loads(raw.decode("utf-8", errors="replace"))
+        except RecursionError:  # arrays nested some thousands deep
+            yield _bad_line(path, index, number, "not valid JSON: nested too deeply")
         except ValueError as e:
-            yield Record(
-                moves=[],
-                source=SourceLocation(path, index, number),
-                format=NAME,
-                problems=[
-                    ParseProblem(f"line {number}: not valid JSON: {e}", line=number, fatal=True)
-                ],
-            )
+            yield _bad_line(path, index, number, f"not valid JSON: {e}")
         else:
-            yield record_from_json(obj, path, index, number)
+            yield record_from_json(obj, path, index, number, options)
         index += 1
+
+
+def _bad_line(path: str, index: int, number: int, message: str) -> Record:
+    """The unreadable record of one line."""
+    return Record(
+        moves=[],
+        source=SourceLocation(path, index, number),
+        format=NAME,
+        problems=[ParseProblem(f"line {number}: {message}", line=number, fatal=True)],
+    )
 
 
 def to_json(record: Record) -> dict[str, Any]:

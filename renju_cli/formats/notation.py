@@ -6,15 +6,18 @@ starts with a move number above 1 (``3. i8``) continues the record of the line b
 are a column letter and a row number, greedily (``h8h9i10`` is ``h8 h9 i10``); ``pass`` (or
 ``--``) is a pass.
 
-The opening extension (see README "Opening notation"): ``swap`` / ``-`` as a token records that
-colours were exchanged (``swap``) or a swap declined (``noswap``); ``{j10 k7}`` is a group of
-fifth-move offers; ``black``/``white`` after the first move is a colour choice.
+The opening extension (``docs/notation.md``): ``swap`` / ``noswap`` record that colours were
+exchanged or a swap declined; ``{j10 k7}`` is a group of offers; ``black``/``white`` after the
+first move is a colour choice; ``N=3`` a declared number of offers; ``reject`` a rejected opening
+(every stone taken off); ``i10-j9`` a stone moved from i10 to j9.  ``A:h8`` / ``B:h8`` name the
+board of a stone (two-board gomoku; kept in ``metadata["boards"]``, one letter per move).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import fields
 from typing import BinaryIO
 
 from renju_cli.coords import Point
@@ -37,7 +40,10 @@ _TOKEN = re.compile(
   | (?P<result>1-0|0-1|1/2-1/2|\*)(?![\w.])
   | (?P<number>\d+\.+)
   | (?P<offers>\{[^}]*\})
-  | (?P<word>pass|swap|noswap|black|white|draw|--)(?![a-z0-9])
+  | (?P<word>pass|swap|noswap|reject|black|white|draw|--)(?![a-z0-9])
+  | (?P<declare>n=\d{1,3})(?![0-9])
+  | (?P<relocate>[a-z][0-9]{1,2}-[a-z][0-9]{1,2})(?![0-9])
+  | (?P<board>[ab]:[a-z][0-9]{1,2})
   | (?P<point>[a-z][0-9]{1,2})
     """,
     re.IGNORECASE | re.VERBOSE,
@@ -88,7 +94,7 @@ def parse_moves(text: str, line: int | None = None) -> tuple[list[Move], list[Op
     moves, events, problem = _parse_body(body, line or 1)
     if problem is not None:
         raise ValueError(problem.message)
-    return moves, [e for e in events if e.kind != "result"]
+    return moves, [e for e in events if e.kind not in ("result", "boards")]
 
 
 def split_result(text: str) -> tuple[str | None, str]:
@@ -99,9 +105,41 @@ def split_result(text: str) -> tuple[str | None, str]:
     return _RESULT_WORDS[m.group(1).lower()], text[m.end() :]
 
 
+#: Points by token as written (``h8``, ``H8``, ``h08``), filled as tokens are first seen.
+_POINT_OF: dict[str, Point] = {}
+#: ``Move(point, None, line, None, token)`` builds a move a third faster than keywords do; it
+#: is used only while ``Move``'s fields start in this order.
+_MOVE_POSITIONAL = [f.name for f in fields(Move)][:5] == [
+    "point",
+    "color",
+    "line",
+    "offset",
+    "token",
+]
+
+
+def _plain_moves(body: str, line: int) -> list[Move] | None:
+    """The moves of a body made only of points and spaces (nearly every line of a big move-list
+    file), or ``None`` when it holds anything else; the tokenizer below then reads it."""
+    point_of = _POINT_OF
+    tokens = body.split()
+    for token in tokens:
+        if token not in point_of:  # not seen before: learn it if it is a point
+            if _POINT.fullmatch(token) is None:
+                return None
+            point_of[token] = Point(ord(token[0].lower()) - ord("a"), int(token[1:]) - 1)
+    if _MOVE_POSITIONAL:
+        return [Move(point_of[token], None, line, None, token) for token in tokens]
+    return [Move(point_of[token], line=line, token=token) for token in tokens]
+
+
 def _parse_body(body: str, line: int) -> tuple[list[Move], list[OpeningEvent], ParseProblem | None]:
+    plain = _plain_moves(body, line)
+    if plain is not None:
+        return plain, [], None
     moves: list[Move] = []
     events: list[OpeningEvent] = []
+    boards: list[str] = []  # the board of each move, when a stone names one
     pos = 0
     while pos < len(body):
         if body[pos] == "#":
@@ -124,6 +162,16 @@ def _parse_body(body: str, line: int) -> tuple[list[Move], list[OpeningEvent], P
         if kind == "point":
             col = text[0].lower()
             moves.append(Move(Point(ord(col) - ord("a"), int(text[1:]) - 1), line=line, token=text))
+        elif kind == "board":
+            boards.extend("-" * (len(moves) - len(boards)))
+            boards.append(text[0].lower())
+            moves.append(Move(_point(text[2:]), line=line, token=text))
+        elif kind == "declare":
+            events.append(OpeningEvent("declare", len(moves), value=text[2:], line=line))
+        elif kind == "relocate":
+            source, target = text.split("-")
+            points = [_point(source), _point(target)]
+            events.append(OpeningEvent("relocate", len(moves), points=points, line=line))
         elif kind == "word":
             word = text.lower()
             if word in ("pass", "--"):
@@ -132,6 +180,8 @@ def _parse_body(body: str, line: int) -> tuple[list[Move], list[OpeningEvent], P
                 events.append(
                     OpeningEvent("swap" if word == "swap" else "no-swap", len(moves), line=line)
                 )
+            elif word == "reject":
+                events.append(OpeningEvent("reject", len(moves), line=line))
             elif word in ("black", "white"):
                 events.append(OpeningEvent("choose", len(moves), value=word, line=line))
             else:  # a trailing "draw" is a result word, not a move
@@ -146,7 +196,14 @@ def _parse_body(body: str, line: int) -> tuple[list[Move], list[OpeningEvent], P
             for pt in _POINT.findall(text):
                 points.append(Point(ord(pt[0].lower()) - ord("a"), int(pt[1:]) - 1))
             events.append(OpeningEvent("offers", len(moves), points=points, line=line))
+    if boards:
+        boards.extend("-" * (len(moves) - len(boards)))
+        events.append(OpeningEvent("boards", len(moves), value="".join(boards), line=line))
     return moves, events, None
+
+
+def _point(text: str) -> Point:
+    return Point(ord(text[0].lower()) - ord("a"), int(text[1:]) - 1)
 
 
 def parse_record(
@@ -160,11 +217,19 @@ def parse_record(
     opts = options or ReadOptions()
     declared, body = split_result(text)
     moves, events, problem = _parse_body(body, line)
-    for e in [e for e in events if e.kind == "result"]:
-        declared = declared or e.value
+    metadata: dict[str, str] = {}
+    for e in [e for e in events if e.kind in ("result", "boards")]:
+        if e.kind == "boards":
+            metadata["boards"] = e.value or ""
+        else:
+            declared = declared or e.value
         events.remove(e)
     record = Record(
-        moves=moves, source=SourceLocation(path, index, line), format=NAME, opening_events=events
+        moves=moves,
+        source=SourceLocation(path, index, line),
+        format=NAME,
+        opening_events=events,
+        metadata=metadata,
     )
     if declared is not None:
         record.declared_result = DeclaredResult(declared, text=declared)
@@ -222,12 +287,14 @@ def write_record(record: Record) -> str:
     if record.declared_result is not None and record.declared_result.winner:
         parts.append(record.declared_result.winner)
     events = sorted(record.opening_events, key=lambda e: e.after)
+    boards = record.metadata.get("boards", "")
     ei = 0
     for n, move in enumerate(record.moves):
         while ei < len(events) and events[ei].after <= n:
             parts.append(_event_text(events[ei]))
             ei += 1
-        parts.append("pass" if move.point is None else move.point.name)
+        board = boards[n].upper() + ":" if n < len(boards) and boards[n] in "ab" else ""
+        parts.append("pass" if move.point is None else board + move.point.name)
     for e in events[ei:]:
         parts.append(_event_text(e))
     return " ".join(p for p in parts if p)
@@ -242,4 +309,10 @@ def _event_text(event: OpeningEvent) -> str:
         return event.value
     if event.kind == "offers":
         return "{" + " ".join(p.name for p in event.points) + "}"
+    if event.kind == "declare" and event.value:
+        return f"N={event.value}"
+    if event.kind == "reject":
+        return "reject"
+    if event.kind == "relocate" and len(event.points) == 2:
+        return "-".join(p.name for p in event.points)
     return ""

@@ -111,7 +111,8 @@ _TOKEN_RE = re.compile(
 )
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 _UNESCAPE_RE = re.compile(r"\\(.)")
-_GAMETYPE_RE = re.compile(r"\s*([0-9]+)\s*(?:,\s*([0-9]+)\s*)?")
+# bounded digit runs: int() of a 5000-digit string raises (and costs quadratic time)
+_GAMETYPE_RE = re.compile(r"\s*([0-9]{1,9})\s*(?:,\s*([0-9]{1,9})\s*)?")
 _WS_RE = re.compile(r"\s+")
 
 _SNIFF_SURE = re.compile(rb'\[\s*(?:Site\s*"PlayOK"|GameType\s*")', re.IGNORECASE)
@@ -166,7 +167,7 @@ def _decode(raw: bytes, encoding: str | None) -> tuple[str, str | None]:
             continue
         try:
             return raw.decode(enc), None
-        except (UnicodeDecodeError, LookupError):
+        except (UnicodeError, LookupError):  # idna & co raise UnicodeError
             continue
     tried = f"{encoding} or UTF-8" if encoding else "UTF-8"
     return raw.decode("utf-8", errors="replace"), f"bytes not valid {tried} replaced by U+FFFD"

@@ -97,7 +97,7 @@ def _decode(raw: bytes, encoding: str | None) -> str:
             continue
         try:
             return raw.decode(enc)
-        except (UnicodeDecodeError, LookupError):
+        except (UnicodeError, LookupError):  # idna & co raise UnicodeError
             continue
     return raw.decode("latin-1", errors="replace")
 
@@ -361,7 +361,9 @@ def _opening_records(
     height: int,
     opts: ReadOptions,
     notes: list[str],
+    parsed: list[list[tuple[int, int]] | None] | None = None,
 ) -> Iterator[Record]:
+    """One record per non-blank line; ``parsed`` are the lines' offsets when already known."""
     index = 0
     for lineno, text in enumerate(lines, start=1):
         if not text.strip():
@@ -382,7 +384,7 @@ def _opening_records(
             return
         moves: list[Move] = []
         problems: list[ParseProblem] = []
-        offsets = opening_offsets(text)
+        offsets = opening_offsets(text) if parsed is None else parsed[lineno - 1]
         if offsets is None:
             problems.append(
                 ParseProblem(
@@ -425,11 +427,12 @@ def read_openings_auto(stream: BinaryIO, path: str, options: ReadOptions) -> Ite
     lines = _lines(stream.read(), options.encoding)
     size = options.board_size
     notes: list[str] = []
-    all_offsets = [o for text in lines for o in (opening_offsets(text) or [])]
+    parsed = [opening_offsets(text) for text in lines]  # once: also used for the records
+    all_offsets = [o for offsets in parsed for o in (offsets or [])]
     if not fits(all_offsets, size, size) and size < 20 and fits(all_offsets, 20, 20):
         notes.append(f"the offsets do not fit on {size}x{size}; read on 20x20 (Gomocup's board)")
         size = 20
-    yield from _opening_records(lines, path, size, size, options, notes)
+    yield from _opening_records(lines, path, size, size, options, notes, parsed)
 
 
 def opening_text(record: Record) -> str:

@@ -84,6 +84,8 @@ _SEPARATORS = " \t\r\n,"
 _POINTS: dict[str, Point] = {}
 _ALT_SPLIT = re.compile(r"[\s,;]+")
 _DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?$")
+# ASCII digits only, and few: str.isdigit() accepts "²" (which int() refuses) and any length
+_SMALL_NUMBER = re.compile(r"[0-9]{1,6}")
 
 # Normalised rule names (see ``ruleset_name``) -> shipped ruleset names.
 _RULESETS: dict[str, str] = {
@@ -542,7 +544,7 @@ class _Target:
             if tournament.get(key):
                 meta[key] = tournament[key]
         start, year, month = tournament.get("start", ""), tournament.get("year", ""), ""
-        if tournament.get("month", "").isdigit():
+        if _SMALL_NUMBER.fullmatch(tournament.get("month", "")):
             month = f"{int(tournament['month']):02d}"
         if _DATE.match(start):
             meta["date"] = start
@@ -572,7 +574,7 @@ class _Target:
         size = DEFAULT_SIZE
         for key in ("size", "board_size", "boardsize", "board"):
             value = entry.get(key, "").strip()
-            if value.isdigit() and MIN_SIZE <= int(value) <= MAX_SIZE:
+            if _SMALL_NUMBER.fullmatch(value) and MIN_SIZE <= int(value) <= MAX_SIZE:
                 size = int(value)
                 break
         raw = entry.get("name", "")

@@ -157,10 +157,11 @@ def decode_text(raw: bytes, encoding: str | None = None) -> str:
     if encoding is not None:
         try:
             return raw.decode(encoding)
-        except UnicodeDecodeError:
-            return raw.decode(encoding, errors="replace")
-        except LookupError:
-            pass
+        except (UnicodeError, LookupError):  # idna & co raise UnicodeError
+            try:
+                return raw.decode(encoding, errors="replace")
+            except (UnicodeError, LookupError):
+                pass
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -215,9 +216,14 @@ class TreeReader:
         if self._encoding is not None:
             try:
                 codecs.lookup(self._encoding)
-            except LookupError:
+            except (LookupError, ValueError):
                 self.notes.append(f"unknown encoding {self._encoding!r}; used UTF-8/CP1252")
                 self._encoding = None
+
+    @property
+    def offset(self) -> int:
+        """Bytes read so far."""
+        return self._src.offset
 
     def _read_header(self) -> None:
         head = self._src.peek(HEADER_SIZE)
@@ -397,27 +403,45 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """
     reader = TreeReader(stream, options)
     line: list[Node] = []  # the path from the root to the current node
+    # the move of each node of ``line`` (None for a node without one), made once per node: the
+    # records of a library share their prefixes, so a leaf costs a list copy, not new moves
+    line_moves: list[Move | None] = []
     leaves = 0
+    emitted = 0  # moves (nodes walked) in the records so far, against the file's budget
     try:
         for node in reader.nodes():
             del line[node.depth :]
+            del line_moves[node.depth :]
             line.append(node)
+            line_moves.append(_move(node))
             if not node.is_leaf:
                 continue
+            emitted += len(line)
             if leaves >= options.max_records:
-                yield _failed(
-                    path,
-                    leaves,
-                    f"more than {options.max_records} lines; the rest of the library is skipped",
-                    node.offset,
-                    reader,
-                    line,
+                message = (
+                    f"more than {options.max_records} lines; the rest of the library is skipped"
                 )
-                return
-            yield _record(path, leaves, line, reader, options)
-            leaves += 1
+            elif emitted > options.move_budget(reader.offset):
+                message = (
+                    f"the lines read so far hold {emitted} moves in all, more than "
+                    f"{options.moves_per_byte} per byte of the file (+{options.moves_allowance}): "
+                    "a tree this repetitive is refused; the rest of the library is skipped"
+                )
+            else:
+                yield _record(path, leaves, line, line_moves, reader, options)
+                leaves += 1
+                continue
+            yield _failed(path, leaves, message, node.offset, reader, line)
+            return
     except RenlibError as exc:
         yield _failed(path, leaves, exc.message, exc.offset, reader, line)
+
+
+def _move(node: Node) -> Move | None:
+    """The move of a node, or ``None`` when it carries none."""
+    if not node.carries_move:
+        return None
+    return Move(node.point, offset=node.offset, token=f"0x{node.pos:02x}", comment=node.comment)
 
 
 def _metadata_add(metadata: dict[str, str], key: str, text: str) -> None:
@@ -426,23 +450,25 @@ def _metadata_add(metadata: dict[str, str], key: str, text: str) -> None:
 
 
 def _record(
-    path: str, index: int, line: list[Node], reader: TreeReader, options: ReadOptions
+    path: str,
+    index: int,
+    line: list[Node],
+    line_moves: list[Move | None],
+    reader: TreeReader,
+    options: ReadOptions,
 ) -> Record:
-    moves: list[Move] = []
+    moves = [m for m in line_moves if m is not None]
     metadata: dict[str, str] = {}
     if reader.version is not None:
         metadata["renlib.version"] = reader.version
+    played = 0
     for node in line:
         if node.carries_move:
-            moves.append(
-                Move(
-                    node.point, offset=node.offset, token=f"0x{node.pos:02x}", comment=node.comment
-                )
-            )
+            played += 1
         elif node.comment is not None:
-            _metadata_add(metadata, f"renlib.comment.{len(moves)}", node.comment)
+            _metadata_add(metadata, f"renlib.comment.{played}", node.comment)
         if node.board_text is not None:
-            _metadata_add(metadata, f"renlib.board_text.{len(moves)}", node.board_text)
+            _metadata_add(metadata, f"renlib.board_text.{played}", node.board_text)
     leaf = line[-1]
     record = Record(
         moves=moves,

@@ -80,7 +80,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
-from renju_cli.formats import ReadOptions
+from renju_cli.formats import ReadOptions, text_codec
 from renju_cli.record import (
     BLACK,
     WHITE,
@@ -276,13 +276,8 @@ def _normalize_ident(raw: str) -> str:
 
 
 def _dbcs_kind(name: str | None) -> str | None:
-    if not name:
-        return None
-    try:
-        codec = codecs.lookup(name).name
-    except LookupError:
-        return None
-    return _DBCS.get(codec)
+    codec = text_codec(name)
+    return None if codec is None else _DBCS.get(codec)
 
 
 class _Parser:
@@ -453,13 +448,16 @@ class _Parser:
         """Set the double-byte mode from a ``CA`` in the root node before tokenizing it."""
         self.dbcs = self.default_dbcs
         data = self.data
-        window = min(len(data), self.pos + 65536)
-        first = data.find(b";", self.pos, window)
-        if first < 0:
-            return
-        second = data.find(b";", first + 1, window)
-        limit = second if second >= 0 else window
-        m = _CA_PRESCAN.search(data, self.pos, limit)
+        ws = _WS.match(data, self.pos + 1)
+        first = ws.end() if ws is not None else self.pos + 1
+        if first >= len(data) or data[first] != 0x3B:
+            return  # no root node: nothing to scan (and no scan far past this tree)
+        # scan the root node only (up to the next node or variation), so that the scans of a
+        # file of many trees add up to one pass over it, not one window per tree
+        window = min(len(data), first + 65536)
+        ends = [e for e in (data.find(b";", first + 1, window), data.find(b"(", first, window))]
+        limit = min([e for e in ends if e >= 0], default=window)
+        m = _CA_PRESCAN.search(data, first, limit)
         if m is not None:
             kind = _dbcs_kind(m.group(1).decode("ascii"))
             if kind is not None:
@@ -640,9 +638,8 @@ def _make_decoder(ca: str | None, fallback: str | None) -> Callable[[bytes], str
     for name in (ca, fallback, "utf-8"):
         if not name:
             continue
-        try:
-            codec = codecs.lookup(name.strip()).name
-        except LookupError:
+        codec = text_codec(name.strip())
+        if codec is None:
             continue
         if codec in ("gb2312", "gbk"):
             codec = "gb18030"  # a superset: files labelled GB2312 often hold GBK characters
@@ -653,7 +650,7 @@ def _make_decoder(ca: str | None, fallback: str | None) -> Callable[[bytes], str
         for enc in encodings:
             try:
                 return raw.decode(enc)
-            except UnicodeDecodeError:
+            except (UnicodeError, LookupError):  # idna & co raise UnicodeError
                 continue
         return raw.decode("latin-1", errors="replace")
 
@@ -896,7 +893,18 @@ def _paths(root: _Node) -> Iterator[tuple[list[_Node], str]]:
             return
 
 
-def _tree_records(tree: _Tree, index: int, path_name: str, opts: ReadOptions) -> Iterator[Record]:
+class _Budget:
+    """The moves (nodes walked) left for the records of one file: ``ReadOptions.move_budget``."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.left = total
+        self.spent = False
+
+
+def _tree_records(
+    tree: _Tree, index: int, path_name: str, opts: ReadOptions, budget: _Budget | None = None
+) -> Iterator[Record]:
     root = tree.root
     if root is None:
         problems = [*tree.problems, ParseProblem("empty game tree", line=tree.line, fatal=True)]
@@ -910,11 +918,8 @@ def _tree_records(tree: _Tree, index: int, path_name: str, opts: ReadOptions) ->
     ca_raw = root.get("CA")
     ca = ca_raw[0].decode("latin-1").strip() if ca_raw else None
     tree_notes: list[str] = []
-    if ca is not None and _dbcs_kind(ca) is None:
-        try:
-            codecs.lookup(ca)
-        except LookupError:
-            tree_notes.append(f"unknown charset CA[{ca}]; text decoded as UTF-8 or Latin-1")
+    if ca is not None and text_codec(ca) is None:
+        tree_notes.append(f"unknown charset CA[{ca[:40]}]; text decoded as UTF-8 or Latin-1")
     decode = _make_decoder(ca, opts.encoding)
     sz = root.get("SZ")
     size = _parse_size(sz[0] if sz else None, opts.board_size)
@@ -930,6 +935,19 @@ def _tree_records(tree: _Tree, index: int, path_name: str, opts: ReadOptions) ->
     width, height = size
     ctx = _Ctx(width, height, decode, opts.max_string)
     for nodes, variation in _paths(root):
+        if budget is not None:
+            if len(nodes) > budget.left:
+                budget.spent = True
+                yield _unreadable(
+                    path_name,
+                    index,
+                    tree.line,
+                    f"the variations read so far hold more than {budget.total} moves in all "
+                    f"({opts.moves_per_byte} per byte of the file + {opts.moves_allowance}): "
+                    "a tree this repetitive is refused; the rest of the file is not read",
+                )
+                return
+            budget.left -= len(nodes)
         yield _path_record(nodes, variation, tree, index, path_name, ctx, opts, tree_notes)
 
 
@@ -979,7 +997,9 @@ def _path_record(
                 )
                 stopped = True
                 break
-            moves.append(Move(mv.point, mv.color, line=mv.line, token=mv.token))
+            # shared by every path through this node (never mutated: a comment is set on a
+            # copy below), so that a path costs a list of references, not new moves
+            moves.append(mv)
         if ni.offers:
             events.append(OpeningEvent("offers", after=4, points=list(ni.offers), line=node.line))
         for value in ni.swaps:
@@ -990,14 +1010,15 @@ def _path_record(
                 events.append(event)
         if ni.comment:
             if ni.moves and moves and not stopped:
-                moves[-1].comment = ni.comment
+                moves[-1] = dataclasses.replace(moves[-1], comment=ni.comment)
             elif k == 0 or not moves:
                 meta["comment"] = (
                     f"{meta['comment']}\n{ni.comment}" if "comment" in meta else ni.comment
                 )
             else:
                 last = moves[-1]
-                last.comment = f"{last.comment}\n{ni.comment}" if last.comment else ni.comment
+                text = f"{last.comment}\n{ni.comment}" if last.comment else ni.comment
+                moves[-1] = dataclasses.replace(last, comment=text)
         if ni.bad:
             stopped = True
     for ident, key in _INFO_KEYS.items():
@@ -1050,6 +1071,7 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     index = 0
     count = 0
     pending: list[ParseProblem] = []
+    budget = _Budget(options.move_budget(len(data)))
     while True:
         found = parser.next_tree()
         if found is None:
@@ -1062,7 +1084,7 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
         tree = parser.parse_tree()
         tree.problems[:0] = pending
         pending = []
-        for record in _tree_records(tree, index, path, options):
+        for record in _tree_records(tree, index, path, options, budget):
             if count >= options.max_records:
                 yield _unreadable(
                     path,
@@ -1073,6 +1095,8 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
                 return
             count += 1
             yield record
+        if budget.spent:
+            return
         index += 1
     if pending or index == 0:
         message = "; ".join(p.message for p in pending) if pending else "no SGF game tree found"

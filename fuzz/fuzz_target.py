@@ -1,0 +1,114 @@
+"""The fuzz target: one input through a reader and the referee, with the invariants checked.
+
+``run_input`` is what every fuzzer here calls (the mutation harness, the atheris entry point and
+the regression test): anything it raises is a bug.  Problems with the *content* must come back as
+records with ``problems`` (``parse-error`` findings), never as exceptions.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import yaml
+
+from renju_cli.api import judge_record
+from renju_cli.coords import MAX_SIZE, MIN_SIZE
+from renju_cli.formats import FORMAT_MODULES, ReadOptions, read_stream
+from renju_cli.record import ParseProblem, Record
+from renju_cli.referee import replay
+from renju_cli.render import TextRenderer
+from renju_cli.report import Summary
+from renju_cli.ruleset import RulesetError, from_text, load
+
+#: Every reader, in a fixed order (inputs are also read with each of them, not only detected).
+FORMATS: tuple[str, ...] = tuple(FORMAT_MODULES)
+OPTIONS = ReadOptions()
+#: Records replayed per input: reading is checked for all, judging for the first few (speed).
+REPLAY_LIMIT = 64
+
+
+class InvariantBroken(AssertionError):
+    """A record or report that breaks a guarantee (not a crash, but just as much a bug)."""
+
+
+def _require(ok: bool, what: str) -> None:
+    if not ok:
+        raise InvariantBroken(what)
+
+
+def check_record(record: Any, path: str, options: ReadOptions = OPTIONS) -> None:
+    """The guarantees every yielded record keeps, whatever the input."""
+    _require(isinstance(record, Record), f"reader yielded {type(record).__name__}, not a Record")
+    _require(record.source.path == path, f"source.path {record.source.path!r} != {path!r}")
+    _require(record.source.index >= 0, "negative source.index")
+    _require(len(record.moves) <= options.max_moves, f"{len(record.moves)} moves past the bound")
+    for side in (record.width, record.height):
+        _require(
+            side is None or (type(side) is int and MIN_SIZE <= side <= MAX_SIZE),
+            f"board side {side!r} outside {MIN_SIZE}..{MAX_SIZE}",
+        )
+    for problem in record.problems:
+        _require(isinstance(problem, ParseProblem), "a problem is not a ParseProblem")
+        _require(isinstance(problem.message, str) and bool(problem.message), "empty problem text")
+    for key, value in record.metadata.items():
+        _require(isinstance(key, str) and isinstance(value, str), "metadata not str -> str")
+        _require(len(value) <= 4 * options.max_string, "metadata value past max_string")
+
+
+def run_input(data: bytes, fmt: str | None, path: str = "fuzz.input") -> int:
+    """Read ``data`` as ``fmt`` (detected when ``None``), judge and render; the record count.
+
+    Raises on a crash (any exception) or a broken invariant.
+    """
+    stream = io.BufferedReader(io.BytesIO(data))
+    count = 0
+    last_index = -1
+    text = TextRenderer(io.StringIO())
+    summary = Summary()
+    for record in read_stream(stream, path, fmt, OPTIONS):
+        check_record(record, path)
+        _require(record.source.index >= last_index, "source.index went backwards")
+        last_index = record.source.index
+        if count < REPLAY_LIMIT:
+            report = judge_record(record)
+            _require(report.unreadable == record.unreadable, "unreadable flag lost in the report")
+            if record.problems:
+                codes = [f.code for f in report.findings]
+                _require(codes.count("parse-error") >= len(record.problems), "problem lost")
+            json.dumps(report.to_json(), ensure_ascii=False)
+            text.record(report)
+            summary.add(report)
+        count += 1
+    text.finish(summary)
+    _require(count <= OPTIONS.max_records + 1, "more records than max_records")
+    return count
+
+
+#: A small record that every fuzzed ruleset is tried on.
+_PROBE = b"h8 h9 i8 g8 j8 k8 i9 i10 j10 k11 pass pass h10 a1 z26"
+
+
+def run_ruleset(data: bytes) -> bool:
+    """Load ``data`` as a ruleset; when it loads, judge a probe record under it.
+
+    Returns whether it loaded.  Only ``RulesetError`` may come out of the loader.
+    """
+    text = data.decode("utf-8", errors="replace")
+    try:
+        ruleset = from_text(text, "fuzz.yaml")
+    except RulesetError as e:
+        _require(bool(str(e)), "empty ruleset error")
+        return False
+    for record in read_stream(io.BufferedReader(io.BytesIO(_PROBE)), "probe", "notation"):
+        json.dumps(replay(record, ruleset).to_json())
+    return True
+
+
+def warm_up() -> None:
+    """Import every reader and load the shipped rulesets once (so timings are per input)."""
+    for name in FORMATS:
+        run_input(b"h8 h9", name)
+    load("renju")
+    yaml.safe_load("a: 1")

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Hostile files of every format, and a bench that checks they stay cheap.
+
+``HOSTILE`` maps a name to a generator ``(size) -> bytes`` of a file built to hurt one reader:
+entity expansion, deep nesting, quadratic variation trees, huge numbers and strings, millions of
+tiny records, unterminated constructs.  The tests use small sizes; this script writes each at
+1 MB (``--size``) and runs it twice in a fresh process: reading only (``read_stream``), and the
+whole ``renju check --format jsonl`` (stdout to /dev/null), reporting wall time and peak memory
+(max RSS) against the bound (2 s and 200 MB by default)::
+
+    python fuzz/hostile.py                 # all, 1 MB each
+    python fuzz/hostile.py --size 262144 sgf-deep-nesting renlib-comb
+
+Exit code 1 when a file breaks a bound or the tool fails (exit code 3 or a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+MB = 1 << 20
+
+
+def _fill(unit: bytes, size: int, head: bytes = b"", tail: bytes = b"") -> bytes:
+    count = max(0, (size - len(head) - len(tail)) // max(len(unit), 1))
+    return head + unit * count + tail
+
+
+def _renlib_comb(size: int) -> bytes:
+    # a line whose every node has a sibling leaf: lines x depth moves from 2 bytes a node (kept
+    # under the depth bound, which would stop it first)
+    depth = max(2, min((size - 20) // 4, 4000))
+    head = b"\xffRenLib\xff\x03\x00" + b"\xff" * 10
+    line = b"".join(bytes([0x78, 0x80 | (0x40 if d == depth - 1 else 0)]) for d in range(depth))
+    return head + line + bytes([0x79, 0x40]) * depth
+
+
+def _sgf_comb(size: int) -> bytes:
+    n = max(1, size // 16)
+    return b"(;SZ[15]" + b";B[hh](;W[ii])(" * n + b")" * (n + 1)
+
+
+def _xml_games(size: int, game: bytes) -> bytes:
+    return _fill(game, size, b"<?xml version='1.0'?><database><games>", b"</games></database>")
+
+
+HOSTILE: dict[str, Callable[[int], bytes]] = {
+    "notation-one-line": lambda n: _fill(b"h8", n),
+    "notation-tiny-records": lambda n: _fill(b"a1\n", n),
+    "notation-garbage": lambda n: _fill(b"h8 \xff\xfe z99 ", n),
+    "jsonl-deep-nesting": lambda n: _fill(b"[", n // 2, b'{"moves":"h8","x":') + b"]" * (n // 2),
+    "jsonl-tiny-records": lambda n: _fill(b'{"moves":"h8"}\n', n),
+    "jsonl-no-newline": lambda n: _fill(b" ", n, b'{"moves":"', b'"}'),
+    "diagram-huge-board": lambda n: _fill(b"X" * 1000 + b"\n", n),
+    "diagram-one-row": lambda n: _fill(b"X.", n),
+    "renjunet-billion-laughs": lambda n: (
+        b'<?xml version="1.0"?><!DOCTYPE database [<!ENTITY a "aaaaaaaaaa">'
+        + b"".join(b'<!ENTITY %c "%s">' % (c, (b"&%c;" % (c - 1)) * 10) for c in b"bcdefghij")
+        + b"]><database><games><game><move>&j;</move></game></games></database>"
+    ),
+    "renjunet-external-entity": lambda n: (
+        b'<?xml version="1.0"?><!DOCTYPE database [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+        b"<database><games><game><info>&x;</info></game></games></database>"
+    ),
+    "renjunet-deep-nesting": lambda n: _fill(b"<a>", n // 2, b"<database><games><game>"),
+    "renjunet-tiny-games": lambda n: _xml_games(n, b"<game/>"),
+    "renjunet-long-move": lambda n: _xml_games(
+        n, b"<game><move>" + b"h8 " * 4000 + b"</move></game>"
+    ),
+    "renjunet-huge-attribute": lambda n: (
+        b'<database><games><game id="' + b"9" * n + b'"><move>h8</move></game></games></database>'
+    ),
+    "renlib-comb": _renlib_comb,
+    "renlib-deep-line": lambda n: _fill(b"\x78\x00", n, b"\xffRenLib\xff\x03\x00" + b"\xff" * 10),
+    "renlib-endless-comment": lambda n: _fill(
+        b"ab", n, b"\xffRenLib\xff\x03\x00" + b"\xff" * 10 + b"\x78\x08"
+    ),
+    "sgf-deep-nesting": lambda n: _fill(b"(;B[hh]", n),
+    "sgf-comb": _sgf_comb,
+    "sgf-empty-trees": lambda n: _fill(b"()", n),
+    "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
+    "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),
+    "psq-many-moves": lambda n: _fill(b"1,1,0\n", n, b"Piskvorky 20x20, 11:11, 0\n"),
+    "psq-huge-numbers": lambda n: _fill(b"999999,999999,999999999999\n", n, b"Piskvorky 26x26\n"),
+    "gomocup-one-line": lambda n: _fill(b"0,0,", n),
+    "gomocup-many-lines": lambda n: _fill(b"0,0\n", n),
+    "playok-many-tags": lambda n: _fill(b'[Site "PlayOK"]\n', n),
+    "playok-open-comment": lambda n: _fill(b"x ", n, b'[Site "PlayOK"]\n\n1. h8 {'),
+    "playok-tiny-games": lambda n: _fill(b"1-0 ", n, b'[Site "PlayOK"]\n'),
+    "pos-oversized": lambda n: _fill(b"\x70", n, b"\xe1"),
+    "binary-noise": lambda n: bytes((i * 7919 + 13) % 256 for i in range(n)),
+}
+
+_READ_ONLY = """
+import io, sys, json, time, resource
+from renju_cli.formats import read_stream
+data = open(sys.argv[1], 'rb').read()
+t = time.perf_counter()
+records = moves = 0
+for r in read_stream(io.BufferedReader(io.BytesIO(data)), sys.argv[1]):
+    records += 1
+    moves += len(r.moves)
+print(json.dumps({"seconds": time.perf_counter() - t, "records": records, "moves": moves,
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def run(name: str, size: int, directory: Path) -> dict[str, object]:
+    """Write one hostile file and measure reading it and checking it, each in a new process."""
+    path = directory / f"{name}.bin"
+    path.write_bytes(HOSTILE[name](size))
+    read = subprocess.run(
+        [sys.executable, "-c", _READ_ONLY, str(path)], capture_output=True, text=True, check=False
+    )
+    out: dict[str, object] = {"name": name, "bytes": path.stat().st_size}
+    if read.returncode != 0:
+        out["read_error"] = read.stderr.strip().splitlines()[-1:]
+    else:
+        out.update({f"read_{k}": v for k, v in json.loads(read.stdout).items()})
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    check = subprocess.run(
+        [sys.executable, "-m", "renju_cli", "check", str(path), "--format", "jsonl"],
+        stdout=subprocess.DEVNULL,  # never -o /dev/null: an atomic writer must not rename onto it
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    out["check_seconds"] = round(time.perf_counter() - started, 3)
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    out["check_rss_mb"] = round(max(rss, before) / 1024, 1)  # max over children so far
+    out["check_exit"] = check.returncode
+    out["check_traceback"] = "Traceback" in check.stderr
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the hostile files; exit code 1 when one breaks a bound."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help=f"hostile files (default: all {len(HOSTILE)})")
+    parser.add_argument("--size", type=int, default=MB, help="bytes per file (default 1 MB)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="bound on time (reading)")
+    parser.add_argument("--mb", type=float, default=200.0, help="bound on peak memory")
+    args = parser.parse_args(argv)
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.names or sorted(HOSTILE):
+            r = run(name, args.size, Path(tmp))
+            over = (
+                "read_error" in r
+                or r["check_exit"] == 3
+                or r["check_traceback"]
+                or float(r.get("read_seconds", 0)) > args.seconds  # type: ignore[arg-type]
+                or float(r.get("read_rss_mb", 0)) > args.mb  # type: ignore[arg-type]
+            )
+            bad += bool(over)
+            print(json.dumps(r) + ("  <-- OVER" if over else ""), flush=True)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

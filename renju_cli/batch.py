@@ -1,0 +1,442 @@
+"""Batches: judge many records in input order, on one core, a process pool or a cluster.
+
+How work is split.  The parent process expands the inputs.  A **small file** (up to
+:data:`SMALL_FILE_BYTES`) goes to a local worker by name: the worker reads and judges it whole,
+so a directory of many small records costs the parent nothing but a listing.  Every other file
+is **read by the parent**, streaming, and sent as **chunks of parsed records**: one reader per
+big file (a chunk of a 100 000-game database needs no worker to re-parse the file up to it),
+standard input alike, and judging costs about five times reading, so the parent keeps up with a
+few workers.  On a cluster (``--dask``), where the workers may not see the files, the parent
+reads everything.  Work units hold :data:`CHUNK_RECORDS` records or small files; at most a few
+per worker are in flight, so memory stays flat however big the batch is.
+
+Order.  Chunks are numbered as they are cut and their results are handed out strictly in that
+order, whatever order the workers finish in: the output of ``--jobs N`` is the output of
+``--jobs 1``, byte for byte (the same readers run, and the reports come back through pickle,
+which keeps every field).
+
+Failures.  Judging one record is wrapped (:func:`judge_one`), and so is reading a file: a bug
+becomes an ``internal-error`` finding and the batch goes on.  When a worker process dies (a
+crash, the OOM killer), every chunk it may have taken is judged again one record at a time, each
+alone on a fresh pool (a small file is then read by the parent), so that only the record that
+kills its worker is reported and no record is lost or judged twice.
+
+Any ``concurrent.futures.Executor`` can run the chunks (:class:`Batch` takes a factory of
+them): a ``ProcessPoolExecutor`` for ``--jobs``, Dask's ``Client.get_executor()`` for
+``--dask``.  The functions sent to workers are top-level and their arguments pickle.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import gc
+import itertools
+import multiprocessing
+import os
+import signal
+import stat
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from renju_cli import api
+from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
+from renju_cli.formats import ReadOptions, unreadable
+from renju_cli.record import Record, SourceLocation
+from renju_cli.report import Finding, GameReport, Summary
+from renju_cli.ruleset import Ruleset
+
+#: Records per work unit: enough to make the cost of sending one small (a chunk is tens of
+#: milliseconds of judging), few enough that small batches still spread over the workers.
+CHUNK_RECORDS = 32
+#: Chunks in flight per worker: one being judged, one waiting, so no worker idles.
+PENDING_PER_WORKER = 2
+#: Files up to this size are read by a local worker rather than by the parent.
+SMALL_FILE_BYTES = 64 << 10
+
+#: ``--duplicates`` modes.
+DUPLICATE_MODES = ("off", "report", "skip")
+
+#: Test hook, read only by the test suite: ``raise:NAME#INDEX`` makes judging the record of
+#: index INDEX in the file named NAME raise; ``crash:NAME#INDEX`` kills the worker process
+#: judging it (only in a worker, never in the main process).
+FAULT_ENV = "RENJU_TEST_FAULT"
+
+ExecutorFactory = Callable[[], cf.Executor]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What judging a record needs besides the record.  Pickles; sent with every chunk."""
+
+    #: the ruleset for every record; ``None``: the record's own rule when shipped, else renju
+    rules: Ruleset | None = None
+    #: compute the duplicate key of each record
+    keys: bool = False
+
+
+@dataclass
+class Judged:
+    """The report of one record, and its duplicate key when asked for."""
+
+    report: GameReport
+    key: bytes | None = None
+
+
+@dataclass(frozen=True)
+class FileTask:
+    """A file for a worker to read and judge whole: the parent only names it."""
+
+    path: str
+    fmt: str | None = None
+    options: ReadOptions | None = None
+
+
+#: A unit's entries: a record to judge, the report of one that could not be read, or a file.
+Item = Record | GameReport | FileTask
+
+
+def judge_one(item: Record | GameReport, settings: Settings) -> Judged:
+    """Judge one record; never raises: a bug becomes an ``internal-error`` finding."""
+    if isinstance(item, GameReport):
+        return Judged(item)
+    try:
+        _fault(item)
+        ruleset = api.choose_ruleset(item, settings.rules)
+        report = api.judge_record(item, ruleset)
+        key = game_key(item, ruleset) if settings.keys else None
+    except Exception as e:  # any bug in one record must not stop the batch
+        return Judged(failed_report(item, settings, f"judging this record failed: {_why(e)}"))
+    return Judged(report, key)
+
+
+def judge_chunk(items: Sequence[Item], settings: Settings) -> list[list[Judged]]:
+    """Judge a unit of work, in order: one report per record, every record of a file."""
+    out = []
+    for item in items:
+        if isinstance(item, FileTask):
+            records = read_file(item.path, item.fmt, item.options, settings)
+            out.append([judge_one(r, settings) for r in records])
+        else:
+            out.append([judge_one(item, settings)])
+    return out
+
+
+def read_file(
+    path: str,
+    fmt: str | None,
+    options: ReadOptions | None,
+    settings: Settings,
+    on_read: Callable[[int], None] | None = None,
+) -> Iterator[Record | GameReport]:
+    """Every record of one input (``api.read_path``); never raises: a bug in a reader ends the
+    file with an unreadable report whose finding says so."""
+    count = 0
+    try:
+        for record in api.read_path(path, fmt, options, on_read):
+            count += 1
+            yield record
+    except Exception as e:  # a bug in a reader: report it, go on with the next file
+        where = SourceLocation("<stdin>" if path == "-" else path, count)
+        lost = Record(moves=[], source=where, format="unknown")
+        message = f"reading stopped here: {_why(e)}; the rest of the file is not checked"
+        report = failed_report(lost, settings, message)
+        report.unreadable = True
+        yield report
+
+
+def failed_report(record: Record, settings: Settings, message: str) -> GameReport:
+    """The report of a record that could not be judged: one ``internal-error`` finding."""
+    try:
+        name = api.choose_ruleset(record, settings.rules).name
+    except Exception:  # the failure may be right there: name the default
+        name = api.DEFAULT_RULES
+    return GameReport(
+        source=record.source,
+        ruleset=name,
+        moves=len(record.moves),
+        format=record.format,
+        declared_result=record.declared_result,
+        metadata=dict(record.metadata),
+        notes=list(record.notes),
+        findings=[Finding("internal-error", message)],
+    )
+
+
+def _why(e: BaseException) -> str:
+    text = str(e)
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+def _fault(record: Record) -> None:
+    spec = os.environ.get(FAULT_ENV)
+    if not spec:
+        return
+    kind, _, target = spec.partition(":")
+    if target != f"{os.path.basename(record.source.path)}#{record.source.index}":
+        return
+    if kind == "crash" and multiprocessing.parent_process() is not None:
+        os._exit(70)
+    raise RuntimeError(f"fault injected by {FAULT_ENV}")
+
+
+# -- executors ----------------------------------------------------------------------------------
+def cpu_count() -> int:
+    """The cores this process may run on (``--jobs 0``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group: the parent handles it and stops the pool;
+    # a worker that also raised KeyboardInterrupt would print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # What the worker inherited (modules, the parent's state when forked) lives as long as
+    # it does: keep the garbage collector from walking it again after every chunk.
+    gc.freeze()
+
+
+def process_pool(jobs: int) -> ExecutorFactory:
+    """A factory of process pools of ``jobs`` workers."""
+
+    def make() -> cf.Executor:
+        return cf.ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+
+    return make
+
+
+def _stop(executor: cf.Executor) -> None:
+    try:
+        executor.shutdown(wait=False, cancel_futures=True)
+    except TypeError:  # executors that predate cancel_futures (Dask's)
+        executor.shutdown(wait=False)
+
+
+@dataclass
+class Chunk:
+    """A unit of work: records and files in input order, and how far the input was read when
+    it was cut."""
+
+    items: list[Item]
+    read_bytes: int = 0
+
+
+Results = list[list[Judged]]  # per item of a chunk: its reports
+
+
+class _Engine:
+    """Runs chunks on an executor and hands their results out in chunk order."""
+
+    def __init__(self, settings: Settings, factory: ExecutorFactory, pending: int) -> None:
+        self.settings = settings
+        self.factory = factory
+        self.pending = max(1, pending)
+        self.executor = factory()
+        self.broken = False  # the current executor lost a worker
+
+    def run(self, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Results]]:
+        # (chunk, its future, the executor it went to), oldest first
+        queue: deque[tuple[Chunk, cf.Future[Results], cf.Executor]] = deque()
+        source = iter(chunks)
+        try:
+            while True:
+                while len(queue) < self.pending:
+                    chunk = next(source, None)
+                    if chunk is None:
+                        break
+                    queue.append((chunk, *self._submit(chunk.items)))
+                if not queue:
+                    return
+                chunk, future, executor = queue.popleft()
+                try:
+                    results = future.result()
+                except Exception as e:  # the worker died, or the engine lost the task
+                    self.broken = isinstance(e, cf.BrokenExecutor) and executor is self.executor
+                    results = [self._isolate(item) for item in chunk.items]
+                    if self.broken:
+                        self._renew()
+                yield chunk, results
+        finally:
+            for _, future, _ in queue:
+                future.cancel()
+            _stop(self.executor)
+
+    def _submit(self, items: Sequence[Item]) -> tuple[cf.Future[Results], cf.Executor]:
+        try:
+            return self.executor.submit(judge_chunk, items, self.settings), self.executor
+        except cf.BrokenExecutor:  # a worker died: what it had taken is isolated when reached
+            self._renew()
+            return self.executor.submit(judge_chunk, items, self.settings), self.executor
+
+    def _renew(self) -> None:
+        _stop(self.executor)
+        self.executor = self.factory()
+        self.broken = False
+
+    def _isolate(self, item: Item) -> list[Judged]:
+        """Judge one item of a failed chunk alone on the executor (a file: each of its records
+        alone), so that only a record that kills its worker is reported."""
+        if self.broken:
+            self._renew()
+        try:
+            return self.executor.submit(judge_chunk, [item], self.settings).result()[0]
+        except Exception as e:
+            self.broken = isinstance(e, cf.BrokenExecutor)
+            why = _why(e)
+        if isinstance(item, FileTask):
+            records = read_file(item.path, item.fmt, item.options, self.settings)
+            return [j for r in records for j in self._isolate(r)]
+        assert isinstance(item, Record)  # a GameReport is never judged, so never fails
+        message = f"the worker judging this record stopped: {why}"
+        return [Judged(failed_report(item, self.settings, message))]
+
+
+# -- a batch ------------------------------------------------------------------------------------
+@dataclass
+class _Progress:
+    bytes: int = 0
+
+    def add(self, n: int) -> None:
+        self.bytes += n
+
+
+@dataclass
+class Batch:
+    """A ``check`` run over inputs, iterated for ``(record, report)`` in input order.
+
+    ``inputs`` are what ``api.expand_inputs`` gives.  ``rules`` is the ruleset for every record
+    (``None``: each record's own rule when shipped, else renju).  Each report has passed the
+    duplicate check (``duplicates``: ``off``, ``report`` adds a ``duplicate`` finding, ``skip``
+    leaves the record out) and the ``select``/``ignore`` filters, and is counted in ``summary``.
+
+    ``record`` is ``None`` when the input could not be read into a record, or when a worker
+    read it (``read_in_workers=False`` keeps every record here, e.g. for the HTML report).
+
+    ``jobs`` > 1 judges on a process pool of that many workers; ``executor`` (a factory of
+    ``concurrent.futures.Executor``) runs the chunks elsewhere, e.g. on a Dask cluster, with
+    ``pending`` chunks in flight; its workers get records, never file names.  ``progress`` is
+    called after each chunk with the records handed out and the input bytes read so far.
+    """
+
+    inputs: Sequence[str | api.InputError]
+    rules: Ruleset | None = None
+    fmt: str | None = None
+    options: ReadOptions | None = None
+    select: Iterable[str] = ()
+    ignore: Iterable[str] = ()
+    duplicates: str = "off"
+    jobs: int = 1
+    executor: ExecutorFactory | None = None
+    pending: int | None = None
+    chunk_records: int = CHUNK_RECORDS
+    progress: Callable[[int, int], None] | None = None
+    read_in_workers: bool = True
+    summary: Summary = field(default_factory=Summary)
+
+    def __post_init__(self) -> None:
+        if self.duplicates not in DUPLICATE_MODES:
+            raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_MODES)}")
+        self._read = _Progress()
+        self._select = frozenset(self.select)
+        self._ignore = frozenset(self.ignore)
+        self.settings = Settings(self.rules, keys=self.duplicates != "off")
+
+    def total_bytes(self) -> int:
+        """The size of the input files (standard input and devices count 0), for progress."""
+        total = 0
+        for item in self.inputs:
+            if isinstance(item, str) and item != "-":
+                with contextlib.suppress(OSError):
+                    total += os.stat(item).st_size
+        return total
+
+    def __iter__(self) -> Iterator[tuple[Record | None, GameReport]]:
+        return self.run()
+
+    def run(self) -> Generator[tuple[Record | None, GameReport], None, None]:
+        """The reports, in input order (close the generator to stop early: the workers stop)."""
+        index = DuplicateIndex()
+        done = 0
+        for chunk, results in self._judged():
+            for item, judged_all in zip(chunk.items, results, strict=True):
+                done += len(judged_all)
+                for judged in judged_all:
+                    report = judged.report
+                    first = index.seen(judged.key, report.source)
+                    if first is not None:
+                        self.summary.duplicates += 1
+                        if self.duplicates == "skip":
+                            self.summary.skipped += 1
+                            continue
+                        report.findings.append(duplicate_finding(first))
+                    if self._select:
+                        report.findings = [f for f in report.findings if f.code in self._select]
+                    if self._ignore:
+                        report.findings = [f for f in report.findings if f.code not in self._ignore]
+                    self.summary.add(report)
+                    yield (item if isinstance(item, Record) else None), report
+            if self.progress is not None:
+                self.progress(done, chunk.read_bytes)
+
+    def _pool(self) -> ExecutorFactory | None:
+        if self.executor is not None:
+            return self.executor
+        return process_pool(self.jobs) if self.jobs > 1 else None
+
+    def _judged(self) -> Iterator[tuple[Chunk, Results]]:
+        factory = self._pool()
+        chunks = self._chunks(by_name=factory is not None and self.executor is None)
+        if factory is None:
+            for chunk in chunks:
+                yield chunk, judge_chunk(chunk.items, self.settings)
+            return
+        # A batch of one chunk is judged here: starting workers would cost more than it saves.
+        first = next(chunks, None)
+        second = next(chunks, None) if first is not None else None
+        if first is None or second is None:
+            if first is not None:
+                yield first, judge_chunk(first.items, self.settings)
+            return
+        pending = self.pending or PENDING_PER_WORKER * self.jobs
+        engine = _Engine(self.settings, factory, pending)
+        yield from engine.run(itertools.chain((first, second), chunks))
+
+    def _chunks(self, by_name: bool) -> Iterator[Chunk]:
+        items: list[Item] = []
+        for item in self._items(by_name and self.read_in_workers):
+            items.append(item)
+            if len(items) >= self.chunk_records:
+                yield Chunk(items, self._read.bytes)
+                items = []
+        if items:
+            yield Chunk(items, self._read.bytes)
+
+    def _items(self, by_name: bool) -> Iterator[Item]:
+        """Every record of every input in input order, or the names of small files."""
+        for entry in self.inputs:
+            self.summary.files += 1
+            if isinstance(entry, api.InputError):
+                yield unreadable(entry.path, entry.message)
+                continue
+            size = _small_file_size(entry) if by_name else None
+            if size is not None:
+                self._read.add(size)
+                yield FileTask(entry, self.fmt, self.options)
+                continue
+            yield from read_file(entry, self.fmt, self.options, self.settings, self._read.add)
+
+
+def _small_file_size(path: str) -> int | None:
+    """The size of a regular file of at most ``SMALL_FILE_BYTES``, else ``None``."""
+    if path == "-":
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None  # the parent reads it and reports why it cannot
+    if not stat.S_ISREG(st.st_mode) or st.st_size > SMALL_FILE_BYTES:
+        return None
+    return st.st_size

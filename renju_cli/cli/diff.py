@@ -1,0 +1,112 @@
+"""``renju diff``: the same records under two or more rulesets."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from renju_cli.cli.app import (
+    CONTEXT,
+    EXIT_CLEAN,
+    EXIT_FINDINGS,
+    RULES_HELP,
+    UsageProblem,
+    cli,
+    input_format_option,
+    load_rules,
+    open_output,
+    read_options,
+)
+
+#: Records between two progress updates on a terminal.
+PROGRESS_EVERY = 50
+
+
+# -- diff --------
+@cli.command(context_settings=CONTEXT)
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--rules",
+    "-r",
+    "rules",
+    multiple=True,
+    required=True,
+    help=RULES_HELP + " Give it two or more times.",
+)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["text", "json", "jsonl"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option("--output", "-o", default=None, help="Write the diff to FILE (atomically).")
+@input_format_option()
+@click.option("--encoding", default=None, help="Text encoding to try first.")
+@click.option("--include", multiple=True, help="Only files matching this glob (directories).")
+@click.option("--exclude", multiple=True, help="Skip files matching this glob (directories).")
+def diff(
+    paths: tuple[str, ...],
+    rules: tuple[str, ...],
+    fmt: str,
+    output: str | None,
+    input_format: str | None,
+    encoding: str | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+) -> None:
+    """Replay every record in PATHS under each --rules and list the records whose outcome
+    differs: the result under each ruleset and the first move where the rulings part.
+
+    PATHS are files, directories (searched recursively), glob patterns, or - for standard
+    input. Exit code 1 when any outcome differs (or a record could not be judged: an internal
+    error), 0 when none does (for CI). JSON and JSON Lines list the differing (and unreadable)
+    records only; the JSON summary counts them all.
+
+    \b
+    Examples:
+      renju diff games/ --rules renju --rules freestyle
+      renju diff db.rif -r renju -r renju-claim.yaml --format jsonl -o diff.jsonl
+      echo "h8 h9 i8 g8 j8 k8 i9 i10 j10 k11" | renju diff - -r renju -r standard
+    """
+    from renju_cli import api
+    from renju_cli.diff import DIFF_RENDERERS, DiffSummary, diff_inputs
+    from renju_cli.formats import FORMAT_MODULES
+
+    if len(rules) < 2:
+        raise UsageProblem("give --rules two or more times: diff compares rulesets")
+    rulesets = [load_rules(r) for r in rules]
+    names = [r.name for r in rulesets]
+    if len(set(names)) != len(names):
+        raise UsageProblem(f"the rulesets must have different names, not {', '.join(names)}")
+    options = read_options(encoding)
+    if input_format is not None and input_format not in FORMAT_MODULES:
+        raise UsageProblem(
+            f"unknown input format {input_format!r}; known: {', '.join(FORMAT_MODULES)}"
+        )
+    inputs = list(api.expand_inputs(paths, include, exclude))
+    if not inputs or all(isinstance(i, api.InputError) for i in inputs):
+        msgs = "; ".join(f"{i.path}: {i.message}" for i in inputs if isinstance(i, api.InputError))
+        raise UsageProblem(f"no input found ({msgs})" if msgs else "no input found")
+
+    summary = DiffSummary(names)
+    progress = sys.stderr.isatty()
+    with open_output(output) as out:
+        renderer = DIFF_RENDERERS[fmt](out, names)
+        for d in diff_inputs(inputs, rulesets, input_format, options):
+            summary.add(d)
+            renderer.record(d)
+            if progress and summary.records % PROGRESS_EVERY == 0:
+                click.echo(
+                    f"\rdiff: {summary.records} records, {summary.differing} differ",
+                    err=True,
+                    nl=False,
+                )
+        if progress and summary.records >= PROGRESS_EVERY:
+            click.echo("\r\033[K", err=True, nl=False)
+        renderer.finish(summary)
+    # a record the referee failed on could not be compared: CI must not take it for equal
+    sys.exit(EXIT_FINDINGS if summary.differing or summary.failed else EXIT_CLEAN)

@@ -1,0 +1,128 @@
+"""Duplicate games: a key that is the same for a game written in any of the ways it can be.
+
+Two records are **the same game** when their stones, placed in order, are the same up to one of
+the symmetries of the board (the 8 of a square, the 4 of a rectangle), with two allowances for
+how records are written rather than how the game went:
+
+- the **opening stones** (the first :data:`OPENING_STONES` moves) count as a set of black and a
+  set of white stones: the opener places them together in every renju protocol (and with a
+  swap after each in Taraguchi or Tarannikov, which still leaves the same position), so a record
+  that lists stone 3 before stone 1 is the same game;
+- **setup stones** (SGF ``AB``/``AW``, engine openings) count as sets, as their formats do.
+
+Everything else is play and its order counts.  Side information is left out of the key: the
+declared result, the players, the fifth-move offers and swap decisions (two databases often
+keep different amounts of it for the same game).  Records with no stone at all (unreadable or
+empty) have no key: they are not games to compare.
+
+The key is a 16-byte digest, so a batch of millions of records keeps a small index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from renju_cli.coords import Point
+from renju_cli.record import Color, Record, SourceLocation
+from renju_cli.report import Finding
+from renju_cli.ruleset import Ruleset
+
+#: Moves at the start of a record that form a set of stones rather than a sequence.
+OPENING_STONES = 3
+
+_Transform = Callable[[int, int], tuple[int, int]]
+_Stone = tuple[int, int, int]  # (colour 0/1, x, y); a pass is (colour, -1, -1)
+
+
+def symmetries(width: int, height: int) -> list[_Transform]:
+    """The symmetries of a ``width`` x ``height`` board, identity first."""
+    w, h = width - 1, height - 1
+    out: list[_Transform] = [
+        lambda x, y: (x, y),
+        lambda x, y: (w - x, y),
+        lambda x, y: (x, h - y),
+        lambda x, y: (w - x, h - y),
+    ]
+    if width == height:
+        out += [
+            lambda x, y: (y, x),
+            lambda x, y: (h - y, x),
+            lambda x, y: (y, w - x),
+            lambda x, y: (h - y, w - x),
+        ]
+    return out
+
+
+def _stones(record: Record) -> tuple[list[_Stone], list[_Stone]]:
+    """The setup stones and the moves as (colour, x, y); colours as the referee assumes them:
+    the one a move states, else alternating from black (white when the setup has more black
+    stones)."""
+    setup = [(0 if c is Color.BLACK else 1, p.x, p.y) for p, c in record.setup]
+    blacks = sum(1 for s in setup if s[0] == 0)
+    to_move = 0 if blacks <= len(setup) - blacks else 1
+    moves = []
+    for m in record.moves:
+        colour = to_move if m.color is None else (0 if m.color is Color.BLACK else 1)
+        p = m.point if m.point is not None else Point(-1, -1)
+        moves.append((colour, p.x, p.y))
+        to_move = 1 - colour
+    return setup, moves
+
+
+def game_key(record: Record, ruleset: Ruleset) -> bytes | None:
+    """The duplicate key of a record judged under ``ruleset`` (its board size when the record
+    states none); ``None`` when the record has no stone."""
+    if record.unreadable or not (record.moves or record.setup):
+        return None
+    width = record.width or ruleset.width
+    height = record.height or record.width or ruleset.height
+    setup, moves = _stones(record)
+    head, tail = moves[:OPENING_STONES], moves[OPENING_STONES:]
+    best: tuple[object, ...] | None = None
+    for t in symmetries(width, height):
+
+        def move(s: _Stone, t: _Transform = t) -> _Stone:
+            # a pass is the same in every frame
+            if s[1] < 0:
+                return s
+            x, y = t(s[1], s[2])
+            return (s[0], x, y)
+
+        form = (
+            tuple(sorted(move(s) for s in setup)),
+            tuple(sorted(move(s) for s in head)),
+            tuple(move(s) for s in tail),
+        )
+        if best is None or form < best:
+            best = form
+    text = repr((width, height, best)).encode()
+    return hashlib.blake2b(text, digest_size=16).digest()
+
+
+class DuplicateIndex:
+    """The first record seen of every game key, in the order records are offered."""
+
+    def __init__(self) -> None:
+        self.first: dict[bytes, SourceLocation] = {}
+
+    def seen(self, key: bytes | None, source: SourceLocation) -> SourceLocation | None:
+        """The first occurrence of ``key`` when it was seen before, else ``None`` (and
+        ``source`` becomes its first occurrence)."""
+        if key is None:
+            return None
+        if key in self.first:
+            return self.first[key]
+        self.first[key] = source
+        return None
+
+
+def duplicate_finding(first: SourceLocation) -> Finding:
+    """The ``duplicate`` finding of a record that repeats the game at ``first``."""
+    from renju_cli.render import place
+
+    return Finding(
+        "duplicate",
+        f"the same game as {place(first)} (up to a board symmetry and the order of the "
+        f"opening stones)",
+    )

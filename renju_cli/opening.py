@@ -1,0 +1,1808 @@
+"""Opening protocols as data, and the 26 canonical renju openings.
+
+A ruleset's ``opening`` mapping is a list of *steps* (``shared/spec/openings.md``,
+``docs/notation.md``); this module compiles it into a :class:`Protocol` and checks a record
+against it.  No protocol is known by name here: RIF, Taraguchi-N, Swap2 and the others are YAML
+files under ``rulesets/``.
+
+The vocabulary (each step is a mapping with one key):
+
+``place``   the next stone: ``move`` number, ``color``, ``by`` (seat ``P1``/``P2`` or the holder of
+            ``black``/``white``), ``region`` (``anywhere``, ``{central: k}``, ``{outside: k}``)
+            and ``canonical`` (stones 1-3 must be one of the 26 canonical openings);
+``swap``    the ``by`` seat may exchange colours;
+``choose``  the ``by`` seat chooses its colour (``take``: only that colour, a branch option);
+``declare`` the ``by`` seat declares how many offers will follow (``min``/``max``);
+``offer``   offers for the next move: ``count`` (a number, ``$param`` or ``declared``), the
+            ``symmetry`` frame (``pattern``, ``board``, ``none``); offers may not be forbidden;
+``keep``    the next move must be one of the offers;
+``branch``  named ``options``, each a list of steps; ``repeat`` hands the same choice to the
+            other seat after the option (Super Sakata);
+``reject``  the opening is rejected: every stone comes off and the following steps number their
+            stones from 1 again, ``black`` (a seat) holding black (Taimla);
+``relocate`` one of ``stones`` moves to an empty point of ``region`` (Nokhrin);
+``require`` at least one of ``stones`` stands in ``region`` (CCTsai);
+``turns``   turns of one or two stones up to stone ``until``, a swap only after two (Lianhuan).
+
+Several offer steps before their keeps take one recorded group each (Lijing); ``canonical: 52``
+is the set of 52 openings (stone 3 in the 7x7); ``opening.alternate: false`` gives each stone
+its step's colour (Samsone); ``forbidden.restricted_seat`` binds the rules written for black to
+a seat (Yunhe Xia, ``rules_for``).  ``check_opening`` returns, besides findings, the ``Course``
+the referee follows: colours, rejections and moved stones, and the rules in force per move.
+The full vocabulary is documented in ``docs/openings.md``.
+
+Numbers may be ``$name`` references to ``opening.params``, so that ``Taraguchi-N`` is
+``extends: taraguchi-10`` plus ``opening: {params: {offers: N}}``.
+
+What a record can show is checked: positions of stones, canonical openings, where swaps and colour
+choices happen, offers (count, validity, symmetry) and the kept fifth, passes in the opening.  Who
+physically placed a stone is not in any record; ``by`` words the rule and tracks which seat holds
+which colour.  Decisions are :class:`~renju_cli.record.OpeningEvent` s; RenjuNet swap flags
+(``after == -1``, ``value`` = opportunity number) are mapped to the protocol's swap and choice
+steps in order.  What a record does not store (offers, a declared count) is reported as an
+``unchecked`` finding instead of being guessed.  A branch is chosen by the record's evidence: the
+option that explains the most recorded events (a list of offers weighs more than a swap flag),
+then the one with the fewest errors, then the first listed.
+
+Symmetries of the square are named as they map the *recorded* stones onto the table entry:
+``identity``, ``rotate-90`` / ``rotate-180`` / ``rotate-270`` (anticlockwise, row 1 at the
+bottom), ``mirror-column`` (left-right, in the centre column), ``mirror-row`` (top-bottom),
+``mirror-diagonal`` (in the a1-o15 diagonal) and ``mirror-antidiagonal`` (in the a15-o1 one).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache, lru_cache
+from importlib import resources
+from typing import Any
+
+from renju_cli.board import BLACK, WHITE, Board
+from renju_cli.coords import COLUMNS, Point, center, parse_point
+from renju_cli.record import OpeningEvent, Record
+from renju_cli.report import INFO, WARNING, Finding
+from renju_cli.ruleset import Ruleset
+
+COLORS = ("black", "white")
+SEATS = ("P1", "P2")
+#: Linear parts (a, b, c, d): (x, y) -> (a*x + b*y, c*x + d*y); y grows upwards.
+SYMMETRIES: dict[str, tuple[int, int, int, int]] = {
+    "identity": (1, 0, 0, 1),
+    "rotate-90": (0, -1, 1, 0),
+    "rotate-180": (-1, 0, 0, -1),
+    "rotate-270": (0, 1, -1, 0),
+    "mirror-column": (-1, 0, 0, 1),
+    "mirror-row": (1, 0, 0, -1),
+    "mirror-diagonal": (0, 1, 1, 0),
+    "mirror-antidiagonal": (0, -1, -1, 0),
+}
+#: A branch search never walks more paths than this (a guard against hostile rulesets).
+MAX_PATHS = 2000
+#: How much a recorded list of offers or a declared count weighs against a swap flag (1) when
+#: the record's events choose between the options of a branch.
+EVIDENCE_DATA = 2
+#: A repeated branch (Super Sakata) is followed this many rounds at most.
+MAX_ROUNDS = 100
+
+_PARAM = re.compile(r"^\$([a-z][a-z0-9_]*)$")
+_DECISIONS = ("swap", "no-swap", "choose")
+
+
+# -- the 26 canonical openings -------------------------------------------------------------------
+@dataclass(frozen=True)
+class CanonicalOpening:
+    """One of the 26 openings in standard orientation (stone 2 at h9 or i9, offsets from h8)."""
+
+    id: str
+    number: int
+    type: str
+    name: str
+    kanji: str
+    kana: str
+    second: tuple[int, int]
+    third: tuple[int, int]
+    renjunet_id: int | None
+
+
+@cache
+def canonical_openings() -> tuple[CanonicalOpening, ...]:
+    """The table shipped in ``renju_cli/data/openings26.json``."""
+    raw = (resources.files("renju_cli") / "data" / "openings26.json").read_text("utf-8")
+    out = []
+    for o in json.loads(raw)["openings"]:
+        pts = [parse_point(s["point"]) for s in o["stones"]]
+        c = pts[0]
+        out.append(
+            CanonicalOpening(
+                id=o["id"],
+                number=int(o["number"]),
+                type=o["type"],
+                name=o["romaji"],
+                kanji=o.get("kanji", ""),
+                kana=o.get("kana", ""),
+                second=(pts[1].x - c.x, pts[1].y - c.y),
+                third=(pts[2].x - c.x, pts[2].y - c.y),
+                renjunet_id=o.get("renjunet_opening_id"),
+            )
+        )
+    return tuple(out)
+
+
+@cache
+def _by_stones() -> dict[tuple[tuple[int, int], tuple[int, int]], CanonicalOpening]:
+    return {(o.second, o.third): o for o in canonical_openings()}
+
+
+def lookup_opening(text: str) -> CanonicalOpening | None:
+    """The opening a declared id names: ``D4``, ``d4``, ``Kagetsu``, ``D4 Kagetsu``, ``花月``."""
+    key = " ".join(text.split()).casefold()
+    for o in canonical_openings():
+        names = {o.id.casefold(), o.name.casefold(), o.kanji, o.kana}
+        names.add(f"{o.id} {o.name}".casefold())
+        if key in names:
+            return o
+    return None
+
+
+@dataclass(frozen=True)
+class Identified:
+    """A recorded opening named: the table entry and the symmetry mapping the record onto it."""
+
+    opening: CanonicalOpening
+    symmetry: str
+
+    def to_json(self) -> dict[str, Any]:
+        o = self.opening
+        return {"id": o.id, "name": o.name, "symmetry": self.symmetry, "type": o.type}
+
+
+def _apply(m: tuple[int, int, int, int], v: tuple[int, int]) -> tuple[int, int]:
+    a, b, c, d = m
+    return (a * v[0] + b * v[1], c * v[0] + d * v[1])
+
+
+def chebyshev(p: Point, c: Point) -> int:
+    """Distance in the sense of the central k x k squares (king moves)."""
+    return max(abs(p.x - c.x), abs(p.y - c.y))
+
+
+def canonical_fault(stones: Sequence[Point], c: Point, reach: int = 2) -> int | None:
+    """The first of stones 1-3 that keeps them from being a canonical opening (1-based).
+
+    ``reach`` 2: the 26 openings (stone 3 in the central 5x5); 3: the 52 openings (7x7).
+    """
+    if stones[0] != c:
+        return 1
+    if chebyshev(stones[1], c) != 1:
+        return 2
+    if chebyshev(stones[2], c) > reach or stones[2] in (stones[0], stones[1]):
+        return 3
+    return None
+
+
+def identify(stones: Sequence[Point], c: Point) -> Identified | None:
+    """Name a canonical opening (stones 1-3 about the centre ``c``), or ``None``."""
+    if len(stones) < 3 or canonical_fault(stones, c) is not None:
+        return None
+    o2 = (stones[1].x - c.x, stones[1].y - c.y)
+    o3 = (stones[2].x - c.x, stones[2].y - c.y)
+    table = _by_stones()
+    for name, m in SYMMETRIES.items():
+        entry = table.get((_apply(m, o2), _apply(m, o3)))
+        if entry is not None:
+            return Identified(entry, name)
+    return None  # unreachable with a complete table: the 26 classes cover all 184 openings
+
+
+# -- symmetries of a position (for offers) ---------------------------------------------------------
+@dataclass(frozen=True)
+class Isometry:
+    """``p -> L p + t`` with ``L`` one of ``SYMMETRIES``: a symmetry of some stones."""
+
+    kind: str
+    tx: int
+    ty: int
+
+    def __call__(self, p: Point) -> Point:
+        x, y = _apply(SYMMETRIES[self.kind], (p.x, p.y))
+        return Point(x + self.tx, y + self.ty)
+
+    def words(self, near: Point) -> str:
+        """``a mirror in column h``, ``a half turn about i9``; ``near`` is a stone it maps."""
+        k, tx, ty = self.kind, self.tx, self.ty
+        if k == "mirror-column":
+            return f"a mirror in {_line_name(Fraction(tx, 2), 'column')}"
+        if k == "mirror-row":
+            return f"a mirror in {_line_name(Fraction(ty, 2), 'row')}"
+        if k in ("mirror-diagonal", "mirror-antidiagonal"):
+            # the midpoint of a stone and its image is on the axis; step along it to a point
+            image = self(near)
+            x2, y2 = near.x + image.x, near.y + image.y
+            if x2 % 2:
+                x2, y2 = x2 + 1, y2 + (1 if k == "mirror-diagonal" else -1)
+            axis = "diagonal" if k == "mirror-diagonal" else "anti-diagonal"
+            return f"a mirror in the {axis} through {Point(x2 // 2, y2 // 2).name}"
+        # rotations: the fixed point solves p = L p + t
+        a, b, c, d = SYMMETRIES[k]
+        det = (1 - a) * (1 - d) - b * c
+        px = Fraction((1 - d) * tx + b * ty, det)
+        py = Fraction(c * tx + (1 - a) * ty, det)
+        turn = "a half turn" if k == "rotate-180" else "a quarter turn"
+        return f"{turn} about {_point_name(px, py)}"
+
+
+def _line_name(v: Fraction, what: str) -> str:
+    if v.denominator == 1:
+        n = int(v)
+        return f"column {COLUMNS[n]}" if what == "column" else f"row {n + 1}"
+    lo = int(v - Fraction(1, 2))
+    if what == "column":
+        return f"the line between columns {COLUMNS[lo]} and {COLUMNS[lo + 1]}"
+    return f"the line between rows {lo + 1} and {lo + 2}"
+
+
+def _point_name(x: Fraction, y: Fraction) -> str:
+    if x.denominator == 1 and y.denominator == 1:
+        return Point(int(x), int(y)).name
+    lo = Point(int(x - Fraction(x.denominator - 1, 2)), int(y - Fraction(y.denominator - 1, 2)))
+    hi = Point(int(x + Fraction(x.denominator - 1, 2)), int(y + Fraction(y.denominator - 1, 2)))
+    return f"the midpoint of {lo.name} and {hi.name}"
+
+
+def stone_symmetries(
+    stones: dict[Point, int], width: int, height: int, frame: str
+) -> list[Isometry]:
+    """Every symmetry other than the identity mapping the stones onto themselves, colour by colour.
+
+    ``frame`` ``pattern`` admits a symmetry about any point; ``board`` only those that also map
+    the board onto itself (for a square board: about its centre).
+    """
+    if frame == "none":
+        return []
+    black = frozenset((p.x, p.y) for p, s in stones.items() if s == BLACK)
+    white = frozenset((p.x, p.y) for p, s in stones.items() if s != BLACK)
+    return list(_symmetries(black, white, width, height, frame == "board"))
+
+
+@lru_cache(maxsize=4096)
+def _symmetries(
+    black: frozenset[tuple[int, int]],
+    white: frozenset[tuple[int, int]],
+    width: int,
+    height: int,
+    board_only: bool,
+) -> tuple[Isometry, ...]:
+    # cached: a database repeats the same few thousand opening positions
+    corners = {(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)}
+    anchors = black or white
+    out = []
+    for kind, (a, b, c, d) in SYMMETRIES.items():
+        if not anchors:  # no stones: the symmetries of the board itself
+            candidates = corners
+        else:  # the anchor must land on a stone of its colour
+            x0, y0 = min(anchors)
+            ax, ay = a * x0 + b * y0, c * x0 + d * y0
+            candidates = {(x - ax, y - ay) for x, y in anchors}
+        for tx, ty in sorted(candidates):
+            if kind == "identity" and (tx, ty) == (0, 0):
+                continue
+            if not all((a * x + b * y + tx, c * x + d * y + ty) in black for x, y in black):
+                continue
+            if not all((a * x + b * y + tx, c * x + d * y + ty) in white for x, y in white):
+                continue
+            image = {(a * x + b * y + tx, c * x + d * y + ty) for x, y in corners}
+            if (board_only or not anchors) and image != corners:
+                continue
+            out.append(Isometry(kind, tx, ty))
+    return tuple(out)
+
+
+# -- the protocol --------------------------------------------------------------------------------
+class ProtocolError(ValueError):
+    """An ``opening`` mapping the engine cannot use (the schema cannot see every mistake)."""
+
+
+@dataclass(frozen=True)
+class Region:
+    """``anywhere``, or the central k x k square, or the points outside it."""
+
+    kind: str = "anywhere"
+    size: int = 0
+
+    def contains(self, p: Point, c: Point) -> bool:
+        if self.kind == "anywhere":
+            return True
+        inside = chebyshev(p, c) <= (self.size - 1) // 2
+        return inside if self.kind == "central" else not inside
+
+    def words(self) -> str:
+        if self.kind == "anywhere":
+            return "anywhere"
+        if self.kind == "central":
+            return "at the centre" if self.size == 1 else f"in the central {self.size}x{self.size}"
+        return f"outside the central {self.size}x{self.size}"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One compiled step; ``label`` numbers it for messages (``3``, ``5b.1``)."""
+
+    kind: str
+    label: str
+    by: str | None = None
+    move: int | None = None
+    color: str | None = None
+    region: Region = Region()
+    canonical: int = 0  # 26: stones 1-3 one of the 26 openings; 52: stone 3 in the 7x7
+    take: str | None = None
+    low: int = 1
+    high: int | None = None
+    count: int | None = None  # None: the declared count
+    symmetry: str = "pattern"
+    forbidden_allowed: bool = False
+    options: tuple[Option, ...] = ()
+    stones: tuple[int, ...] = ()  # relocate, require: the stones (numbered from the restart)
+    again: bool = False  # relocate: a stone moved before may be moved again
+    black: str | None = None  # reject: the seat that holds black when the opening restarts
+    until: int = 0  # turns: the last stone placed in turns
+    pair_before: int = 0  # turns: a two-stone turn starts before this stone
+    stacked: bool = False  # offer: one of several offer steps before their keeps
+
+    def words(self) -> str:
+        """The step in plain words (``P1 places black 3 in the central 5x5``)."""
+        by = self.by or (self.color or "the player to move")
+        if self.kind == "place":
+            if self.move:
+                what = f"{self.color or COLORS[(self.move - 1) % 2]} {self.move}"
+            else:
+                what = f"a {self.color} stone" if self.color else "a stone"
+            if self.canonical and self.region.kind == "anywhere":
+                return f"{by} places {what}, and {_CANONICAL_WORDS[self.canonical]}"
+            text = f"{by} places {what} {self.region.words()}"
+            if self.canonical:
+                text += f", and {_CANONICAL_WORDS[self.canonical]}"
+            return text
+        if self.kind == "swap":
+            return f"{by} may swap colours"
+        if self.kind == "choose":
+            return f"{by} takes {self.take}" if self.take else f"{by} chooses a colour"
+        if self.kind == "declare":
+            bound = f"{self.low} to {self.high}" if self.high else f"at least {self.low}"
+            return f"{by} declares the number of offers, {bound}"
+        if self.kind == "offer":
+            n = "the declared number of" if self.count is None else str(self.count)
+            target = f"move {self.move}" if self.move else "the next move"
+            rules = [f"{by} offers {n} points for {target} {self.region.words()}"]
+            rules.append("all different and empty")
+            if not self.forbidden_allowed:
+                rules.append("none forbidden")
+            if self.symmetry != "none":
+                rules.append(f"no two symmetric in the {self.symmetry} frame")
+            return ", ".join(rules)
+        if self.kind == "keep":
+            target = f"move {self.move}" if self.move else "the next move"
+            return f"{by} keeps one of the offers as {target}"
+        if self.kind == "reject":
+            black = f"{self.black} placing black" if self.black else f"{by} placing black"
+            return (
+                f"{by} rejects the opening: every stone is taken off and the opening starts "
+                f"again from stone 1, {black}"
+            )
+        if self.kind == "relocate":
+            which = _number_list(self.stones)
+            once = "" if self.again else " not moved before"
+            return f"{by} moves one of stones {which}{once} to an empty point {self.region.words()}"
+        if self.kind == "require":
+            return f"one of stones {_number_list(self.stones)} must be {self.region.words()}"
+        if self.kind == "turns":
+            return (
+                f"until stone {self.until}, the players take turns: the player to move places "
+                f"one stone of the colour due or, when the first of them is before stone "
+                f"{self.pair_before}, two stones in a row (one black, one white); only after a "
+                "two-stone turn may the opponent swap colours"
+            )
+        names = " or ".join(o.name for o in self.options)
+        return f"{by} chooses: {names}"
+
+
+_CANONICAL_WORDS = {
+    26: "stones 1-3 must be one of the 26 canonical openings",
+    52: "stones 1-3 must be one of the 52 openings (stone 3 in the central 7x7)",
+}
+
+
+def _number_list(numbers: Sequence[int]) -> str:
+    """``3, 4 or 5``."""
+    names = [str(n) for n in numbers]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One alternative of a ``branch``."""
+
+    name: str
+    title: str
+    steps: tuple[Step, ...]
+    repeat: bool = False
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """A compiled opening protocol."""
+
+    name: str
+    steps: tuple[Step, ...]
+    center: Point | None = None
+    no_pass_before: int = 1
+    params: dict[str, int] = field(default_factory=dict)
+    #: ``False``: stones do not alternate in colour in the opening; each ``place`` (and
+    #: ``offer``) step's ``color`` is its stone's colour (Samsone: B B W W W B B W)
+    alternate: bool = True
+
+
+def compile_protocol(opening: dict[str, Any]) -> Protocol:
+    """Compile a ruleset's ``opening`` mapping (already schema-valid) into a ``Protocol``."""
+    params = {str(k): int(v) for k, v in (opening.get("params") or {}).items()}
+    frame = str(opening.get("symmetry", "pattern"))
+
+    def number(value: Any, what: str) -> int:
+        if isinstance(value, str):
+            m = _PARAM.match(value)
+            if m is None or m.group(1) not in params:
+                raise ProtocolError(f"{what}: {value!r} names no entry of opening.params")
+            return params[m.group(1)]
+        return int(value)
+
+    def region(raw: Any, what: str) -> Region:
+        if raw is None or raw == "anywhere":
+            return Region()
+        if isinstance(raw, dict) and len(raw) == 1:
+            kind, size = next(iter(raw.items()))
+            k = number(size, f"{what}.region.{kind}")
+            if kind in ("central", "outside") and k >= 1 and k % 2 == 1:
+                return Region(str(kind), k)
+        raise ProtocolError(f"{what}: region must be anywhere, {{central: k}} or {{outside: k}}")
+
+    def steps(raw: Any, prefix: str) -> tuple[Step, ...]:
+        out = []
+        for i, item in enumerate(raw or [], 1):
+            label = f"{prefix}{i}"
+            if not isinstance(item, dict) or len(item) != 1:
+                raise ProtocolError(f"step {label}: a step is a mapping with one key")
+            kind, body = next(iter(item.items()))
+            body = body or {}
+            what = f"step {label} ({kind})"
+            common: dict[str, Any] = {"kind": kind, "label": label, "by": body.get("by")}
+            if kind == "place":
+                out.append(
+                    Step(
+                        **common,
+                        move=body.get("move"),
+                        color=body.get("color"),
+                        region=region(body.get("region"), what),
+                        canonical=_canonical_set(body.get("canonical", False)),
+                    )
+                )
+            elif kind in ("swap", "choose"):
+                out.append(Step(**common, take=body.get("take")))
+            elif kind == "declare":
+                high = body.get("max")
+                out.append(
+                    Step(
+                        **common,
+                        low=number(body.get("min", 1), f"{what}.min"),
+                        high=None if high is None else number(high, f"{what}.max"),
+                    )
+                )
+            elif kind == "offer":
+                count = body.get("count")
+                out.append(
+                    Step(
+                        **common,
+                        move=body.get("move"),
+                        color=body.get("color"),
+                        count=None if count == "declared" else number(count, f"{what}.count"),
+                        symmetry=str(body.get("symmetry", frame)),
+                        region=region(body.get("region"), what),
+                        forbidden_allowed=bool(body.get("forbidden_allowed", False)),
+                    )
+                )
+            elif kind == "keep":
+                out.append(Step(**common, move=body.get("move")))
+            elif kind == "reject":
+                out.append(Step(**common, black=body.get("black", body.get("by"))))
+            elif kind in ("relocate", "require"):
+                out.append(
+                    Step(
+                        **common,
+                        stones=tuple(int(n) for n in body.get("stones") or ()),
+                        region=region(body.get("region"), what),
+                        again=bool(body.get("again", False)),
+                    )
+                )
+            elif kind == "turns":
+                until = number(body.get("until"), f"{what}.until")
+                pair_before = number(body.get("pair_before", until), f"{what}.pair_before")
+                out.append(Step(**common, until=until, pair_before=pair_before))
+            elif kind == "branch":
+                options = []
+                for j, opt in enumerate(body.get("options") or []):
+                    letter = chr(ord("a") + j)
+                    options.append(
+                        Option(
+                            name=str(opt.get("name", letter)),
+                            title=str(opt.get("title", "")),
+                            steps=steps(opt.get("steps"), f"{label}{letter}."),
+                            repeat=bool(opt.get("repeat", False)),
+                        )
+                    )
+                if len(options) < 2:
+                    raise ProtocolError(f"{what}: a branch needs two options or more")
+                out.append(Step(**common, options=tuple(options)))
+            else:
+                raise ProtocolError(f"step {label}: unknown step {kind!r}")
+        return _stack_offers(out)
+
+    raw_center = opening.get("center")
+    return Protocol(
+        name=str(opening.get("name", "opening protocol")),
+        steps=steps(opening.get("steps"), ""),
+        center=parse_point(raw_center) if raw_center else None,
+        no_pass_before=int(opening.get("no_pass_before", 1)),
+        params=params,
+        alternate=bool(opening.get("alternate", True)),
+    )
+
+
+def _canonical_set(raw: Any) -> int:
+    """``canonical: true`` is the 26 openings; ``26`` and ``52`` name the set."""
+    if raw is True:
+        return 26
+    if raw in (False, None):
+        return 0
+    if raw in (26, 52):
+        return int(raw)
+    raise ProtocolError(f"canonical must be true, false, 26 or 52, not {raw!r}")
+
+
+def _stack_offers(steps: list[Step]) -> tuple[Step, ...]:
+    """Mark offer steps that follow one another before their keeps (Lijing: two 4ths, then two
+    5ths): each of them takes one recorded group of offers, in order."""
+    out = list(steps)
+    run: list[int] = []
+    for i, s in enumerate([*steps, Step("keep", "")]):
+        if s.kind == "offer":
+            run.append(i)
+        elif s.kind in ("keep", "place", "branch", "turns", "reject"):
+            if len(run) > 1:
+                for j in run:
+                    out[j] = dataclasses.replace(out[j], stacked=True)
+            run = []
+    return tuple(out)
+
+
+_PROTOCOLS: dict[int, tuple[dict[str, Any], Protocol | ProtocolError]] = {}
+
+
+def protocol_of(ruleset: Ruleset) -> Protocol | None:
+    """The compiled protocol of a ruleset (cached), ``None`` without one.
+
+    Raises ``ProtocolError`` when the ruleset's ``opening`` cannot be used.
+    """
+    raw = ruleset.opening
+    if not raw:
+        return None
+    hit = _PROTOCOLS.get(id(raw))
+    if hit is None or hit[0] is not raw:
+        compiled: Protocol | ProtocolError
+        try:
+            compiled = compile_protocol(raw)
+        except ProtocolError as e:
+            compiled = e
+        if len(_PROTOCOLS) > 256:
+            _PROTOCOLS.clear()
+        hit = (raw, compiled)
+        _PROTOCOLS[id(raw)] = hit
+    if isinstance(hit[1], ProtocolError):
+        raise hit[1]
+    return hit[1]
+
+
+def lint(protocol: Protocol) -> list[str]:
+    """Inconsistencies a schema cannot see: move numbers and colours out of step with the walk."""
+    problems: list[str] = []
+
+    def walk(steps: Sequence[Step], n: int, base: int, pending: int) -> tuple[int, int, int]:
+        # n: moves so far; base: moves before the last restart (stones are numbered from it);
+        # pending: offer steps not yet kept
+        for i, s in enumerate(steps):
+            if s.kind in ("place", "keep", "offer"):
+                number = n + 1 + (pending if s.kind == "offer" else 0)
+                stone = number - base
+                if s.move is not None and s.move != stone:
+                    problems.append(f"step {s.label}: move {s.move}, but it is move {stone}")
+                if protocol.alternate:
+                    colour = COLORS[(stone - 1) % 2]
+                    if s.color is not None and s.color != colour:
+                        problems.append(f"step {s.label}: stone {stone} is {colour}, not {s.color}")
+                elif s.kind != "keep" and s.color is None:
+                    problems.append(
+                        f"step {s.label}: stones do not alternate in this opening "
+                        "(alternate: false), so the step must name the colour"
+                    )
+                if s.kind == "offer":
+                    pending += 1
+                else:
+                    n = number
+                    pending = max(0, pending - 1) if s.kind == "keep" else pending
+            elif s.kind == "turns":
+                if s.until <= n - base:
+                    problems.append(f"step {s.label}: turns until stone {s.until}, already placed")
+                n = base + max(s.until, n - base)
+            elif s.kind == "reject":
+                base, pending = n, 0
+            elif s.kind == "branch":
+                ends = sorted({walk(o.steps, n, base, pending) for o in s.options if not o.repeat})
+                moves = sorted({e[0] for e in ends})
+                if len(moves) > 1 and i + 1 < len(steps):
+                    shown = ", ".join(map(str, moves[:-1])) + f" and {moves[-1]}"
+                    problems.append(
+                        f"step {s.label}: options end at different moves ({shown}) and steps follow"
+                    )
+                if ends:
+                    n, base, pending = ends[-1]
+        return n, base, pending
+
+    walk(protocol.steps, 0, 0, 0)
+    return problems
+
+
+# -- checking a record ---------------------------------------------------------------------------
+#: Record events that change the stones on the board (the referee applies them too).
+BOARD_EVENTS = ("reject", "relocate")
+
+
+@dataclass(frozen=True)
+class Course:
+    """What the opening tells the replay beyond "stones alternate from black on one board".
+
+    ``colors``: move number -> ``BLACK``/``WHITE`` for every move of the opening when some
+    stone's colour is not the one alternation from black gives (``alternate: false``, a
+    rejected opening); empty otherwise.  ``board_events``: the record's ``reject`` and
+    ``relocate`` events by the number of moves played before them, in record order.
+    ``rules``: ``(move, ruleset)`` pairs - from that move on, judge with that ruleset
+    (seat-bound forbidden moves: the rules written for black follow the restricted seat).
+    ``until``: no move after it needs any of this.
+    """
+
+    colors: dict[int, int]
+    board_events: dict[int, tuple[OpeningEvent, ...]]
+    rules: tuple[tuple[int, Ruleset], ...]
+    until: int
+
+
+@dataclass
+class OpeningCheck:
+    """What checking a record's opening found: ``opening`` for the report, findings, and the
+    ``course`` the replay follows (``None``: plain alternation on one board)."""
+
+    opening: dict[str, Any] | None
+    findings: list[Finding]
+    course: Course | None = None
+
+
+@dataclass(frozen=True)
+class _Context:
+    record: Record
+    ruleset: Ruleset
+    protocol: Protocol
+    points: tuple[Point | None, ...]  # the stone each move placed (None: pass, off-board, taken)
+    width: int
+    height: int
+    center: Point | None
+
+
+@dataclass
+class _State:
+    """Where a walk through the steps stands; ``fork`` copies it to try a branch's option."""
+
+    n: int = 0
+    evidence: int = 0
+    holders: tuple[str | None, str | None] = ("P1", "P2")  # seat holding black, white
+    consumed: set[int] = field(default_factory=set)
+    findings: list[Finding] = field(default_factory=list)
+    opportunity: int = 0
+    declared: int | None = None
+    bounds: tuple[int, int | None] | None = None
+    offers: tuple[Point, ...] | None = None
+    kept: Point | None = None
+    branches: tuple[str, ...] = ()
+    ended: bool = False
+    order: tuple[int, ...] = ()
+    #: moves before the last rejection: stones of the protocol are numbered from here
+    base: int = 0
+    #: the colour of each move walked (BLACK/WHITE), move 1 first
+    colors: tuple[int, ...] = ()
+    #: offers not yet kept: (move, colour, points or None when not recorded), first kept first
+    pending: tuple[tuple[int, int, tuple[Point, ...] | None], ...] = ()
+    #: offers and kept stones by move, when a protocol has several offer steps
+    offered: tuple[tuple[int, tuple[Point, ...]], ...] = ()
+    kept_moves: tuple[tuple[int, Point], ...] = ()
+    #: stones (numbers from ``base``) moved by a ``relocate`` step
+    relocated: frozenset[int] = frozenset()
+    #: (moves played, holders) each time the holders changed
+    holder_log: tuple[tuple[int, tuple[str | None, str | None]], ...] = ()
+    #: steps that need a recorded event the record does not have (a rejection, a moved stone):
+    #: a path with any is the worst explanation of the record
+    misfit: int = 0
+
+    def add(self, finding: Finding) -> _State:
+        self.findings.append(finding)
+        return self
+
+    def fork(self) -> _State:
+        other = copy.copy(self)
+        other.consumed = set(self.consumed)
+        other.findings = list(self.findings)
+        return other
+
+    def use(self, event: int, weight: int) -> None:
+        """Count a recorded event as explained by the walk."""
+        self.consumed.add(event)
+        self.evidence += weight
+
+    def set_holders(self, holders: tuple[str | None, str | None]) -> None:
+        """Change who holds which colour, remembering from which move."""
+        if holders != self.holders:
+            self.holder_log = (*self.holder_log, (self.n, holders))
+        self.holders = holders
+
+    def score(self) -> tuple[int, int, int, int, tuple[int, ...]]:
+        """Smaller is a better explanation: no missing rejection or moved stone, more recorded
+        events used, fewer errors, fewer unchecked facts, then the options listed first.  A
+        list of offers or a declared count weighs more than a swap flag or a colour choice."""
+        unchecked = sum(1 for f in self.findings if f.severity == INFO)
+        return (self.misfit, -self.evidence, len(self.findings) - unchecked, unchecked, self.order)
+
+
+def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
+    """Name the record's opening and check it against the ruleset's protocol.  Never raises."""
+    width = record.width or ruleset.width
+    height = record.height or record.width or ruleset.height
+    findings: list[Finding] = []
+    try:
+        protocol = protocol_of(ruleset)
+    except ProtocolError as e:
+        protocol = None
+        findings.append(
+            Finding(
+                "unchecked",
+                f"the opening protocol of ruleset {ruleset.name} cannot be used ({e}); "
+                "the opening is not checked",
+                severity=WARNING,
+            )
+        )
+    c = _board_center(width, height, protocol)
+    # only the stones the protocol can reach matter (without one, stones 1-3 name the opening)
+    reach = _reach(protocol.steps) if protocol else 3
+    if reach is not None:
+        reach = max([reach, *(e.after + 1 for e in _board_events(record))])
+    points = _placed_points(record, width, height, reach)
+    summary: dict[str, Any] = {}
+    if not record.setup and c is not None:
+        first = [p for p in points[:3] if p is not None]
+        ident = identify(first, c) if len(first) == 3 else None
+        if ident is not None:
+            summary.update(ident.to_json())
+        findings.extend(_declared_id(record, ident, len(first) == 3))
+    state: _State | None = None
+    if protocol is not None:
+        summary = {"id": None, "name": None, "symmetry": None, **summary}
+        summary["protocol"] = protocol.name
+        if record.setup:
+            findings.append(
+                Finding(
+                    "unchecked",
+                    f"the record starts from {len(record.setup)} setup stone(s); the "
+                    f"{protocol.name} opening protocol is not checked",
+                )
+            )
+        else:
+            ctx = _Context(record, ruleset, protocol, tuple(points), width, height, c)
+            try:
+                state = _walk(ctx, protocol.steps, _State(), [0])
+            except RecursionError:  # a user's protocol nested beyond reason
+                findings.append(
+                    Finding(
+                        "unchecked",
+                        f"the {protocol.name} protocol nests too deeply to be followed; "
+                        "the opening is not checked",
+                        severity=WARNING,
+                    )
+                )
+            else:
+                findings.extend(state.findings)
+                findings.extend(_leftover_events(ctx, state))
+                summary.update(_protocol_summary(state))
+                if state.base and c is not None:  # name the opening played after a rejection
+                    again = [p for p in points[state.base : state.base + 3] if p is not None]
+                    ident = identify(again, c) if len(again) == 3 else None
+                    summary.update(ident.to_json() if ident else {"id": None, "name": None})
+    elif not record.setup:
+        findings.extend(_events_without_protocol(record, ruleset))
+    course, more = _course(record, ruleset, state)
+    findings.extend(more)
+    return OpeningCheck(summary or None, findings, course)
+
+
+def _board_events(record: Record) -> list[OpeningEvent]:
+    return [e for e in record.opening_events if e.kind in BOARD_EVENTS]
+
+
+def _events_without_protocol(record: Record, ruleset: Ruleset) -> list[Finding]:
+    """A rejection or a moved stone under a ruleset without an opening protocol."""
+    out = []
+    for e in _board_events(record):
+        code = "reject-not-allowed" if e.kind == "reject" else "relocation-invalid"
+        what = "a rejection of the opening" if e.kind == "reject" else "a moved stone"
+        out.append(
+            Finding(
+                code,
+                f"{what} after move {e.after}: ruleset {ruleset.name} has no opening protocol",
+                move=e.after or None,
+                line=e.line,
+            )
+        )
+    return out
+
+
+def _course(
+    record: Record, ruleset: Ruleset, state: _State | None
+) -> tuple[Course | None, list[Finding]]:
+    """What the replay must follow besides alternation: colours, board events, seat rules."""
+    events: dict[int, tuple[OpeningEvent, ...]] = {}
+    for e in _board_events(record):
+        events[max(e.after, 0)] = (*events.get(max(e.after, 0), ()), e)
+    walked = state.colors if state is not None else ()
+    colors: dict[int, int] = {}
+    last = max([len(walked), *(n + 1 for n in events)])
+    color = WHITE  # the colour of the stone before move 1
+    for n in range(1, min(last, len(record.moves)) + 1):
+        if any(e.kind == "reject" for e in events.get(n - 1, ())) and n > len(walked):
+            color = WHITE  # an opening rejected beyond the protocol's steps starts with black
+        color = walked[n - 1] if n <= len(walked) else BLACK + WHITE - color
+        colors[n] = color
+    if all(c == (BLACK if n % 2 else WHITE) for n, c in colors.items()):
+        colors = {}  # plain alternation: the replay needs no help
+    rules, findings = _seat_rules(ruleset, state)
+    if not colors and not events and len(rules) <= 1 and (not rules or rules[0][1] is ruleset):
+        return None, findings
+    until = max([*colors, *(n + 1 for n in events), *(m for m, _ in rules), 1])
+    return Course(colors, events, rules, until), findings
+
+
+# -- forbidden moves bound to a seat ---------------------------------------------------------
+def restricted_seat(ruleset: Ruleset) -> str | None:
+    """The seat the rules written for black bind (``forbidden.restricted_seat``), if any."""
+    seat = (ruleset.data.get("forbidden") or {}).get("restricted_seat")
+    return seat if seat in SEATS else None
+
+
+_EXCHANGED: dict[int, tuple[Ruleset, Ruleset]] = {}
+
+
+def rules_for(ruleset: Ruleset, holders: tuple[str | None, str | None]) -> Ruleset:
+    """The ruleset to judge with while ``holders`` hold (black, white).
+
+    Under ``forbidden.restricted_seat`` the rules written for black (forbidden kinds, overline)
+    bind that seat whichever colour it holds: when it holds white, the colours' rules are
+    exchanged.  Otherwise the ruleset itself.
+    """
+    seat = restricted_seat(ruleset)
+    if seat is None or holders[1] != seat:
+        return ruleset
+    hit = _EXCHANGED.get(id(ruleset))
+    if hit is None or hit[0] is not ruleset:
+        if len(_EXCHANGED) > 64:
+            _EXCHANGED.clear()
+        swapped = dataclasses.replace(
+            ruleset,
+            overline={"black": ruleset.overline["white"], "white": ruleset.overline["black"]},
+            forbidden={"black": ruleset.forbidden["white"], "white": ruleset.forbidden["black"]},
+        )
+        hit = (ruleset, swapped)
+        _EXCHANGED[id(ruleset)] = hit
+    return hit[1]
+
+
+def _seat_rules(
+    ruleset: Ruleset, state: _State | None
+) -> tuple[tuple[tuple[int, Ruleset], ...], list[Finding]]:
+    """From which move which rules apply, as the seats hold the colours (seat-bound rules)."""
+    seat = restricted_seat(ruleset)
+    if seat is None:
+        return (), []
+    known: tuple[str | None, str | None] = ("P1", "P2")
+    out: list[tuple[int, Ruleset]] = [(1, rules_for(ruleset, known))]
+    for n, holders in state.holder_log if state is not None else ():
+        if None in holders:
+            continue  # not recorded: the last known holders stay
+        known = holders
+        rules = rules_for(ruleset, holders)
+        if rules is not out[-1][1]:
+            out.append((n + 1, rules))
+    findings = []
+    if state is None or None in state.holders:
+        black, white = known
+        findings.append(
+            Finding(
+                "unchecked",
+                f"the record does not show who holds which colour after the opening; forbidden "
+                f"moves bind seat {seat} and are judged as if {black} holds black and {white} "
+                "white",
+            )
+        )
+    return tuple(out), findings
+
+
+def _reach(steps: tuple[Step, ...]) -> int | None:
+    """How many moves the steps consume at most (``None``: unbounded, a repeated branch)."""
+    n = 0
+    for s in steps:
+        if s.kind in ("place", "keep"):
+            n += 1
+        elif s.kind == "turns":
+            n += s.until  # an upper bound: the turns end at stone ``until`` after a restart
+        elif s.kind == "branch":
+            ends = [None if o.repeat else _reach(o.steps) for o in s.options]
+            if any(e is None for e in ends):
+                return None
+            n += max(e for e in ends if e is not None)
+    return max(n, 3)
+
+
+def _board_center(width: int, height: int, protocol: Protocol | None) -> Point | None:
+    if protocol is not None and protocol.center is not None:
+        return protocol.center
+    if width % 2 == 1 and height % 2 == 1:
+        return center(width, height)
+    return None
+
+
+def _placed_points(
+    record: Record, width: int, height: int, limit: int | None
+) -> list[Point | None]:
+    """The point of each move that really put a stone on the board (as the referee replays,
+    rejections and moved stones included)."""
+    taken: dict[Point, int] = {p: 0 for p, _ in record.setup}
+    events = _board_events(record)
+    out: list[Point | None] = []
+    for n, move in enumerate(record.moves[:limit], 1):
+        for e in events:
+            if e.after == n - 1:
+                move_stones(taken, e, width, height)
+        p = move.point
+        if p is None or not p.on_board(width, height) or p in taken:
+            out.append(None)
+            continue
+        taken[p] = n
+        out.append(p)
+    return out
+
+
+def move_stones(stones: dict[Point, Any], event: OpeningEvent, width: int, height: int) -> bool:
+    """Apply a rejection (every stone off) or a moved stone (``relocate``: ``points`` are from
+    and to) to ``stones`` (point -> anything).  The referee and the opening check both use it,
+    so they see the same board.  False when a stone cannot move: nothing on the first point, or
+    the second taken or off the board."""
+    if event.kind == "reject":
+        stones.clear()
+        return True
+    if event.kind != "relocate" or len(event.points) != 2:
+        return False
+    source, target = event.points
+    if source not in stones or target in stones or not target.on_board(width, height):
+        return False
+    stones[target] = stones.pop(source)
+    return True
+
+
+def _declared_id(record: Record, ident: Identified | None, have_three: bool) -> list[Finding]:
+    declared = (record.opening_id or "").strip()
+    if not declared:
+        return []
+    entry = lookup_opening(declared)
+    if entry is None:
+        return [
+            Finding(
+                "unchecked",
+                f"the record declares opening {declared!r}, which is not one of the 26 "
+                "canonical opening ids; it is not checked against the moves",
+            )
+        ]
+    if not have_three:
+        return [
+            Finding(
+                "unchecked",
+                f"the record declares opening {entry.id} ({entry.name}) but has fewer than "
+                "three stones; the id is not checked",
+            )
+        ]
+    if ident is None:
+        return [
+            Finding(
+                "opening-id-mismatch",
+                f"the record declares opening {entry.id} ({entry.name}) but stones 1-3 "
+                f"({_first_three(record)}) are not a canonical opening",
+                move=3,
+            )
+        ]
+    if ident.opening.id != entry.id:
+        o = ident.opening
+        return [
+            Finding(
+                "opening-id-mismatch",
+                f"the record declares opening {entry.id} ({entry.name}) but stones 1-3 "
+                f"({_first_three(record)}) are {o.id} ({o.name}, by {ident.symmetry})",
+                move=3,
+                point=record.moves[2].point.name if record.moves[2].point else None,
+            )
+        ]
+    return []
+
+
+def _first_three(record: Record) -> str:
+    return " ".join(m.point.name if m.point else "pass" for m in record.moves[:3])
+
+
+def _protocol_summary(state: _State) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if state.branches:
+        out["branch"] = list(state.branches)
+    if state.declared is not None:
+        out["declared"] = state.declared
+    if state.offers is not None:
+        out["offers"] = [p.name for p in state.offers]
+    if state.kept is not None:
+        out["kept"] = state.kept.name
+    if len(state.offered) > 1:  # Lijing, xsir317: offers for moves 4 and 5
+        out["offers_by_move"] = {str(n): [p.name for p in pts] for n, pts in state.offered}
+        out["kept_by_move"] = {str(n): p.name for n, p in state.kept_moves}
+    if state.base:
+        out["rejected_after"] = state.base
+    if state.relocated:
+        out["relocated"] = sorted(state.relocated)
+    out["black"] = state.holders[0]
+    out["white"] = state.holders[1]
+    return out
+
+
+# -- the walk ------------------------------------------------------------------------------------
+def _walk(ctx: _Context, steps: tuple[Step, ...], state: _State, budget: list[int]) -> _State:
+    """Apply the steps in order; at a branch, try each option and keep the best explanation."""
+    budget[0] += 1
+    for i, step in enumerate(steps):
+        if state.ended:
+            return state
+        if step.kind == "branch":
+            return _branch(ctx, step, steps[i + 1 :], state, budget)
+        state = _STEPS[step.kind](ctx, step, state)
+    return state
+
+
+def _branch(
+    ctx: _Context, step: Step, rest: tuple[Step, ...], state: _State, budget: list[int]
+) -> _State:
+    best: _State | None = None
+    for j, option in enumerate(step.options):
+        if best is not None and budget[0] > MAX_PATHS:
+            break
+        tried = state.fork()
+        tried.branches = (*state.branches, option.name)
+        tried.order = (*state.order, j)
+        after = inherit(option.steps, step.by)
+        if option.repeat:
+            # the same choice passes to the other seat, once the option placed something
+            again = dataclasses.replace(step, by=_other(step.by))
+            start = tried.n
+            sub = _walk(ctx, after, tried, budget)
+            if (
+                sub.n > start
+                and not sub.ended
+                and len(sub.branches) < MAX_ROUNDS
+                and _decisions_ahead(ctx, sub)
+            ):
+                sub = _walk(ctx, (again, *rest), sub, budget)
+            else:
+                sub = _walk(ctx, rest, sub, budget)
+        else:
+            sub = _walk(ctx, after + rest, tried, budget)
+        if best is None or sub.score() < best.score():
+            best = sub
+    assert best is not None  # a branch has two options or more
+    return best
+
+
+def _decisions_ahead(ctx: _Context, state: _State) -> bool:
+    """Whether a recorded decision is still unexplained: only then can another round of a
+    repeated branch explain more of the record (its stones go anywhere)."""
+    return any(
+        i not in state.consumed and e.kind in _DECISIONS and (e.after >= state.n or e.after < 0)
+        for i, e in enumerate(ctx.record.opening_events)
+    )
+
+
+def inherit(steps: tuple[Step, ...], by: str | None) -> tuple[Step, ...]:
+    """An option's steps with the branch's chooser as ``by`` where they name nobody."""
+    return tuple(s if s.by is not None else dataclasses.replace(s, by=by) for s in steps)
+
+
+def _other(by: str | None) -> str | None:
+    swap = {"P1": "P2", "P2": "P1", "black": "white", "white": "black"}
+    return swap.get(by or "", by)
+
+
+def _where(ctx: _Context, step: Step) -> str:
+    return f"step {step.label} of {ctx.ruleset.name}: {step.words()}"
+
+
+def _finding(
+    ctx: _Context, code: str, message: str, number: int | None, point: Point | None = None
+) -> Finding:
+    move = ctx.record.moves[number - 1] if number and number <= len(ctx.record.moves) else None
+    return Finding(
+        code,
+        message,
+        move=number if number else None,
+        point=point.name if point is not None else None,
+        line=move.line if move is not None else None,
+        offset=move.offset if move is not None else None,
+    )
+
+
+def _next_move(ctx: _Context, step: Step, state: _State) -> tuple[_State, int, Point | None]:
+    """Take the next move for a ``place`` or ``keep`` step; report a pass the opening forbids."""
+    number = state.n + 1
+    if number > len(ctx.record.moves):
+        state.ended = True
+        return state, number, None
+    state.n = number
+    state.colors = (*state.colors, _stone_color(ctx, step, state, number))
+    rules = ctx.ruleset
+    if ctx.record.moves[number - 1].point is None:
+        referee_allows = rules.passes_allowed and number >= rules.pass_not_before
+        if referee_allows and number < ctx.protocol.no_pass_before:
+            state = state.add(
+                _finding(
+                    ctx,
+                    "illegal-pass",
+                    f"move {number} is a pass; the {ctx.protocol.name} opening allows no pass "
+                    f"before move {ctx.protocol.no_pass_before} ({_where(ctx, step)})",
+                    number,
+                )
+            )
+    return state, number, ctx.points[number - 1]
+
+
+def _place(ctx: _Context, step: Step, state: _State) -> _State:
+    state, number, point = _next_move(ctx, step, state)
+    if state.ended or point is None:
+        return state
+    if step.region.kind != "anywhere":
+        if ctx.center is None:
+            return state.add(_no_center(ctx, step, number))
+        if not step.region.contains(point, ctx.center):
+            state = state.add(
+                _finding(
+                    ctx,
+                    "opening-region",
+                    f"{_move_words(state, number, point)} is not {step.region.words()} "
+                    f"({_where(ctx, step)})",
+                    number,
+                    point,
+                )
+            )
+    if step.canonical and number - state.base >= 3:
+        state = _canonical(ctx, step, state)
+    return state
+
+
+def _move_words(state: _State, number: int, point: Point) -> str:
+    """``move 7 (h9)`` and, after a rejected opening, which stone of the new opening it is."""
+    if not state.base:
+        return f"move {number} ({point.name})"
+    return f"move {number} ({point.name}, stone {number - state.base} of the new opening)"
+
+
+def _stone_color(ctx: _Context, step: Step, state: _State, number: int) -> int:
+    """The colour of the stone a step places: alternation from black since the last restart,
+    or the step's own colour in a protocol whose stones do not alternate."""
+    if not ctx.protocol.alternate and step.color in COLORS:
+        return BLACK if step.color == "black" else WHITE
+    if step.kind == "keep" and state.pending:
+        return state.pending[0][1]
+    return BLACK if (number - state.base) % 2 == 1 else WHITE
+
+
+def _no_center(ctx: _Context, step: Step, number: int) -> Finding:
+    return _finding(
+        ctx,
+        "unchecked",
+        f"move {number}: the {ctx.width}x{ctx.height} board has no single centre and the "
+        f"ruleset names none (opening.center); the region is not checked ({_where(ctx, step)})",
+        number,
+    )
+
+
+def _canonical(ctx: _Context, step: Step, state: _State) -> _State:
+    base = state.base
+    stones = ctx.points[base : base + 3]
+    if ctx.center is None or any(p is None for p in stones):
+        return state  # passes and impossible stones are findings of their own
+    if any(f.code == "opening-region" and base < (f.move or 9) <= base + 3 for f in state.findings):
+        return state  # the region finding already says why
+    first = [p for p in stones if p is not None]
+    reach = 3 if step.canonical == 52 else 2
+    fault = canonical_fault(first, ctx.center, reach)
+    if fault is None:
+        return state
+    c = ctx.center.name
+    k = 2 * reach + 1
+    why = {
+        1: f"stone 1 is not at the centre {c}",
+        2: f"stone 2 is not next to the centre {c} (central 3x3)",
+        3: f"stone 3 is not in the central {k}x{k} around {c}",
+    }[fault]
+    point = first[fault - 1]
+    which = "a canonical opening" if step.canonical == 26 else "one of the 52 openings"
+    return state.add(
+        _finding(
+            ctx,
+            "opening-not-canonical",
+            f"{_move_words(state, base + fault, point)}: stones 1-3 "
+            f"({' '.join(p.name for p in first)}) are not {which}: {why} ({_where(ctx, step)})",
+            base + fault,
+            point,
+        )
+    )
+
+
+def _decision(ctx: _Context, step: Step, state: _State) -> _State:
+    """A ``swap`` or ``choose`` step: find the recorded decision, if any, and apply it."""
+    opportunity = state.opportunity + 1
+    state.opportunity = opportunity
+    events = ctx.record.opening_events
+    found = None
+    for i, e in enumerate(events):
+        if i in state.consumed or e.kind not in _DECISIONS:
+            continue
+        if e.after == state.n or (e.after == -1 and e.value == str(opportunity)):
+            found = i
+            break
+    if found is None:
+        for i, e in enumerate(events):
+            if i not in state.consumed and e.kind in _DECISIONS and e.after == -1 and not e.value:
+                found = i  # a swap recorded without its place (SGF SW on the root)
+                break
+    if found is None:  # not recorded: who holds which colour is unknown from here on
+        state.set_holders((None, None))
+        return state
+    event = events[found]
+    seat = _seat(step.by, state)
+    holders = _decide(event, seat, state.holders)
+    if step.take is not None:
+        if event.kind == "choose":
+            fits = event.value == step.take
+        else:  # a swap flag: did the chooser end up with the colour of this option?
+            taken = holders[COLORS.index(step.take)]
+            fits = seat is None or taken is None or taken == seat
+        if not fits:  # not the option the record took: leave the event for another one
+            state.set_holders((None, None))
+            return state
+    state.set_holders(holders)
+    state.use(found, 1)
+    return state
+
+
+def _seat(by: str | None, state: _State) -> str | None:
+    if by in SEATS:
+        return by
+    if by in COLORS:
+        return state.holders[COLORS.index(by)]
+    return None
+
+
+def _decide(
+    event: OpeningEvent, seat: str | None, holders: tuple[str | None, str | None]
+) -> tuple[str | None, str | None]:
+    black, white = holders
+    if event.kind == "swap":
+        return (white, black)
+    if event.kind == "no-swap":
+        return holders
+    if seat is None or event.value not in COLORS:
+        return (None, None)
+    other = SEATS[1 - SEATS.index(seat)]
+    return (seat, other) if event.value == "black" else (other, seat)
+
+
+def _declare(ctx: _Context, step: Step, state: _State) -> _State:
+    state.bounds = (step.low, step.high)
+    for i, e in enumerate(ctx.record.opening_events):
+        if i in state.consumed or e.kind != "declare":
+            continue
+        if e.after != -1 and abs(e.after - state.n) > 1:
+            continue
+        state.use(i, EVIDENCE_DATA)
+        try:
+            n = int(str(e.value).strip())
+        except ValueError:
+            return state.add(
+                _finding(
+                    ctx,
+                    "offer-count",
+                    f"the declared number of offers {e.value!r} is not a number "
+                    f"({_where(ctx, step)})",
+                    state.n or None,
+                )
+            )
+        state.declared = n
+        if n < step.low or (step.high is not None and n > step.high):
+            state = state.add(
+                _finding(
+                    ctx,
+                    "offer-count",
+                    f"{n} offers declared with move {state.n}, outside the bounds "
+                    f"({_where(ctx, step)})",
+                    state.n or None,
+                )
+            )
+        return state
+    return state
+
+
+def _offer(ctx: _Context, step: Step, state: _State) -> _State:
+    number = state.n + 1 + len(state.pending)  # the move the offers are for
+    color = _stone_color(ctx, step, state, number)
+    found = [
+        i
+        for i, e in enumerate(ctx.record.opening_events)
+        if i not in state.consumed and e.kind == "offers" and e.after in (state.n, state.n + 1)
+    ]
+    if step.stacked:  # several offer steps before their keeps: one recorded group each
+        found = found[:1]
+    if not found:
+        state.offers = None
+        state.pending = (*state.pending, (number, color, None))
+        return state.add(
+            _finding(
+                ctx,
+                "unchecked",
+                f"the offers for move {number} are not recorded, so their count, symmetry "
+                f"and the kept move are not checked ({_where(ctx, step)})",
+                number,
+            )
+        )
+    points = tuple(p for i in found for p in ctx.record.opening_events[i].points)
+    for i in found:
+        state.use(i, EVIDENCE_DATA)
+    state.offers = points
+    stones = {p: c for p, (_, c) in _layout(ctx, state).items()}
+    for _, c, offered in state.pending:  # offered stones not yet kept stand on the board too
+        stones.update({p: c for p in offered or () if p not in stones})
+    state.pending = (*state.pending, (number, color, points))
+    state.offered = (*state.offered, (number, points))
+    state = _offer_count(ctx, step, state, len(points), number)
+    region = step.region
+    if region.kind != "anywhere" and ctx.center is None:
+        state.add(_no_center(ctx, step, number))
+        region = Region()
+    good: list[Point] = []
+    for p in points:
+        problem = None
+        if not p.on_board(ctx.width, ctx.height):
+            problem = f"is off the {ctx.width}x{ctx.height} board"
+        elif p in good:
+            problem = "is offered twice"
+        elif p in stones:
+            problem = "is already taken"
+        elif ctx.center is not None and not region.contains(p, ctx.center):
+            problem = f"is not {region.words()}"
+        elif not step.forbidden_allowed:
+            kinds = _forbidden_at(ctx, state, stones, p, color)
+            if kinds:
+                problem = f"is a forbidden point ({', '.join(kinds)})"
+        if problem is not None:
+            state.add(
+                _finding(
+                    ctx,
+                    "offer-invalid",
+                    f"offer {p.name} for move {number} {problem} ({_where(ctx, step)})",
+                    number,
+                    p,
+                )
+            )
+        else:
+            good.append(p)
+    return _offer_symmetry(ctx, step, state, stones, good, number)
+
+
+def _layout(
+    ctx: _Context, state: _State, before: int | None = None
+) -> dict[Point, tuple[int, int]]:
+    """The stones on the board after the moves walked, as the record moved or took them off:
+    point -> (move number, colour).  ``before``: of the board events after the last move, only
+    those recorded before this event index (Nokhrin: two stones moved after move 5)."""
+    stones: dict[Point, tuple[int, int]] = {}
+    events = [(i, e) for i, e in enumerate(ctx.record.opening_events) if e.kind in BOARD_EVENTS]
+    for n in range(state.n + 1):
+        p = ctx.points[n - 1] if n else None
+        if p is not None:
+            stones[p] = (n, state.colors[n - 1])
+        for i, e in events:
+            if max(e.after, 0) == n and (n < state.n or before is None or i < before):
+                move_stones(stones, e, ctx.width, ctx.height)
+    return stones
+
+
+def _forbidden_at(
+    ctx: _Context, state: _State, stones: dict[Point, int], p: Point, stone: int
+) -> tuple[str, ...]:
+    """The judge's forbidden kinds for a stone at ``p`` (an offer is judged as if played)."""
+    rules = rules_for(ctx.ruleset, state.holders)
+    own = sum(1 for s in stones.values() if s == stone)
+    if own < 4 or not rules.forbidden_kinds(COLORS[stone - 1]):
+        # every forbidden shape (two threes, two fours, six in a row) needs 4 stones besides p
+        return ()
+    board = Board(ctx.width, ctx.height)
+    for q, s in stones.items():
+        board.place(board.index(q), s)
+    return rules.judge().forbidden_kinds(board, board.index(p), stone)
+
+
+def _offer_count(ctx: _Context, step: Step, state: _State, got: int, number: int) -> _State:
+    expected = step.count if step.count is not None else state.declared
+    if expected is not None:
+        if got != expected:
+            said = "declared " if step.count is None else ""
+            return state.add(
+                _finding(
+                    ctx,
+                    "offer-count",
+                    f"{got} offer(s) recorded for move {number}, {expected} {said}required "
+                    f"({_where(ctx, step)})",
+                    number,
+                )
+            )
+        return state
+    low, high = state.bounds or (1, None)
+    if got < low or (high is not None and got > high):
+        bound = f"{low} to {high}" if high is not None else f"at least {low}"
+        return state.add(
+            _finding(
+                ctx,
+                "offer-count",
+                f"{got} offer(s) recorded for move {number}; the declared number must be "
+                f"{bound} ({_where(ctx, step)})",
+                number,
+            )
+        )
+    return state.add(
+        _finding(
+            ctx,
+            "unchecked",
+            f"the declared number of offers is not recorded; only its bounds were checked "
+            f"against the {got} offer(s) for move {number} ({_where(ctx, step)})",
+            number,
+        )
+    )
+
+
+def _offer_symmetry(
+    ctx: _Context,
+    step: Step,
+    state: _State,
+    stones: dict[Point, int],
+    offers: list[Point],
+    number: int,
+) -> _State:
+    if step.symmetry == "none" or len(offers) < 2:
+        return state
+    symmetries = stone_symmetries(stones, ctx.width, ctx.height, step.symmetry)
+    for k, q in enumerate(offers):
+        for p in offers[:k]:
+            g = next((g for g in symmetries if g(p) == q), None)
+            if g is None:
+                continue
+            state = state.add(
+                _finding(
+                    ctx,
+                    "offer-symmetric",
+                    f"offers {p.name} and {q.name} for move {number} are symmetric: "
+                    f"{g.words(next(iter(stones)))} maps the {len(stones)} stones onto "
+                    f"themselves and {p.name} onto {q.name} ({_where(ctx, step)})",
+                    number,
+                    q,
+                )
+            )
+            break
+    return state
+
+
+def _keep(ctx: _Context, step: Step, state: _State) -> _State:
+    target = state.pending[0] if state.pending else None
+    state, number, point = _next_move(ctx, step, state)
+    state.pending = state.pending[1:]
+    offers = target[2] if target is not None else None
+    if state.ended or offers is None:
+        return state
+    move = ctx.record.moves[number - 1]
+    if move.point is None or move.point not in offers:
+        shown = move.point.name if move.point is not None else "a pass"
+        return state.add(
+            _finding(
+                ctx,
+                "kept-not-offered",
+                f"move {number} ({shown}) is not one of the offers "
+                f"{' '.join(p.name for p in offers)} ({_where(ctx, step)})",
+                number,
+                move.point,
+            )
+        )
+    state.kept = point
+    if point is not None:
+        state.kept_moves = (*state.kept_moves, (number, point))
+    return state
+
+
+def _find_event(ctx: _Context, state: _State, kind: str) -> int | None:
+    """The first unexplained event of ``kind`` recorded after the moves walked so far."""
+    for i, e in enumerate(ctx.record.opening_events):
+        if i not in state.consumed and e.kind == kind and max(e.after, 0) == state.n:
+            return i
+    return None
+
+
+def _misfit(ctx: _Context, step: Step, state: _State, what: str) -> _State:
+    """A step that needs a recorded event the record does not have: the walk stops here.  In a
+    branch another option explains the record better; if none does, the report says so."""
+    state.misfit += 1
+    state.ended = True
+    when = f"after move {state.n}" if state.n else "before move 1"
+    return state.add(
+        Finding(
+            "unchecked",
+            f"the record shows no {what} {when}, where {_where(ctx, step)}; the opening is "
+            "not checked from here",
+            severity=WARNING,
+            move=state.n or None,
+        )
+    )
+
+
+def _reject(ctx: _Context, step: Step, state: _State) -> _State:
+    """The opening is rejected: every stone is taken off and the steps after this one number
+    their stones from 1 again; ``black`` (the rejecting seat by default) holds black."""
+    found = _find_event(ctx, state, "reject")
+    if found is None:  # the record did not reject here: this is not the path it took
+        return _misfit(ctx, step, state, "rejection (reject)")
+    state.use(found, EVIDENCE_DATA)
+    seat = _seat(step.black, state)
+    state.set_holders((seat, _other(seat)) if seat in SEATS else (None, None))
+    state.base = state.n
+    state.pending, state.offers, state.kept = (), None, None
+    state.declared, state.bounds, state.relocated = None, None, frozenset()
+    return state
+
+
+def _relocate(ctx: _Context, step: Step, state: _State) -> _State:
+    """A stone of the opening is moved to another point (Nokhrin).  The record writes it as
+    ``from-to`` after the last stone."""
+    found = _find_event(ctx, state, "relocate")
+    if found is None:
+        return _misfit(ctx, step, state, "moved stone (from-to)")
+    state.use(found, EVIDENCE_DATA)
+    event = ctx.record.opening_events[found]
+    source = event.points[0] if event.points else None
+    target = event.points[1] if len(event.points) > 1 else None
+    stones = _layout(ctx, state, before=found)
+    problem = None
+    number = stones[source][0] - state.base if source in stones else None
+    if source is None or target is None:
+        problem = "does not name two points"
+    elif number is None:
+        problem = f"moves no stone: {source.name} is empty"
+    elif number not in step.stones:
+        problem = f"moves stone {number} ({source.name}); only stones {_number_list(step.stones)}"
+    elif number in state.relocated and not step.again:
+        problem = f"moves stone {number} ({source.name}) a second time"
+    elif not target.on_board(ctx.width, ctx.height):
+        problem = f"moves {source.name} off the {ctx.width}x{ctx.height} board"
+    elif target in stones:
+        problem = f"moves {source.name} onto {target.name}, which is taken"
+    elif ctx.center is not None and not step.region.contains(target, ctx.center):
+        problem = f"moves {source.name} to {target.name}, which is not {step.region.words()}"
+    if number is not None:
+        state.relocated = state.relocated | {number}
+    if problem is None:
+        return state
+    shown = f"{source.name}-{target.name}" if source and target else "the moved stone"
+    return state.add(
+        _finding(
+            ctx,
+            "relocation-invalid",
+            f"{shown} after move {state.n} {problem} ({_where(ctx, step)})",
+            state.n or None,
+            target,
+        )
+    )
+
+
+def _require(ctx: _Context, step: Step, state: _State) -> _State:
+    """At least one of the listed stones stands in the region (CCTsai: a black at the centre)."""
+    if not step.stones:
+        return state
+    if ctx.center is None:
+        return state.add(_no_center(ctx, step, state.n))
+    stones = _layout(ctx, state)
+    numbers = {n - state.base: p for p, (n, _) in stones.items()}
+    listed = [numbers.get(k) for k in step.stones]
+    if any(p is not None and step.region.contains(p, ctx.center) for p in listed):
+        return state
+    last = state.base + max(step.stones)
+    if last > state.n:
+        return state  # the record ended before those stones
+    shown = ", ".join(p.name for p in listed if p is not None)
+    return state.add(
+        _finding(
+            ctx,
+            "opening-region",
+            f"none of stones {_number_list(step.stones)} ({shown}) is {step.region.words()} "
+            f"({_where(ctx, step)})",
+            last,
+            ctx.points[last - 1],
+        )
+    )
+
+
+def _turns(ctx: _Context, step: Step, state: _State) -> _State:
+    """Turns of one or two stones up to stone ``until`` (Lianhuan).  A swap is possible only
+    after a two-stone turn, so a recorded swap after stone k says stones k-1 and k were one turn:
+    k-1 must be a stone of these turns before ``pair_before``, and two turns cannot share a
+    stone.  Decisions the turns cannot explain are left for ``swap-not-allowed``."""
+    first = state.n + 1
+    last_pair_end = state.n
+    for _ in range(state.base + step.until - state.n):
+        state, number, _point = _next_move(ctx, step, state)
+        if state.ended:
+            return state
+        k = number - state.base  # the stone just placed ends a two-stone turn if a swap follows
+        for i, e in enumerate(ctx.record.opening_events):
+            if i in state.consumed or e.kind not in ("swap", "no-swap") or e.after != number:
+                continue
+            if number - 1 >= first and k - 1 < step.pair_before and number - 1 > last_pair_end:
+                last_pair_end = number
+                state.use(i, 1)
+                if e.kind == "swap":
+                    state.set_holders((state.holders[1], state.holders[0]))
+            break
+    return state
+
+
+_STEPS = {
+    "place": _place,
+    "swap": _decision,
+    "choose": _decision,
+    "declare": _declare,
+    "offer": _offer,
+    "keep": _keep,
+    "reject": _reject,
+    "relocate": _relocate,
+    "require": _require,
+    "turns": _turns,
+}
+
+
+def _leftover_events(ctx: _Context, state: _State) -> list[Finding]:
+    """Recorded decisions and offers that no step of the protocol explains."""
+    out: list[Finding] = []
+    left = [i for i in range(len(ctx.record.opening_events)) if i not in state.consumed]
+    if not left:
+        return out
+    places = _decision_places(ctx.protocol.steps)
+    name = ctx.protocol.name
+    allowed = (
+        f"{name} allows colour changes only {places}"
+        if places
+        else f"{name} has no swap or colour choice"
+    )
+    for i in left:
+        e = ctx.record.opening_events[i]
+        when = f"after move {e.after}" if e.after > 0 else "before move 1"
+        number = e.after if e.after > 0 else None
+        if e.kind in ("swap", "choose"):
+            what = "a swap" if e.kind == "swap" else f"a colour choice ({e.value})"
+            if e.after == -1 and e.value and e.kind == "swap":
+                text = (
+                    f"the record's swap flag {e.value} marks a swap, but "
+                    f"{ctx.protocol.name} has fewer swap opportunities ({allowed})"
+                )
+                number = None
+            else:
+                text = f"{what} {when}: {allowed} (ruleset {ctx.ruleset.name})"
+            out.append(_finding(ctx, "swap-not-allowed", text, number))
+        elif e.kind == "offers":
+            pts = " ".join(p.name for p in e.points)
+            out.append(
+                _finding(
+                    ctx,
+                    "offer-invalid",
+                    f"offers {{{pts}}} {when}: {ctx.ruleset.name} has no offer step there",
+                    e.after + 1 if e.after >= 0 else None,
+                )
+            )
+        elif e.kind == "declare":
+            out.append(
+                _finding(
+                    ctx,
+                    "offer-count",
+                    f"{e.value} offers declared {when}: {ctx.ruleset.name} has no declaration "
+                    "there",
+                    number,
+                )
+            )
+        elif e.kind == "reject":
+            out.append(
+                _finding(
+                    ctx,
+                    "reject-not-allowed",
+                    f"the opening is rejected {when}: {ctx.ruleset.name} allows no rejection "
+                    "there (the stones are taken off all the same, as the record says)",
+                    number,
+                )
+            )
+        elif e.kind == "relocate":
+            shown = "-".join(p.name for p in e.points)
+            out.append(
+                _finding(
+                    ctx,
+                    "relocation-invalid",
+                    f"a stone is moved ({shown}) {when}: {ctx.ruleset.name} allows no moved "
+                    "stone there",
+                    number,
+                    e.points[-1] if e.points else None,
+                )
+            )
+    return out
+
+
+def _decision_places(steps: tuple[Step, ...]) -> str:
+    places: list[str] = []
+
+    def walk(steps: tuple[Step, ...], n: int) -> int:
+        for s in steps:
+            if s.kind in ("place", "keep"):
+                n += 1
+            elif s.kind in ("swap", "choose"):
+                text = f"after move {n} (step {s.label})"
+                if text not in places:
+                    places.append(text)
+            elif s.kind == "turns":
+                places.append(
+                    f"after a two-stone turn ending at stone 2 to {s.pair_before} (step {s.label})"
+                )
+                n += s.until
+            elif s.kind == "branch":
+                ends = [walk(o.steps, n) for o in s.options]
+                n = max(ends)
+        return n
+
+    walk(steps, 0)
+    return ", ".join(places)

@@ -1,0 +1,269 @@
+"""Accounting: every record a reader finds appears exactly once in ``renju check``'s output.
+
+The expected records come from the library (``api.expand_inputs`` + ``api.read_path``); the
+output of ``renju check --format jsonl`` (in a subprocess, and with ``--jobs 2``) must list the
+same records in the same order, each once, judged or as a ``parse-error``; the JSON summary's
+counts must add up.  Inputs mix every format, mutants, empty and unreadable files, a directory
+that cannot be listed, a symbolic-link loop and files that fail while being read.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from renju_cli import api
+from renju_cli.cli import main
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+
+import fuzz_seeds
+import mutate
+
+Key = tuple[str, int, Any, Any]
+
+
+def key(source: dict[str, Any]) -> Key:
+    return (source["path"], source["index"], source.get("variation"), source.get("line"))
+
+
+def expected(paths: list[str]) -> list[Key]:
+    """The records the library finds, in input order."""
+    out: list[Key] = []
+    for item in api.expand_inputs(paths):
+        if isinstance(item, api.InputError):
+            out.append((item.path, 0, None, None))
+            continue
+        out.extend(key(r.source.to_json()) for r in api.read_path(item))
+    return out
+
+
+def make_inputs(root: Path, rnd: random.Random, mutants: int = 12) -> list[str]:
+    """A directory of records in every format, mutants of them, an empty file and a loop."""
+    games = root / "games"
+    (games / "sub").mkdir(parents=True)
+    for name, data in fuzz_seeds.own_seeds().items():
+        (games / name).write_bytes(data)
+    seeds = sorted(fuzz_seeds.own_seeds().values())
+    for n in range(mutants):
+        (games / "sub" / f"mutant{n:02d}.bin").write_bytes(
+            mutate.mutate(rnd.choice(seeds), rnd, seeds)
+        )
+    (games / "empty.txt").write_bytes(b"")
+    (games / "sub" / "loop").symlink_to("..")  # a directory loop
+    (games / "self").symlink_to("self")  # a link to itself (ELOOP)
+    return [str(games), str(root / "missing.txt")]
+
+
+def check(args: list[str], *, jobs: int = 1) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "renju_cli", "check", *args, "--jobs", str(jobs)]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
+
+
+def assert_summary_adds_up(doc: dict[str, Any]) -> None:
+    records, summary = doc["records"], doc["summary"]
+    assert summary["records"] == len(records)
+    assert summary["judged"] + summary["unreadable"] == summary["records"]
+    assert summary["unreadable"] == sum(r["unreadable"] for r in records)
+    assert summary["with_findings"] == sum(bool(r["findings"]) for r in records)
+    codes = Counter(f["code"] for r in records for f in r["findings"])
+    assert summary["findings"] == dict(codes)
+    assert sum(summary["severities"].values()) == sum(codes.values())
+    assert sum(summary["results"].values()) == len(records)
+    for r in records:
+        if r["unreadable"]:
+            assert any(f["code"] == "parse-error" for f in r["findings"])
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    return make_inputs(tmp_path_factory.mktemp("accounting"), random.Random(7))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_jsonl_lists_every_record_once_in_input_order(inputs: list[str], jobs: int) -> None:
+    want = expected(inputs)
+    run = check([*inputs, "--format", "jsonl"], jobs=jobs)
+    assert run.returncode == 1, run.stderr  # the mutants and the missing file are findings
+    assert "Traceback" not in run.stderr
+    got = [key(json.loads(line)["source"]) for line in run.stdout.splitlines()]
+    assert got == want
+    assert len(want) > 40
+
+
+def test_json_summary_adds_up(inputs: list[str]) -> None:
+    run = check([*inputs, "--format", "json"])
+    doc = json.loads(run.stdout)
+    assert [key(r["source"]) for r in doc["records"]] == expected(inputs)
+    assert_summary_adds_up(doc)
+
+
+def test_jobs_2_gives_the_same_bytes(inputs: list[str]) -> None:
+    one, two = check([*inputs, "--format", "jsonl"]), check([*inputs, "--format", "jsonl"], jobs=2)
+    assert one.stdout == two.stdout
+
+
+def test_loops_and_missing_paths_are_findings_not_failures(inputs: list[str]) -> None:
+    run = check([*inputs, "--format", "jsonl"])
+    bad = [json.loads(line) for line in run.stdout.splitlines()]
+    bad = [r for r in bad if r["unreadable"]]
+    paths = {r["source"]["path"] for r in bad}
+    assert any(p.endswith("missing.txt") for p in paths)
+    assert any(p.endswith("empty.txt") for p in paths)
+    assert any(p.endswith("self") for p in paths)
+
+
+def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    with pytest.raises(SystemExit) as done:
+        main(["check", *args])
+    return int(done.value.code or 0), capsys.readouterr().out
+
+
+@settings(
+    max_examples=5,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(seed=st.integers(0, 10**6))
+def test_any_set_of_inputs_is_accounted_for(
+    seed: int, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = make_inputs(tmp_path_factory.mktemp("any"), random.Random(seed), mutants=6)
+    code, out = run_main([*paths, "--format", "json"], capsys)
+    doc = json.loads(out)
+    assert code in (0, 1)
+    assert [key(r["source"]) for r in doc["records"]] == expected(paths)
+    assert_summary_adds_up(doc)
+
+
+# -- the file system failing under the reader ---------------------------------------------------
+def test_a_directory_that_cannot_be_listed_is_a_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # tests run as root, who can list a mode-000 directory: make scandir refuse instead
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "a.txt").write_text("h8 h9\n")
+    (tmp_path / "ok.txt").write_text("h8 h9 i8\n")
+    real = os.scandir
+
+    def scandir(path: Any = ".") -> Any:
+        if str(path).endswith("locked"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    code, out = run_main([str(tmp_path), "--format", "jsonl"], capsys)
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    by_name = {r["source"]["path"].rsplit("/", 1)[-1]: r for r in recs}
+    assert sorted(by_name) == ["locked", "ok.txt"] and len(recs) == 2
+    locked = by_name["locked"]
+    assert locked["unreadable"] and "Permission denied" in locked["findings"][0]["message"]
+    assert by_name["ok.txt"]["moves"] == 3
+
+
+@pytest.mark.skipif(
+    os.geteuid() == 0, reason="root reads and lists mode-000 paths; see the monkeypatched tests"
+)
+def test_real_permissions_are_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "a.txt").write_text("h8 h9\n")
+    (tmp_path / "secret.txt").write_text("h8 h9\n")
+    (tmp_path / "ok.txt").write_text("h8 h9 i8\n")
+    (tmp_path / "locked").chmod(0)
+    (tmp_path / "secret.txt").chmod(0)
+    try:
+        code, out = run_main([str(tmp_path), "--format", "jsonl"], capsys)
+    finally:
+        (tmp_path / "locked").chmod(0o755)
+    recs = {r["source"]["path"].rsplit("/", 1)[-1]: r for r in map(json.loads, out.splitlines())}
+    assert code == 1 and sorted(recs) == ["locked", "ok.txt", "secret.txt"]
+    assert recs["locked"]["unreadable"] and recs["secret.txt"]["unreadable"]
+    assert recs["ok.txt"]["moves"] == 3
+
+
+def test_a_file_that_cannot_be_opened_is_a_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    secret, ok = tmp_path / "a-secret.txt", tmp_path / "b-ok.txt"
+    secret.write_text("h8 h9\n")
+    ok.write_text("h8 h9 i8\n")
+    if os.geteuid() != 0:
+        secret.chmod(0)  # a real refusal when not root
+    else:
+        # root reads mode-000 files: make opening this one fail as it would for a user
+        real_open = open
+
+        def refusing_open(file: Any, *args: Any, **kwargs: Any) -> Any:
+            if str(file) == str(secret):
+                raise PermissionError(errno.EACCES, "Permission denied", str(file))
+            return real_open(file, *args, **kwargs)
+
+        monkeypatch.setattr(api, "open", refusing_open, raising=False)
+    code, out = run_main([str(secret), str(ok), "--format", "jsonl"], capsys)
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and len(recs) == 2
+    assert recs[0]["unreadable"] and "Permission denied" in recs[0]["findings"][0]["message"]
+    assert recs[1]["moves"] == 3 and not recs[1]["unreadable"]
+
+
+class _FailingFile(io.FileIO):
+    """A file that fails (EIO) after ``good`` bytes, like one truncated or unmounted mid-read."""
+
+    def __init__(self, path: str, good: int) -> None:
+        super().__init__(path, "rb")
+        self.good = good
+
+    def readinto(self, buffer: Any) -> int:
+        if self.tell() >= self.good:
+            raise OSError(errno.EIO, "Input/output error")
+        view = memoryview(buffer)[: min(len(buffer), 64, self.good - self.tell())]
+        return super().readinto(view) or 0
+
+
+def test_a_file_that_fails_while_read_keeps_its_records_and_the_batch_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = b"".join(b"h8 h9 i8 g8\n" for _ in range(200))
+    broken, ok = tmp_path / "a-broken.txt", tmp_path / "b-ok.txt"
+    broken.write_bytes(lines)
+    ok.write_text("h8 h9 i8\n")
+    real_open = open
+
+    def flaky_open(file: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(file) == str(broken):
+            return _FailingFile(str(file), good=len(lines) // 2)
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(api, "open", flaky_open, raising=False)
+    code, out = run_main([str(broken), str(ok), "--format", "jsonl"], capsys)
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    from_broken = [r for r in recs if r["source"]["path"] == str(broken)]
+    assert len(from_broken) >= 2 and from_broken[-1]["unreadable"]
+    assert "Input/output error" in from_broken[-1]["findings"][0]["message"]
+    assert recs[-1]["source"]["path"] == str(ok) and recs[-1]["moves"] == 3
+
+
+def test_a_file_that_grows_while_read_is_read_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "growing.txt"
+    path.write_bytes(b"h8 h9\n" * 3)
+    recs = api.read_path(str(path))
+    first = next(recs)
+    with path.open("ab") as f:  # another program appends while we read
+        f.write(b"i8 i9\n" * 1000)
+    rest = list(recs)
+    assert len([first, *rest]) >= 3 and not any(r.unreadable for r in [first, *rest])

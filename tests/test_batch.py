@@ -1,0 +1,522 @@
+"""Batch ``renju check``: inputs, parallel judging in input order, failures, filters, summary,
+the output file, the progress bar, closed pipes, Ctrl-C and NO_COLOR."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from renju_cli import api
+from renju_cli.batch import FAULT_ENV, Batch, cpu_count
+from renju_cli.cli import main
+from renju_cli.record import Record
+from renju_cli.render import TextRenderer
+from renju_cli.report import GameReport
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+FIVE = "black h8 i9 h9 i10 h10 i11 h11 g8 h12\n"  # black five at move 9
+DOUBLE_THREE = "white f8 a1 g8 a3 h9 a5 h10 a7 h8\n"  # black's double-three at move 9
+
+
+def renju(
+    capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None = None
+) -> tuple[int, str, str]:
+    """Run the CLI in this process: (exit code, stdout, stderr)."""
+    saved = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as e:
+        code = int(e.code or 0)
+    finally:
+        sys.stdin = saved
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", FAULT_ENV)}
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A synthetic RenjuNet database of 150 games (the bench generator, deterministic)."""
+    path = tmp_path_factory.mktemp("db") / "games.rif"
+    generator = str(ROOT / "bench" / "gen_renjunet.py")
+    subprocess.run(
+        [sys.executable, generator, "--games", "150", "--seed", "5", "-o", str(path)],
+        check=True,
+        capture_output=True,
+    )
+    return path
+
+
+@pytest.fixture
+def games(tmp_path: Path) -> Path:
+    """A directory tree of move lists: a/clean.moves, a/b/foul.moves, notes.md, .hidden/x."""
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "clean.moves").write_text(FIVE)
+    (tmp_path / "a" / "b" / "foul.moves").write_text(DOUBLE_THREE)
+    (tmp_path / "a" / "b" / "two.moves").write_text(FIVE + DOUBLE_THREE)
+    (tmp_path / "notes.md").write_text("not a record\n")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "x.moves").write_text(FIVE)
+    return tmp_path
+
+
+def paths_of(out: str) -> list[tuple[str, int]]:
+    return [(r["source"]["path"], r["source"]["index"]) for r in map(json.loads, out.splitlines())]
+
+
+# -- inputs ---------------------------------------------------------------------------------------
+def test_directories_are_searched_recursively_in_name_order(
+    capsys: pytest.CaptureFixture[str], games: Path
+) -> None:
+    code, out, _ = renju(capsys, "check", str(games), "-f", "jsonl")
+    assert code == 1
+    names = [os.path.relpath(p, games) for p, _ in paths_of(out)]
+    # a directory's files by name, then its subdirectories; hidden entries skipped; a file of
+    # no known format is an unreadable record
+    assert names == [
+        "notes.md",
+        "a/clean.moves",
+        "a/b/foul.moves",
+        "a/b/two.moves",
+        "a/b/two.moves",
+    ]
+
+
+def test_include_and_exclude_patterns(capsys: pytest.CaptureFixture[str], games: Path) -> None:
+    _, out, _ = renju(capsys, "check", str(games), "-f", "jsonl", "--include", "*.moves")
+    assert {os.path.basename(p) for p, _ in paths_of(out)} == {
+        "foul.moves",
+        "two.moves",
+        "clean.moves",
+    }
+    _, out, _ = renju(
+        capsys, "check", str(games), "-f", "jsonl", "--include", "*.moves", "--exclude", "*/b/*"
+    )
+    assert [os.path.basename(p) for p, _ in paths_of(out)] == ["clean.moves"]
+
+
+def test_glob_patterns_and_standard_input(capsys: pytest.CaptureFixture[str], games: Path) -> None:
+    pattern = str(games / "a" / "**" / "*.moves")
+    code, out, _ = renju(capsys, "check", pattern, "-", "-f", "jsonl", stdin=FIVE)
+    assert code == 1
+    found = [(os.path.basename(p), i) for p, i in paths_of(out)]
+    # the matches of a pattern in the order of their paths, then standard input
+    assert found == [
+        ("foul.moves", 0),
+        ("two.moves", 0),
+        ("two.moves", 1),
+        ("clean.moves", 0),
+        ("<stdin>", 0),
+    ]
+
+
+def test_a_missing_input_is_an_unreadable_record_but_no_input_at_all_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], games: Path
+) -> None:
+    code, out, _ = renju(capsys, "check", str(games / "a" / "clean.moves"), "nope.moves")
+    assert code == 1
+    assert "nope.moves" in out and "no such file or directory" in out
+    assert "2 record(s): 1 judged, 1 unreadable" in out
+    code, _, err = renju(capsys, "check", "nope.moves", "nope/*.sgf")
+    assert code == 2
+    assert "no input found" in err
+
+
+# -- parallel judging -----------------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", ["text", "json", "jsonl", "github", "junit"])
+def test_jobs_give_the_output_of_one_job_byte_for_byte(
+    capsys: pytest.CaptureFixture[str], database: Path, games: Path, fmt: str
+) -> None:
+    args = ("check", str(database), str(EXAMPLES), str(games), "-f", fmt, "--duplicates", "report")
+    one = renju(capsys, *args, "--jobs", "1")
+    two = renju(capsys, *args, "--jobs", "2")
+    assert one == two
+    assert one[0] == 1 and one[1]
+
+
+def test_jobs_0_means_one_worker_per_core(
+    capsys: pytest.CaptureFixture[str], database: Path
+) -> None:
+    assert cpu_count() >= 1
+    one = renju(capsys, "check", str(database), "-f", "jsonl")
+    assert renju(capsys, "check", str(database), "-f", "jsonl", "-j", "0") == one
+
+
+def test_order_holds_whatever_order_workers_finish_in(database: Path, games: Path) -> None:
+    """One-record chunks on two workers finish out of order; reports still come in order."""
+    inputs = list(api.expand_inputs([str(games), str(database)]))
+    serial = [r.to_json() for _, r in Batch(inputs)]
+    parallel = [r.to_json() for _, r in Batch(inputs, jobs=2, chunk_records=1)]
+    assert parallel == serial
+    assert len(serial) == 155
+
+
+def test_many_small_files_read_by_the_workers_come_out_in_order(tmp_path: Path) -> None:
+    games = [FIVE, DOUBLE_THREE, FIVE + DOUBLE_THREE, "h8 h8\n", "not a record\n"]
+    for n in range(60):
+        (tmp_path / f"g{n:02d}.moves").write_text(games[n % len(games)])
+    inputs = list(api.expand_inputs([str(tmp_path)]))
+    serial = [r.to_json() for _, r in Batch(inputs)]
+    batch = Batch(inputs, jobs=2, chunk_records=3)
+    pairs = list(batch)
+    assert [r.to_json() for _, r in pairs] == serial
+    assert len(serial) == 72
+    assert all(record is None for record, _ in pairs)  # read by the workers, not here
+    kept = list(Batch(inputs, jobs=2, chunk_records=3, read_in_workers=False))
+    assert all(record is not None for record, _ in kept)
+    assert [r.to_json() for _, r in kept] == serial
+
+
+def test_the_corpus_is_judged_the_same_in_parallel(capsys: pytest.CaptureFixture[str]) -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"the shared corpus is absent ({CORPUS})")
+    # every format of the corpus, but of the big RenLib files only one (to stay fast)
+    args = ("check", str(CORPUS), "-f", "jsonl", "--exclude", "Allrenjuopenings.lib")
+    one = renju(capsys, *args)
+    assert renju(capsys, *args, "-j", "2") == one
+    assert len(one[1].splitlines()) > 500
+
+
+# -- failures -------------------------------------------------------------------------------------
+def internal_errors(out: str) -> list[tuple[str, int]]:
+    return [
+        (os.path.basename(r["source"]["path"]), r["source"]["index"])
+        for r in map(json.loads, out.splitlines())
+        if any(f["code"] == "internal-error" for f in r["findings"])
+    ]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_bug_in_one_record_is_a_finding_and_the_batch_goes_on(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    database: Path,
+    jobs: str,
+) -> None:
+    clean = renju(capsys, "check", str(database), "-f", "jsonl")[1].splitlines()
+    monkeypatch.setenv(FAULT_ENV, "raise:games.rif#40")
+    code, out, _ = renju(capsys, "check", str(database), "-f", "jsonl", "-j", jobs)
+    assert code == 3  # a bug: every record reported, exit 3
+    assert internal_errors(out) == [("games.rif", 40)]
+    lines = out.splitlines()
+    assert [i for p, i in paths_of(out)] == list(range(150))
+    assert lines[:40] == clean[:40] and lines[41:] == clean[41:]
+    finding = json.loads(lines[40])["findings"][0]
+    assert finding["severity"] == "error"
+    assert "RuntimeError: fault injected" in finding["message"]
+
+
+def test_a_worker_that_dies_loses_and_repeats_no_record(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, database: Path
+) -> None:
+    clean = renju(capsys, "check", str(database), "-f", "jsonl")[1].splitlines()
+    monkeypatch.setenv(FAULT_ENV, "crash:games.rif#70")
+    code, out, _ = renju(capsys, "check", str(database), "-f", "jsonl", "-j", "2")
+    assert code == 3
+    assert [i for _, i in paths_of(out)] == list(range(150))  # each record once, in order
+    assert internal_errors(out) == [("games.rif", 70)]  # only the record that killed it
+    lines = out.splitlines()
+    assert lines[:70] == clean[:70] and lines[71:] == clean[71:]
+    assert "worker judging this record stopped" in lines[70]
+
+
+def test_a_worker_that_dies_on_a_small_file_loses_no_record(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for n in range(40):
+        (tmp_path / f"g{n:02d}.moves").write_text(FIVE + DOUBLE_THREE)
+    clean = renju(capsys, "check", str(tmp_path), "-f", "jsonl")[1].splitlines()
+    monkeypatch.setenv(FAULT_ENV, "crash:g17.moves#1")
+    code, out, _ = renju(capsys, "check", str(tmp_path), "-f", "jsonl", "-j", "2")
+    assert code == 3
+    assert internal_errors(out) == [("g17.moves", 1)]
+    lines = out.splitlines()
+    assert len(lines) == 80
+    assert lines[:35] == clean[:35] and lines[36:] == clean[36:]
+
+
+def test_a_bug_in_a_reader_is_a_finding_and_the_next_file_is_read(
+    monkeypatch: pytest.MonkeyPatch, games: Path
+) -> None:
+    from renju_cli.formats import notation
+
+    real = notation.read
+
+    def broken(stream: Any, path: str, options: Any) -> Iterator[Record]:
+        if path.endswith("two.moves"):
+            yield next(iter(real(stream, path, options)))
+            raise ValueError("reader bug")
+        yield from real(stream, path, options)
+
+    monkeypatch.setattr(notation, "read", broken)
+    inputs = list(api.expand_inputs([str(games / "a")]))
+    reports = [r for _, r in Batch(inputs)]
+    where = [(os.path.basename(r.source.path), r.source.index) for r in reports]
+    assert where == [("clean.moves", 0), ("foul.moves", 0), ("two.moves", 0), ("two.moves", 1)]
+    lost = reports[3]
+    assert lost.unreadable and [f.code for f in lost.findings] == ["internal-error"]
+    assert "ValueError: reader bug" in lost.findings[0].message
+
+
+# -- filters, exit codes, summary -------------------------------------------------------------
+def test_select_ignore_and_fail_on(capsys: pytest.CaptureFixture[str], games: Path) -> None:
+    target = str(games / "a")
+    assert renju(capsys, "check", target)[0] == 1
+    assert renju(capsys, "check", target, "--ignore", "forbidden-move")[0] == 0
+    code, out, _ = renju(capsys, "check", target, "-f", "json", "--select", "move-after-end")
+    assert code == 0
+    assert json.loads(out)["summary"]["findings"] == {}
+    code, out, _ = renju(
+        capsys, "check", target, "-f", "json", "--select", "forbidden-move,move-after-end"
+    )
+    assert code == 1
+    assert json.loads(out)["summary"]["findings"] == {"forbidden-move": 2}
+    assert renju(capsys, "check", target, "--fail-on", "never")[0] == 0
+    dup = ("--duplicates", "report", "--select", "duplicate")
+    assert renju(capsys, "check", target, *dup)[0] == 0  # a duplicate is a warning
+    assert renju(capsys, "check", target, *dup, "--fail-on", "warning")[0] == 1
+    code, _, err = renju(capsys, "check", target, "--select", "forbidden-move,nonsense")
+    assert code == 2 and "nonsense" in err
+
+
+def test_the_summary_counts_everything(capsys: pytest.CaptureFixture[str], games: Path) -> None:
+    code, out, _ = renju(capsys, "check", str(games), "-f", "json", "--duplicates", "report")
+    assert code == 1
+    summary = json.loads(out)["summary"]
+    assert summary == {
+        "records": 5,
+        "judged": 4,
+        "unreadable": 1,
+        "internal_errors": 0,
+        "with_findings": 4,
+        "findings": {"duplicate": 2, "forbidden-move": 2, "parse-error": 1},
+        "severities": {"error": 3, "warning": 2},
+        "results": {"black/five": 2, "undecided": 1, "white/forbidden": 2},
+        "winners": {"black": 2, "undecided": 1, "white": 2},
+        "openings": {"I6": 2},
+        "files": 4,
+        "duplicates": 2,
+        "skipped": 0,
+    }
+    _, text, _ = renju(capsys, "check", str(games), "--duplicates", "skip")
+    tail = text.splitlines()[-7:]
+    assert tail == [
+        "3 record(s): 2 judged, 1 unreadable, 2 with findings",
+        "findings: forbidden-move 1, parse-error 1",
+        "severities: error 2",
+        "results: black/five 1, undecided 1, white/forbidden 1",
+        "winners: black 1, undecided 1, white 1",
+        "openings: I6 1",
+        "duplicates: 2, 2 skipped",
+    ]
+
+
+# -- the output file ------------------------------------------------------------------------------
+def test_output_is_written_atomically_over_an_old_report(
+    capsys: pytest.CaptureFixture[str], games: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "out" / "report.json"
+    target.parent.mkdir()
+    target.write_text("old")
+    target.chmod(0o640)
+    code, out, _ = renju(capsys, "check", str(games / "a"), "-f", "json", "-o", str(target))
+    assert code == 1 and out == ""
+    assert json.loads(target.read_text())["summary"]["records"] == 4
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert os.listdir(target.parent) == ["report.json"]
+
+
+def test_output_through_a_link_or_to_a_pipe_keeps_what_is_there(
+    capsys: pytest.CaptureFixture[str], games: Path, tmp_path: Path
+) -> None:
+    real = tmp_path / "reports" / "latest.jsonl"
+    real.parent.mkdir()
+    link = tmp_path / "latest.jsonl"
+    link.symlink_to(real)
+    renju(capsys, "check", str(games / "a"), "-f", "jsonl", "-o", str(link))
+    assert link.is_symlink() and len(real.read_text().splitlines()) == 4
+    # a named pipe is written in place, not renamed over
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    renju(capsys, "check", str(games / "a"), "-f", "jsonl", "-o", str(fifo))
+    got, _ = reader.communicate(timeout=30)
+    assert len(got.splitlines()) == 4
+    assert fifo.is_fifo()
+
+
+def test_an_unwritable_output_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], games: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "missing-dir" / "report.json"
+    code, out, err = renju(capsys, "check", str(games / "a"), "-o", str(target))
+    assert code == 2 and out == ""
+    assert err == f"renju: cannot write {target}: No such file or directory\n"
+
+
+def _small_file_limit() -> None:
+    # the file size limit stands in for a full disk: a write past it fails (EFBIG)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+
+def test_a_full_disk_leaves_no_partial_file(database: Path, tmp_path: Path) -> None:
+    target = tmp_path / "report.json"
+    target.write_text("the old report\n")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "renju_cli",
+            "check",
+            str(database),
+            "-f",
+            "json",
+            "-o",
+            str(target),
+        ],
+        capture_output=True,
+        text=True,
+        preexec_fn=_small_file_limit,
+        env=subprocess_env(),
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == f"renju: cannot write {target}: File too large\n"
+    assert target.read_text() == "the old report\n"  # untouched
+    assert os.listdir(tmp_path) == ["report.json"]  # no temporary file left
+
+
+# -- terminals, pipes and signals -----------------------------------------------------------------
+def _run_with_stderr_on_a_terminal(args: list[str]) -> tuple[int, bytes]:
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "renju_cli", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+        env=subprocess_env(),
+    )
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not data:
+            break
+        seen += data
+    os.close(master)
+    return proc.wait(), seen
+
+
+def test_a_progress_bar_on_a_terminal_only(database: Path) -> None:
+    code, seen = _run_with_stderr_on_a_terminal(["check", str(database), "-f", "jsonl"])
+    assert code == 1
+    last = seen.decode().split("\r")[-2]
+    assert "checking" in last and "100%" in last and "150 records" in last
+    assert "records/s" in last
+    code, seen = _run_with_stderr_on_a_terminal(["check", str(EXAMPLES), "--no-progress"])
+    assert code == 1 and b"checking" not in seen
+
+
+def test_no_progress_bar_when_standard_error_is_no_terminal(
+    capsys: pytest.CaptureFixture[str], database: Path
+) -> None:
+    assert not sys.stderr.isatty()
+    code, out, err = renju(capsys, "check", str(database), "-f", "jsonl")
+    assert code == 1 and out and err == ""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_closed_pipe_ends_quietly(database: Path, jobs: str) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "renju_cli", "check", str(database), "-f", "jsonl", "-j", jobs],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert json.loads(proc.stdout.readline())["source"]["index"] == 0
+    proc.stdout.close()  # as `head -1` does
+    err = proc.stderr.read()
+    assert proc.wait() == 0
+    assert err == b""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_exits_130_without_a_traceback(database: Path, jobs: str) -> None:
+    big = [str(database)] * 20  # long enough to be interrupted
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "renju_cli", "check", *big, "-f", "jsonl", "-j", jobs],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+        start_new_session=True,  # its own process group, as a shell job: ^C reaches workers too
+    )
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.decode().strip() == "renju: interrupted"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _report() -> GameReport:
+    return api.judge_record(api.read_bytes(DOUBLE_THREE.encode()).__next__())
+
+
+@pytest.mark.parametrize(
+    ("no_color", "colored"), [(None, True), ("1", False), ("", True)], ids=["unset", "1", "empty"]
+)
+def test_no_color_is_respected(
+    monkeypatch: pytest.MonkeyPatch, no_color: str | None, colored: bool
+) -> None:
+    if no_color is None:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    out = _Terminal()
+    TextRenderer(out).record(_report())
+    assert ("\033[31m" in out.getvalue()) is colored
+    piped = io.StringIO()
+    TextRenderer(piped).record(_report())
+    assert "\033[" not in piped.getvalue()  # never on a pipe
+
+
+# -- --html ---------------------------------------------------------------------------------------
+def test_html_report_of_the_batch(
+    capsys: pytest.CaptureFixture[str], games: Path, tmp_path: Path
+) -> None:
+    pytest.importorskip("jinja2", reason="the HTML report needs Jinja2")
+    site = tmp_path / "site"
+    code, _, _ = renju(capsys, "check", str(games / "a"), "--html", str(site), "-j", "2")
+    assert code == 1
+    assert (site / "index.html").is_file()
+    assert len(list(site.glob("record-*.html"))) == 4

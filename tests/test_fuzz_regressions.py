@@ -1,0 +1,130 @@
+"""The regression corpus: inputs that once crashed or misled a reader or the ruleset loader.
+
+Every file of ``tests/data/regressions`` goes through format detection, every reader and the
+ruleset loader (``fuzz_target`` checks the invariants); some files also pin what the fix does.
+``*-fuzzed.bin`` files are the raw inputs ``fuzz/mutate.py`` found, the others minimal versions.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from renju_cli.formats import ReadOptions, read_stream
+from renju_cli.record import Record
+from renju_cli.ruleset import RulesetError, load
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+
+import fuzz_target
+
+REGRESSIONS = Path(__file__).resolve().parent / "data" / "regressions"
+FILES = sorted(p for p in REGRESSIONS.iterdir() if p.is_file() and p.suffix != ".md")
+
+
+def records(name: str, fmt: str | None = None, options: ReadOptions | None = None) -> list[Record]:
+    data = (REGRESSIONS / name).read_bytes()
+    return list(read_stream(io.BufferedReader(io.BytesIO(data)), name, fmt, options))
+
+
+def problems(recs: list[Record]) -> str:
+    return "\n".join(p.message for r in recs for p in r.problems)
+
+
+def test_the_corpus_is_there() -> None:
+    assert len(FILES) >= 20
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_no_reader_and_no_loader_fails(path: Path) -> None:
+    data = path.read_bytes()
+    for fmt in (None, *fuzz_target.FORMATS):
+        fuzz_target.run_input(data, fmt, str(path))
+    fuzz_target.run_ruleset(data)
+
+
+def test_sgf_charset_names_that_are_no_text_encoding() -> None:
+    # CA[ut\0f-8] made codecs.lookup raise ValueError; CA[zlib] made bytes.decode raise
+    for name in ("sgf-ca-nul.sgf", "sgf-ca-not-text-codec.sgf"):
+        recs = records(name)
+        assert [r.format for r in recs] == ["sgf"] * len(recs)
+        assert all(r.moves for r in recs)
+        assert any("unknown charset" in n for r in recs for n in r.notes)
+    assert records("sgf-ca-not-text-codec.sgf")[0].metadata["black"] == "café"
+
+
+def test_jsonl_sizes_and_values_of_the_wrong_kind_are_parse_errors() -> None:
+    recs = records("jsonl-bad-sizes.jsonl")
+    assert len(recs) == 7
+    for rec in recs[:5]:  # 10^20, true, -1, 27, 4: none is a 5..26 board
+        assert rec.width is None and rec.moves
+        assert "'size' must be a whole number from 5 to 26" in problems([rec])
+    assert "'moves' as a list must hold points as strings" in problems([recs[5]])
+    assert recs[5].declared_result is not None and recs[5].declared_result.reason is None
+    assert recs[6].metadata == {"a": '[1, {"b": null}]'}
+
+
+def test_jsonl_moves_are_bounded() -> None:
+    (rec,) = records("jsonl-too-many-moves.jsonl")
+    assert len(rec.moves) == ReadOptions().max_moves
+    assert "more than the limit" in problems([rec])
+
+
+def test_jsonl_nesting_is_a_parse_error_and_the_next_line_is_read() -> None:
+    first, second = records("jsonl-deep-nesting.jsonl")
+    assert first.unreadable and "nested too deeply" in problems([first])
+    assert [m.point.name for m in second.moves if m.point] == ["h9"]
+
+
+def test_playok_game_type_with_thousands_of_digits() -> None:
+    (rec,) = records("playok-huge-gametype.pgn")
+    assert rec.width is None and len(rec.moves) == 3
+    assert any("GameType" in n for n in rec.notes)
+
+
+def test_renjunet_digits_that_int_refuses() -> None:
+    recs = records("renjunet-odd-digits.rif")
+    assert [len(r.moves) for r in recs] == [2, 1]
+    assert recs[0].width == 15 and "date" not in recs[1].metadata
+
+
+def test_renlib_comb_is_refused_past_the_move_budget() -> None:
+    recs = records("renlib-quadratic-comb.lib")
+    assert recs[-1].unreadable and "a tree this repetitive is refused" in problems(recs[-1:])
+    assert sum(len(r.moves) for r in recs) <= ReadOptions().move_budget(1620)
+    # the same tree is read whole when the budget allows it
+    everything = records("renlib-quadratic-comb.lib", None, ReadOptions(moves_allowance=10**6))
+    assert len(everything) == 401 and not any(r.unreadable for r in everything)
+
+
+def test_sgf_tree_expansion_is_bounded_too() -> None:
+    # a 300-node main line whose every node has a one-node variation: ~45k moves in 2.4 kB
+    sgf = b"(;SZ[15]" + b"".join(b";B[hh](;W[ii])(" for _ in range(300)) + b")" * 301
+    recs = list(
+        read_stream(
+            io.BufferedReader(io.BytesIO(sgf)), "x.sgf", "sgf", ReadOptions(moves_allowance=0)
+        )
+    )
+    assert recs[-1].unreadable and "a tree this repetitive is refused" in problems(recs[-1:])
+    assert sum(len(r.moves) for r in recs) <= ReadOptions().moves_per_byte * len(sgf)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("ruleset-deep-nesting.yaml", "nested deeper than"),
+        ("ruleset-alias-bomb.yaml", "keys and items (with aliases expanded)"),
+        ("ruleset-long-extends.yaml", "cannot find ruleset"),
+        ("ruleset-glob-extends.yaml", "cannot find ruleset"),
+        ("ruleset-nul-extends.yaml", "cannot find ruleset"),
+        ("ruleset-python-tag.yaml", "could not determine a constructor"),
+    ],
+)
+def test_hostile_rulesets_are_refused_with_a_message(name: str, message: str) -> None:
+    with pytest.raises(RulesetError) as err:
+        load(str(REGRESSIONS / name))
+    assert message in str(err.value)
+    assert str(REGRESSIONS / name) in str(err.value)

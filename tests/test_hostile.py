@@ -1,0 +1,255 @@
+"""Hostile and broken input: refused or bounded, always a finding, never a crash or a leak.
+
+XML entities and external references, YAML tags, board sizes past 26, bounds on moves, nesting
+and strings, undecodable bytes, truncated binaries, empty files, and every hostile file of
+``fuzz/hostile.py`` at a small size (the 1 MB timings are measured by that script, not here).
+"""
+
+from __future__ import annotations
+
+import io
+import socket
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from renju_cli import api
+from renju_cli.formats import FORMAT_MODULES, ReadOptions, read_stream
+from renju_cli.record import Record
+from renju_cli.ruleset import RulesetError, load
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+
+import fuzz_seeds
+import fuzz_target
+import hostile
+
+FORMATS = list(FORMAT_MODULES)
+
+
+def read(data: bytes, fmt: str | None = None, options: ReadOptions | None = None) -> list[Record]:
+    stream = io.BufferedReader(io.BytesIO(data))
+    return list(read_stream(stream, "hostile", fmt, options))
+
+
+def messages(recs: list[Record]) -> str:
+    return "\n".join(p.message for r in recs for p in r.problems)
+
+
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a reader tried to open a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+
+
+# -- XML ----------------------------------------------------------------------------------------
+def test_entity_expansion_is_refused_without_expanding(no_network: None) -> None:
+    data = hostile.HOSTILE["renjunet-billion-laughs"](0)
+    tracemalloc.start()
+    try:
+        recs = read(data)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    (rec,) = recs
+    assert rec.unreadable and rec.format == "renjunet"
+    assert "entity declaration" in messages(recs) and "refused" in messages(recs)
+    assert peak < 16 << 20  # 10^9 'a's were never built
+
+
+@pytest.mark.parametrize(
+    "doctype",
+    [
+        '<!DOCTYPE database [<!ENTITY x SYSTEM "file://{secret}">]>',
+        '<!DOCTYPE database SYSTEM "file://{secret}">',
+        '<!DOCTYPE database [<!ENTITY % p SYSTEM "file://{secret}"> %p;]>',
+        '<!DOCTYPE database [<!ENTITY x SYSTEM "http://127.0.0.1:9/x">]>',
+        '<!DOCTYPE database SYSTEM "http://127.0.0.1:9/x.dtd">',
+    ],
+)
+def test_external_references_are_never_read_or_fetched(
+    doctype: str, tmp_path: Path, no_network: None
+) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET h8 h9 i10")
+    xml = (
+        '<?xml version="1.0"?>' + doctype.format(secret=secret) + "<database><games>"
+        '<game id="1"><move>h8</move><info>&x;</info></game></games></database>'
+    ).encode()
+    recs = read(xml)
+    assert recs and recs[-1].unreadable
+    assert "refused" in messages(recs) or "syntax error" in messages(recs)
+    assert "TOP-SECRET" not in repr(recs)
+
+
+# -- YAML ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name: !!python/object/apply:os.system ['touch {marker}']\n",
+        "name: !!python/object/new:os.system ['touch {marker}']\n",
+        "name: !!python/name:os.system\n",
+        "name: !ruby/object:Gem::Installer x\n",
+        "name: !custom x\n",
+    ],
+)
+def test_language_specific_yaml_tags_are_refused(text: str, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    path = tmp_path / "evil.yaml"
+    path.write_text(text.format(marker=marker))
+    with pytest.raises(RulesetError, match="could not determine a constructor"):
+        load(str(path))
+    assert not marker.exists()
+
+
+# -- sizes and bounds ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("fmt", "data"),
+    [
+        ("sgf", b"(;SZ[27];B[aa])"),
+        ("sgf", b"(;SZ[5:99];B[aa])"),
+        ("psq", b"Piskvorky 27x27, 11:11, 0\n1,1,0\n"),
+        ("diagram", b"X" * 27 + b"\n" + (b"." * 27 + b"\n") * 26),
+    ],
+)
+def test_boards_past_26_are_unreadable(fmt: str, data: bytes) -> None:
+    (rec,) = read(data, fmt)
+    assert rec.unreadable and rec.width is None
+
+
+@pytest.mark.parametrize(
+    ("fmt", "data"),
+    [
+        ("jsonl", b'{"moves": "a1", "size": 27}\n'),
+        ("playok", b'[Site "PlayOK"]\n[GameType "61,27"]\n\n1. a1 1-0\n'),
+        ("renjunet", b'<database><rules><rule id="1" name="RIF" size="27"/></rules>'
+         b'<games><game rule="1"><move>a1</move></game></games></database>'),
+    ],
+)  # fmt: skip
+def test_stated_sizes_past_26_fall_back_to_the_ruleset(fmt: str, data: bytes) -> None:
+    (rec,) = read(data, fmt)
+    assert rec.width in (None, 15) and len(rec.moves) == 1
+
+
+def test_26x26_is_the_largest_board_and_is_judged() -> None:
+    (rec,) = read(b"(;SZ[26];B[zz];W[aa];B[mm])", "sgf")
+    report = api.judge_record(rec)
+    assert rec.width == 26 and report.moves == 3 and not report.unreadable
+
+
+MANY_MOVES = {
+    "notation": b"h8 " * 50,
+    "jsonl": b'{"moves": "' + b"h8 " * 50 + b'"}\n',
+    "sgf": b"(;" + b";B[hh]" * 50 + b")",
+    "psq": b"Piskvorky 15x15, 11:11, 0\n" + b"8,8,0\n" * 50,
+    "gomocup-openings": b"0,0, " * 49 + b"0,0\n",
+    "playok": b'[Site "PlayOK"]\n\n' + b"h8 " * 50 + b"1-0\n",
+    "renjunet": b"<database><games><game><move>"
+    + b"h8 " * 50
+    + b"</move></game></games></database>",
+    "renlib": b"\xffRenLib\xff\x03\x00" + b"\xff" * 10 + b"\x78\x00" * 49 + b"\x78\x40",
+    "pos": bytes([50]) + bytes([112]) * 50,
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(MANY_MOVES))
+def test_moves_are_bounded(fmt: str) -> None:
+    recs = read(MANY_MOVES[fmt], fmt, ReadOptions(max_moves=10))
+    assert recs and all(len(r.moves) <= 10 for r in recs)
+    assert any(r.problems for r in recs)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "data"),
+    [
+        ("sgf", b"(;B[hh]" * 40 + b")" * 40),
+        ("renjunet", b"<database><games><game>" + b"<a>" * 40 + b"</a>" * 40
+         + b"</game></games></database>"),
+        ("renlib", b"\xffRenLib\xff\x03\x00" + b"\xff" * 10 + b"\x78\x00" * 40 + b"\x78\x40"),
+    ],
+)  # fmt: skip
+def test_nesting_is_bounded(fmt: str, data: bytes) -> None:
+    recs = read(data, fmt, ReadOptions(max_depth=16))
+    assert recs and any(("deeper than 16" in messages([r])) for r in recs)
+    assert all(len(r.moves) <= 16 for r in recs)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "data", "key"),
+    [
+        ("sgf", b"(;PB[" + b"x" * 500 + b"];B[hh])", "black"),
+        ("playok", b'[Site "PlayOK"]\n[Black "' + b"x" * 500 + b'"]\n\n1. h8 1-0\n', "black"),
+        ("renjunet", b"<database><games><game><move>h8</move><info>" + b"x" * 500
+         + b"</info></game></games></database>", "info"),
+    ],
+)  # fmt: skip
+def test_strings_are_cut_to_max_string(fmt: str, data: bytes, key: str) -> None:
+    (rec,) = read(data, fmt, ReadOptions(max_string=100))
+    assert 0 < len(rec.metadata[key]) <= 100
+
+
+def test_a_renlib_comment_past_max_string_stops_the_library() -> None:
+    lib = b"\xffRenLib\xff\x03\x00" + b"\xff" * 10 + b"\x78\x48" + b"x" * 400 + b"\x00\x00"
+    (rec,) = read(lib, "renlib", ReadOptions(max_string=100))
+    assert rec.unreadable and "longer than 100 bytes" in messages([rec])
+
+
+# -- broken bytes -------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(fuzz_seeds.own_seeds()))
+def test_undecodable_bytes_never_stop_a_reader(name: str) -> None:
+    seed = fuzz_seeds.own_seeds()[name]
+    # invalid UTF-8 (a lone continuation byte, an overlong form, a surrogate) in the middle
+    middle = len(seed) // 2
+    data = seed[:middle] + b"\x80\xc0\xaf\xed\xa0\x80\xff" + seed[middle:]
+    for fmt in (None, *FORMATS):
+        fuzz_target.run_input(data, fmt)
+
+
+@pytest.mark.parametrize("name", ["lib.lib", "old.lib", "game.pos"])
+def test_truncated_binaries_keep_what_was_read_and_say_where(name: str) -> None:
+    data = fuzz_seeds.own_seeds()[name]
+    for cut in range(len(data)):
+        recs = read(data[:cut], "renlib" if name.endswith(".lib") else "pos")
+        assert recs, f"nothing for the file cut at {cut}"
+        if cut < len(data):
+            assert recs[-1].problems, f"the cut at {cut} went unnoticed"
+            assert recs[-1].problems[-1].offset is not None
+
+
+@pytest.mark.parametrize("fmt", [None, *FORMATS])
+def test_empty_input_never_raises(fmt: str | None) -> None:
+    fuzz_target.run_input(b"", fmt)
+    fuzz_target.run_input(b"\n \r\n\t", fmt)
+
+
+def test_an_empty_file_is_one_unreadable_record(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sgf"
+    empty.write_bytes(b"")
+    (rec,) = api.read_path(str(empty))
+    assert rec.unreadable and "empty" in messages([rec])
+
+
+# -- every hostile file, small ------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(hostile.HOSTILE))
+def test_hostile_files_are_read_within_loose_bounds(name: str) -> None:
+    data = hostile.HOSTILE[name](16 * 1024)
+    options = ReadOptions(moves_allowance=4096)  # the allowance would hide the per-byte bound
+    tracemalloc.start()
+    try:
+        recs = read(data, None, options)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert 1 <= len(recs) <= len(data)  # never more records than bytes, and never none
+    assert sum(len(r.moves) for r in recs) <= options.move_budget(len(data))
+    assert peak < 64 << 20
+
+
+@pytest.mark.parametrize("name", sorted(hostile.HOSTILE))
+def test_hostile_files_are_judged_and_rendered(name: str) -> None:
+    fuzz_target.run_input(hostile.HOSTILE[name](2048), None)

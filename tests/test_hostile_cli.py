@@ -1,0 +1,166 @@
+"""Clean failure modes of ``renju check``: a closed pipe, Ctrl-C and a full disk.
+
+Each ends with at most one line on standard error, no traceback and the documented exit code
+(2 for an output that cannot be written, 130 for an interrupt), and a report file is never left
+looking complete: it is written to a temporary file and renamed only when whole.  The runs are
+real subprocesses on a large input; nothing here is timed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import signal
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+RENJU = [sys.executable, "-m", "renju_cli"]
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Some thousands of games in standard notation (long enough to be caught mid-run)."""
+    rnd = random.Random(1)
+    points = [f"{c}{r}" for c in "abcdefghijklmno" for r in range(1, 16)]
+    lines = [" ".join(rnd.sample(points, 40)) for _ in range(6000)]
+    path = tmp_path_factory.mktemp("big") / "games.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def assert_clean_failure(stderr: str) -> None:
+    assert "Traceback" not in stderr
+    assert len(stderr.strip().splitlines()) <= 1, stderr
+
+
+def leftovers(directory: Path, keep: set[str]) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name not in keep)
+
+
+def test_a_closed_pipe_ends_quietly(big: Path) -> None:
+    # renju check big | head -1
+    proc = subprocess.Popen(
+        [*RENJU, "check", str(big), "--format", "jsonl"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()  # head exits
+    stderr = proc.stderr.read().decode()
+    code = proc.wait(timeout=600)
+    assert first.startswith(b"{")
+    assert code in (0, 1), stderr  # not 3 (internal error), not killed by SIGPIPE
+    assert_clean_failure(stderr)
+
+
+def test_a_shell_pipeline_to_head(big: Path) -> None:
+    renju = f"{sys.executable} -m renju_cli"
+    cmd = f"{renju} check '{big}' --format jsonl | head -1; exit ${{PIPESTATUS[0]}}"
+    run = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=600)
+    assert len(run.stdout.splitlines()) == 1
+    assert run.returncode in (0, 1)
+    assert_clean_failure(run.stderr)
+
+
+@pytest.mark.parametrize("to_file", [False, True])
+def test_ctrl_c_exits_130_and_leaves_no_partial_report(
+    big: Path, tmp_path: Path, to_file: bool
+) -> None:
+    report = tmp_path / "report.json"
+    report.write_text("the previous report\n")
+    args = [*RENJU, "check", str(big), "--format", "json"]
+    if to_file:
+        # --progress-like output would go to stderr only on a terminal; here we wait for the
+        # first bytes of the temporary report instead
+        args += ["-o", str(report)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    if to_file:
+        _wait_for_temporary(tmp_path, {"report.json"}, proc)
+    else:
+        assert proc.stdout.read(1) == b"{"  # it is running and writing
+    proc.send_signal(signal.SIGINT)
+    stderr = proc.stderr.read().decode()
+    code = proc.wait(timeout=600)
+    assert code == 130, stderr
+    assert_clean_failure(stderr)
+    assert "interrupt" in stderr.lower()
+    assert report.read_text() == "the previous report\n"
+    assert leftovers(tmp_path, {"report.json"}) == []
+
+
+def _wait_for_temporary(directory: Path, keep: set[str], proc: subprocess.Popen[bytes]) -> None:
+    # the report's temporary file appears once the run has started writing
+    while not leftovers(directory, keep):
+        assert proc.poll() is None, "finished before it could be interrupted"
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=0.05)
+
+
+@contextlib.contextmanager
+def tiny_tmpfs(where: Path) -> Iterator[Path]:
+    where.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(where)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(
+            f"cannot mount a 16 kB tmpfs here (needs root): {mounted.stderr.decode().strip()}"
+        )
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=False)
+
+
+def test_a_full_disk_on_output_is_a_one_line_error(big: Path, tmp_path: Path) -> None:
+    with tiny_tmpfs(tmp_path / "disk") as disk:
+        (disk / "report.json").write_text("old\n")
+        run = subprocess.run(
+            [*RENJU, "check", str(big), "--format", "json", "-o", str(disk / "report.json")],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert run.returncode == 2
+        assert_clean_failure(run.stderr)
+        assert "No space left on device" in run.stderr
+        assert (disk / "report.json").read_text() == "old\n"  # never a partial report
+        assert leftovers(disk, {"report.json"}) == []
+
+
+def test_a_device_that_is_always_full(tmp_path: Path) -> None:
+    # a private copy of /dev/full (the real one is never put at risk): a device is written in
+    # place, never renamed over
+    full = tmp_path / "full"
+    try:
+        os.mknod(full, stat.S_IFCHR | 0o666, os.makedev(1, 7))
+    except OSError as e:
+        pytest.skip(f"cannot make a device node here (needs root): {e}")
+    game = tmp_path / "g.txt"
+    game.write_text("h8 h9 i8\n")
+    run = subprocess.run(
+        [*RENJU, "check", str(game), "--format", "json", "-o", str(full)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    still_a_device = stat.S_ISCHR(full.lstat().st_mode)
+    if not still_a_device:
+        full.unlink()
+    assert still_a_device, "the device node was replaced by a regular file"
+    assert run.returncode == 2
+    assert_clean_failure(run.stderr)
+    assert "No space left on device" in run.stderr
+    assert leftovers(tmp_path, {"full", "g.txt"}) == []

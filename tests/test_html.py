@@ -1,0 +1,369 @@
+"""The HTML report: pages, links, escaping, pictures; then the same pages in headless Chromium.
+
+The browser tests load the written files in Debian's Chromium (``apt-get install -y chromium``)
+and assert on what the browser made of them: the DOM it parsed (``--dump-dom``) and the pixels it
+drew (``--screenshot``).  They skip, saying why, when Chromium (or Pillow, for the pixels) is not
+installed.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from renju_cli import api
+from renju_cli.coords import parse_point
+from renju_cli.formats import unreadable
+from renju_cli.formats.notation import parse_record
+from renju_cli.html_report import INDEX, decisive_move, write_report
+from renju_cli.picture import BOARD_COLOR, FORBIDDEN_COLOR, Geometry
+from renju_cli.record import Record, SourceLocation
+from renju_cli.referee import replay
+from renju_cli.report import GameReport
+from renju_cli.ruleset import from_text, load
+
+HOSTILE = '<script>alert("x")</script> & <b>bold</b>'
+FIVE = "black h8 i9 h9 i10 h10 i11 h11 g8 h12"
+DOUBLE_THREE = "white f8 a1 g8 a3 h9 a5 h10 a7 h8"
+OPEN_GAME = "f8 a1 g8 a3 h9 a5 h10 a7"  # black to move; h8 would be a double-three
+
+
+# -- a small DOM, from the standard library's HTML parser -----------------------------------------
+VOID = {"meta", "link", "br", "img", "input", "hr", "col", "area", "base", "wbr", "source"}
+
+
+@dataclass
+class Node:
+    tag: str
+    attrs: dict[str, str]
+    children: list[Node] = field(default_factory=list)
+    text: str = ""
+
+    def iter(self, tag: str | None = None, cls: str | None = None) -> list[Node]:
+        out = []
+        for child in self.children:
+            if (tag is None or child.tag == tag) and (
+                cls is None or cls in child.attrs.get("class", "").split()
+            ):
+                out.append(child)
+            out.extend(child.iter(tag, cls))
+        return out
+
+    def all_text(self) -> str:
+        return self.text + "".join(c.all_text() for c in self.children)
+
+    def by_id(self, ident: str) -> Node:
+        (node,) = [n for n in self.iter() if n.attrs.get("id") == ident]
+        return node
+
+
+class _Builder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", {})
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {k: v or "" for k, v in attrs})
+        self.stack[-1].children.append(node)
+        if tag not in VOID:
+            self.stack.append(node)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.stack[-1].children.append(Node(tag, {k: v or "" for k, v in attrs}))
+
+    def handle_endtag(self, tag: str) -> None:
+        for i in range(len(self.stack) - 1, 0, -1):
+            if self.stack[i].tag == tag:
+                del self.stack[i:]
+                return
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].children.append(Node("#text", {}, text=data))
+
+
+def dom(html: str) -> Node:
+    builder = _Builder()
+    builder.feed(html)
+    builder.close()
+    return builder.root
+
+
+# -- records to report on -------------------------------------------------------------------------
+def batch() -> tuple[list[GameReport], list[Record]]:
+    """A black five, a forbidden double-three, an open game, a hostile one and an unreadable."""
+    records = [
+        parse_record(FIVE, "games/five.txt"),
+        parse_record(DOUBLE_THREE, "games/double-three.txt"),
+        parse_record(OPEN_GAME, "games/open.txt"),
+    ]
+    hostile = parse_record("h8 h9 h10", f"games/{HOSTILE}.txt")
+    hostile.metadata = {"event": HOSTILE, HOSTILE: "key"}
+    hostile.notes = [HOSTILE]
+    records.append(hostile)
+    records.append(unreadable("games/missing.txt", f"cannot open: {HOSTILE}"))
+    ruleset = load("renju")
+    return [replay(r, ruleset) for r in records], records
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("html") / "report"
+    reports, records = batch()
+    write_report(reports, records, str(directory))
+    return directory
+
+
+def test_an_index_and_a_page_per_record(report_dir: Path) -> None:
+    assert sorted(p.name for p in report_dir.iterdir()) == [
+        "index.html",
+        "record-00001.html",
+        "record-00002.html",
+        "record-00003.html",
+        "record-00004.html",
+        "record-00005.html",
+    ]
+    index = dom((report_dir / INDEX).read_text("utf-8"))
+    rows = index.by_id("records").iter("tbody")[0].iter("tr")
+    assert [r.attrs["data-record"] for r in rows] == ["1", "2", "3", "4", "5"]
+    assert [r.attrs["class"] for r in rows] == ["clean", "error", "clean", "clean", "error"]
+    second = rows[1].all_text()
+    assert "white wins by forbidden at move 9 (h8)" in second
+    assert "forbidden-move" in second and "black h8 makes a double-three" in second
+
+
+def test_every_link_leads_to_a_written_page(report_dir: Path) -> None:
+    for page in report_dir.glob("*.html"):
+        for a in dom(page.read_text("utf-8")).iter("a"):
+            assert (report_dir / a.attrs["href"]).is_file(), (page.name, a.attrs["href"])
+    first = dom((report_dir / "record-00001.html").read_text("utf-8"))
+    assert [a.attrs.get("rel") for a in first.iter("a")] == ["index", "next"]
+
+
+def test_pages_are_self_contained(report_dir: Path) -> None:
+    for page in report_dir.glob("*.html"):
+        html = page.read_text("utf-8")
+        tree = dom(html)
+        assert not tree.iter("script") and not tree.iter("link") and not tree.iter("img")
+        assert not any("src" in n.attrs for n in tree.iter())
+        urls = set(re.findall(r"https?://[^\s\"'<>]+", html))
+        assert urls <= {"http://www.w3.org/2000/svg"}, page.name
+
+
+def test_everything_from_a_record_is_escaped(report_dir: Path) -> None:
+    for name in ("index.html", "record-00004.html", "record-00005.html"):
+        html = (report_dir / name).read_text("utf-8")
+        assert "<script>" not in html and "<b>bold" not in html, name
+        assert "&lt;script&gt;" in html, name
+    page = dom((report_dir / "record-00004.html").read_text("utf-8"))
+    assert HOSTILE in page.by_id("metadata").all_text()
+    assert HOSTILE in page.iter("h1")[0].all_text()
+
+
+def test_the_board_at_the_decisive_move(report_dir: Path) -> None:
+    five = dom((report_dir / "record-00001.html").read_text("utf-8"))
+    figure = five.by_id("board")
+    (svg,) = figure.iter("svg")
+    assert len(svg.iter("g", "stone")) == 9
+    (ring,) = svg.iter("g", "five")
+    assert ring.attrs["data-points"] == "h8 h9 h10 h11 h12"
+    assert "the decisive move: black wins by five" in figure.iter("figcaption")[0].all_text()
+
+    foul = dom((report_dir / "record-00002.html").read_text("utf-8")).by_id("board")
+    (mark,) = foul.iter("g", "foul")
+    assert (mark.attrs["data-point"], mark.attrs["data-kinds"]) == ("h8", "double-three")
+    assert not foul.iter("g", "forbidden")  # the game is over: no forbidden points drawn
+
+    # an open game, black to move: black's forbidden points are shown
+    open_game = dom((report_dir / "record-00003.html").read_text("utf-8")).by_id("board")
+    assert [g.attrs["data-point"] for g in open_game.iter("g", "forbidden")] == ["h8"]
+
+    missing = dom((report_dir / "record-00005.html").read_text("utf-8"))
+    assert "could not be read" in missing.by_id("no-board").all_text()
+
+
+def test_the_decisive_move_is_marked_in_the_move_list(report_dir: Path) -> None:
+    page = dom((report_dir / "record-00002.html").read_text("utf-8"))
+    (moves,) = page.iter("ol", "moves")
+    items = moves.iter("li")
+    assert [li.all_text() for li in items][-1] == "h8"
+    assert items[-1].attrs["class"] == "decisive" and items[-1].attrs["value"] == "9"
+
+
+def test_records_are_read_again_from_their_source(tmp_path: Path) -> None:
+    source = tmp_path / "games.txt"
+    source.write_text(f"{FIVE}\n{DOUBLE_THREE}\n")
+    records = list(api.read_path(str(source)))
+    reports = [api.judge_record(r) for r in records]
+    write_report(reports, records, str(tmp_path / "given"))
+    write_report(reports, None, str(tmp_path / "again"))
+    for name in ("index.html", "record-00001.html", "record-00002.html"):
+        given = (tmp_path / "given" / name).read_text("utf-8")
+        assert given == (tmp_path / "again" / name).read_text("utf-8"), name
+    # a record that is not at hand (standard input) gets a page without a board
+    lost = replay(parse_record(FIVE, "<stdin>"), load("renju"))
+    write_report([lost], None, str(tmp_path / "stdin"))
+    page = dom((tmp_path / "stdin" / "record-00001.html").read_text("utf-8"))
+    assert "not at hand" in page.by_id("no-board").all_text()
+
+
+def test_a_ruleset_from_a_file_draws_its_own_board(tmp_path: Path) -> None:
+    small = from_text("extends: freestyle\nname: tiny\nboard: {size: 9}")
+    record = parse_record("e5 d4 e6 d5 e7 d6 e8 d7 e9", "tiny.txt")
+    report = replay(record, small)
+    assert report.result.winner == "black"
+    write_report([report], [record], str(tmp_path), rules=small)
+    (svg,) = dom((tmp_path / "record-00001.html").read_text("utf-8")).iter("svg")
+    assert svg.attrs["width"] == str(Geometry(9, 9).board_px[0])
+
+
+def test_a_record_no_board_can_hold_gets_a_page_without_one(tmp_path: Path) -> None:
+    from renju_cli.batch import Settings, judge_one
+
+    record = parse_record("h8 h9", "huge.txt")
+    record.width = 40
+    report = judge_one(record, Settings(load("renju"))).report
+    assert [f.code for f in report.findings] == ["internal-error"]
+    write_report([report], [record], str(tmp_path))
+    page = dom((tmp_path / "record-00001.html").read_text("utf-8"))
+    assert "board sides must be 5 to 26" in page.by_id("no-board").all_text()
+    assert [li.all_text() for li in page.iter("ol", "moves")[0].iter("li")] == ["h8", "h9"]
+
+
+def test_records_and_reports_must_pair_up(tmp_path: Path) -> None:
+    reports, records = batch()
+    with pytest.raises(ValueError, match="5 reports but 4 records"):
+        write_report(reports, records[:4], str(tmp_path))
+
+
+def test_decisive_move() -> None:
+    reports, _ = batch()
+    assert [decisive_move(r) for r in reports] == [9, 9, 8, 3, 0]
+
+
+def test_source_locations_are_matched_exactly(tmp_path: Path) -> None:
+    # two records of one file: each page shows its own record
+    source = tmp_path / "two.txt"
+    source.write_text("h8 h9\nh8 h9 h10\n")
+    reports = [api.judge_record(r) for r in api.read_path(str(source))]
+    assert [r.source for r in reports] == [
+        SourceLocation(str(source), 0, 1),
+        SourceLocation(str(source), 1, 2),
+    ]
+    write_report(reports, None, str(tmp_path / "out"))
+    counts = [
+        len(dom((tmp_path / "out" / f"record-0000{n}.html").read_text("utf-8")).iter("g", "stone"))
+        for n in (1, 2)
+    ]
+    assert counts == [2, 3]
+
+
+# -- in a real browser ----------------------------------------------------------------------------
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path is not None:
+            return path
+    pytest.skip("Chromium is not installed (Debian: apt-get install -y chromium)")
+
+
+def browse(profile: Path, page: Path, *args: str) -> str:
+    """Run headless Chromium on a local page; return what it printed."""
+    done = subprocess.run(
+        [
+            chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+            f"--user-data-dir={profile}",
+            *args,
+            page.resolve().as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,  # a guard against a hung browser, not a speed check
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_index_in_a_browser(report_dir: Path, tmp_path: Path) -> None:
+    page = dom(browse(tmp_path / "profile", report_dir / INDEX, "--dump-dom"))
+    rows = page.by_id("records").iter("tbody")[0].iter("tr")
+    assert len(rows) == 5
+    assert [r.attrs["data-findings"] for r in rows] == ["0", "1", "0", "0", "1"]
+    codes = [li.attrs["data-code"] for li in page.iter("li", "finding")]
+    assert codes == ["forbidden-move", "parse-error"]
+    # the hostile path and message are text in the browser's DOM, never elements
+    assert not page.iter("script") and not page.iter("b")
+    assert HOSTILE in rows[3].all_text() and HOSTILE in rows[4].all_text()
+
+
+def test_record_page_in_a_browser(report_dir: Path, tmp_path: Path) -> None:
+    page = dom(browse(tmp_path / "profile", report_dir / "record-00002.html", "--dump-dom"))
+    (svg,) = page.by_id("board").iter("svg")
+    stones = {g.attrs["data-point"]: g.attrs["data-move"] for g in svg.iter("g", "stone")}
+    expected = DOUBLE_THREE.split()[1:]
+    assert stones == {p: str(n) for n, p in enumerate(expected, 1)}
+    (foul,) = svg.iter("g", "foul")
+    assert foul.attrs["data-kinds"] == "double-three"
+    assert "3×3" in foul.all_text()
+
+
+def test_record_page_pixels_in_a_browser(report_dir: Path, tmp_path: Path) -> None:
+    """The stones are drawn where they are: dark at black stones, light at white stones,
+    the board colour at empty points, red around the foul."""
+    image_mod = pytest.importorskip("PIL.Image", reason="reading the screenshot needs Pillow")
+    shot = tmp_path / "page.png"
+    browse(
+        tmp_path / "profile",
+        report_dir / "record-00002.html",
+        f"--screenshot={shot}",
+        "--window-size=1000,1200",
+    )
+    image = image_mod.open(io.BytesIO(shot.read_bytes())).convert("RGB")
+    board = tuple(int(BOARD_COLOR[i : i + 2], 16) for i in (1, 3, 5))
+    red = tuple(int(FORBIDDEN_COLOR[i : i + 2], 16) for i in (1, 3, 5))
+
+    def near(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 12) -> bool:
+        return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+    # the board's top-left corner: the first pixel of the board colour, row by row
+    width, height = image.size
+    pixels = image.load()
+    assert pixels is not None
+    origin = next(
+        (x, y)
+        for y in range(height)
+        for x in range(width)
+        if near(pixels[x, y], board, tolerance=2)
+    )
+    geo = Geometry(15, 15)
+
+    def at(point: str, dx: float = 0.0, dy: float = 0.0) -> tuple[int, ...]:
+        cx, cy = geo.center(parse_point(point))
+        return tuple(pixels[round(origin[0] + cx + dx), round(origin[1] + cy + dy)])
+
+    offset = geo.cell * 0.22  # beside the move number written on the stone
+    for name in ("f8", "g8", "h9", "h10", "h8"):
+        assert max(at(name, -offset, offset)) < 80, name
+    for name in ("a1", "a3", "a5", "a7"):
+        assert min(at(name, offset, offset)) > 200, name
+    for name in ("o15", "k4", "c12"):
+        assert near(at(name, 4, 4), board), name
+    assert near(at("h8", 0, geo.cell * 0.5), red, tolerance=40)  # the foul's ring
