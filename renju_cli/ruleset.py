@@ -265,6 +265,9 @@ def parse_yaml(text: str, where: str) -> tuple[dict[str, Any], dict[str, int]]:
         raise RulesetError(
             [(where, "", None, f"not valid YAML: nested deeper than {MAX_YAML_DEPTH} levels")]
         ) from None
+    except (ValueError, OverflowError) as e:
+        # a scalar its constructor refuses: a 5,000-digit int, a 30 February timestamp
+        raise RulesetError([(where, "", None, f"not valid YAML: {str(e)[:200]}")]) from None
     if not isinstance(data, dict):
         raise RulesetError([(where, "", 1, "a ruleset must be a mapping of keys")])
     return data, lines
@@ -361,6 +364,7 @@ def build(
     """Validate merged ruleset data (unless already ``validated``) and make a ``Ruleset``."""
     if not validated:
         validate(data, lines, where)
+        _check_opening(data, lines, where)
     board = data.get("board", {})
     size = board.get("size", 15)
     width = board.get("width", size)
@@ -401,6 +405,22 @@ def build(
         source=where,
         data=data,
     )
+
+
+def _check_opening(data: dict[str, Any], lines: dict[str, int], where: str) -> None:
+    """What the schema cannot see in an opening protocol (unknown ``$param``, steps out of
+    step with the move numbers) is a ruleset error too, not a surprise at check time."""
+    opening = data.get("opening")
+    if not opening:
+        return
+    from renju_cli.opening import ProtocolError, compile_protocol, lint
+
+    try:
+        problems = lint(compile_protocol(opening))
+    except ProtocolError as e:
+        problems = [str(e)]
+    if problems:
+        raise RulesetError([(where, "opening", lines.get("opening"), p) for p in problems])
 
 
 def from_text(text: str, where: str = "<string>") -> Ruleset:

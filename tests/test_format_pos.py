@@ -165,3 +165,13 @@ def test_sniff() -> None:
     assert pos.sniff(b"") == 0
     assert pos.sniff(bytes([0])) == 0
     assert pos.sniff(b"h8 h9 i9\n") == 0
+
+
+def test_a_move_list_whose_first_byte_matches_its_length_is_not_a_pos_file() -> None:
+    from renju_cli.formats import detect
+
+    text = b"h8 h9 i9 j10 k11"
+    text = text + b" " * (text[0] + 1 - len(text))  # 'h' = 104: pad to 105 bytes
+    assert len(text) == text[0] + 1
+    assert pos.sniff(text) == 0
+    assert detect(text, "<string>") == "notation"

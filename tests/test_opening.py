@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -25,7 +26,7 @@ from renju_cli.opening import (
     stone_symmetries,
 )
 from renju_cli.record import Color, OpeningEvent, Record
-from renju_cli.ruleset import Ruleset, from_text, load, shipped_names
+from renju_cli.ruleset import Ruleset, RulesetError, from_text, load, shipped_names
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 H8 = Point(7, 7)
@@ -367,7 +368,12 @@ def test_lint_sees_move_numbers_and_colours_out_of_step() -> None:
 def test_an_unusable_protocol_is_reported_not_raised() -> None:
     with pytest.raises(ProtocolError, match=r"\$nope"):
         compile_protocol({"steps": [{"offer": {"count": "$nope"}}]})
-    rules = from_text("name: broken\nextends: renju\nopening: {steps: [{offer: {count: $nope}}]}")
+    # A user's file is refused when it is loaded, naming the key ...
+    with pytest.raises(RulesetError, match=r"opening.*\$nope"):
+        from_text("name: broken\nextends: renju\nopening: {steps: [{offer: {count: $nope}}]}")
+    # ... and the engine itself still never raises (shipped files skip that check).
+    broken = {"steps": [{"offer": {"count": "$nope"}}]}
+    rules = dataclasses.replace(load("renju"), name="broken", opening=broken)
     r = run("h8 h9 i9", rules)
     assert codes(r) == [("unchecked", None)]
     assert r["findings"][0]["severity"] == "warning"

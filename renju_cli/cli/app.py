@@ -42,12 +42,10 @@ def read_options(encoding: str | None, board_size: int | None = None) -> Any:
     from renju_cli.formats import ReadOptions
 
     if encoding is not None:
-        import codecs
+        from renju_cli.formats import text_codec
 
-        try:
-            codecs.lookup(encoding)
-        except LookupError:
-            raise UsageProblem(f"unknown encoding {encoding!r}") from None
+        if text_codec(encoding) is None:
+            raise UsageProblem(f"{encoding!r} is not a text encoding Python knows")
     return ReadOptions(encoding=encoding, board_size=board_size or 15)
 
 

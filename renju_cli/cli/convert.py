@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
 
 import click
 
@@ -59,7 +60,6 @@ def convert(
     options = read_options(encoding)
     inputs = list(api.expand_inputs(paths))
     bad = 0
-    good: list[Any] = []
 
     def records() -> Iterator[Any]:
         nonlocal bad
@@ -76,21 +76,44 @@ def convert(
                     continue
                 yield rec
 
+    def rendered(rec: Any, write: Callable[[list[Any], TextIO], None]) -> str | None:
+        """One record in the target format; a record the format cannot hold is reported."""
+        nonlocal bad
+        buf = io.StringIO()
+        try:
+            write([rec], buf)
+        except ValueError as e:
+            bad += 1
+            click.echo(
+                f"{rec.source.path} [{rec.source.index}]: cannot be written as {to}: {e}", err=True
+            )
+            return None
+        return buf.getvalue()
+
     if to == "psq":
         target = output or "."
         os.makedirs(target, exist_ok=True)
         psq = formats.load("psq")
         for n, rec in enumerate(records()):
+            text = rendered(rec, lambda recs, f: psq.write_one(recs[0], f))
+            if text is None:
+                continue
             stem = os.path.splitext(os.path.basename(rec.source.path))[0]
             name = os.path.join(target, f"{stem}-{n:05d}.psq")
             with click.open_file(name, "w", encoding="utf-8", atomic=True) as f:
-                psq.write_one(rec, f)
-            good.append(name)
+                f.write(text)
     else:
+        writer: Callable[[list[Any], TextIO], None]
+        if to == "notation":
+
+            def writer(recs: list[Any], f: TextIO) -> None:
+                f.write(write_record(recs[0]) + "\n")
+
+        else:
+            writer = formats.load(to).write
         with open_output(output) as out:
-            if to == "notation":
-                for rec in records():
-                    out.write(write_record(rec) + "\n")
-            else:
-                formats.load(to).write(records(), out)
+            for rec in records():
+                text = rendered(rec, writer)
+                if text is not None:
+                    out.write(text)
     sys.exit(EXIT_FINDINGS if bad else EXIT_CLEAN)

@@ -43,6 +43,8 @@ def sniff(head: bytes) -> int:
     """
     if not head or not 1 <= head[0] <= POINTS or len(head) != head[0] + 1:
         return 0
+    if 0x20 <= head[0] < 0x7F and all(0x20 <= b < 0x7F or b in b"\t\n\r" for b in head):
+        return 0  # printable text whose first byte happens to match its length: a move list
     return 1 if all(b < POINTS for b in head[1:]) else 0
 
 
