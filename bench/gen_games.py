@@ -31,12 +31,6 @@ from renju_cli.judge import Judge, shape_counts
 
 SIZE = 15
 CHUNK = 2000
-COLUMNS = "abcdefghijklmnopqrstuvwxyz"
-
-
-def _name(board: Board, index: int) -> str:
-    y, x = divmod(index, board.stride)
-    return f"{COLUMNS[x - 1]}{y}"
 
 
 def _neighbours(board: Board) -> list[list[int]]:
@@ -107,7 +101,7 @@ def games(count: int, seed: int, max_moves: int = 68) -> Iterator[tuple[str | No
                     if careless and rng.random() < 0.7:
                         moves.append(p)
                         result = "white"
-                        # most records stop at the foul; some go on for a move or two
+                        # most records stop at the foul; some go on after it
                         board.place(p, stone)
                         if rng.random() < 0.2:
                             stone = WHITE
@@ -128,7 +122,22 @@ def games(count: int, seed: int, max_moves: int = 68) -> Iterator[tuple[str | No
             result = rng.choice(("black", "white", "draw"))  # a resignation or an agreement
         if result is not None and rng.random() < 0.1:
             result = None  # not every record states its result
-        yield result, [_name(board, p) for p in moves]
+        yield result, [board.name(p) for p in moves]
+
+
+def chunk_jobs(count: int, seed: int, max_moves: int, fmt: str) -> list[tuple[int, int, int, str]]:
+    """The chunks of a run: (chunk seed, games, length, format); the seeds depend on ``seed``
+    and the chunk's number only, so any way of running the chunks gives the same games."""
+    return [
+        (seed * 1_000_003 + i, min(CHUNK, count - start), max_moves, fmt)
+        for i, start in enumerate(range(0, count, CHUNK))
+    ]
+
+
+def generated(count: int, seed: int, max_moves: int = 68) -> Iterator[tuple[str | None, list[str]]]:
+    """The games that ``gen_games.py --games count --seed seed`` writes, in order."""
+    for chunk, n, length, _ in chunk_jobs(count, seed, max_moves, "text"):
+        yield from games(n, chunk, length)
 
 
 def _lines(job: tuple[int, int, int, str]) -> str:
@@ -159,10 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     args = ap.parse_args(argv)
-    jobs = [
-        (args.seed * 1_000_003 + i, min(CHUNK, args.games - start), args.moves, args.format)
-        for i, start in enumerate(range(0, args.games, CHUNK))
-    ]
+    jobs = chunk_jobs(args.games, args.seed, args.moves, args.format)
     out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")  # noqa: SIM115
     try:
         if args.jobs > 1:

@@ -73,7 +73,7 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "renjunet-deep-nesting": lambda n: _fill(b"<a>", n // 2, b"<database><games><game>"),
     "renjunet-tiny-games": lambda n: _xml_games(n, b"<game/>"),
     "renjunet-long-move": lambda n: _xml_games(
-        n, b"<game><move>" + b"h8 " * 4000 + b"</move></game>"
+        n, b"<game><move>" + b"h8 " * 1000 + b"</move></game>"
     ),
     "renjunet-huge-attribute": lambda n: (
         b'<database><games><game id="' + b"9" * n + b'"><move>h8</move></game></games></database>'

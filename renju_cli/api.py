@@ -9,6 +9,7 @@ pool are in ``renju_cli.batch``.
 
 from __future__ import annotations
 
+import functools
 import glob
 import io
 import os
@@ -96,13 +97,18 @@ def judge_record(record: Record, rules: str | Ruleset | None = None) -> GameRepo
     return replay(record, choose_ruleset(record, rules))
 
 
+@functools.cache
+def _shipped_set() -> frozenset[str]:
+    return frozenset(shipped_names())
+
+
 def choose_ruleset(record: Record, rules: str | Ruleset | None) -> Ruleset:
     """The explicit ruleset, else the record's own rule when shipped, else ``renju``."""
     if isinstance(rules, Ruleset):
         return rules
     if rules is not None:
         return load(rules)
-    if record.rule and record.rule in shipped_names():
+    if record.rule and record.rule in _shipped_set():
         try:
             return load(record.rule)
         except RulesetError:

@@ -2,11 +2,12 @@
 
 How work is split.  The parent process expands the inputs.  A **small file** (up to
 :data:`SMALL_FILE_BYTES`) goes to a local worker by name: the worker reads and judges it whole,
-so a directory of many small records costs the parent nothing but a listing.  Every other file
-is **read by the parent**, streaming, and sent as **chunks of parsed records**: one reader per
-big file (a chunk of a 100 000-game database needs no worker to re-parse the file up to it),
-standard input alike, and judging costs about five times reading, so the parent keeps up with a
-few workers.  On a cluster (``--dask``), where the workers may not see the files, the parent
+so a directory of many small records costs the parent nothing but a listing.  A big file of
+move lists or JSON Lines is **cut by the parent into slices of whole records** (raw lines, cut
+only where a record starts) that the workers parse and judge: sending bytes costs nothing, while
+a parsed record costs more to pickle than to judge.  Every other file is **read by the parent**,
+streaming, and sent as **chunks of parsed records** (a chunk of a 100 000-game database needs no
+worker to re-parse the file up to it), standard input alike.  On a cluster (``--dask``), where the workers may not see the files, the parent
 reads everything.  Work units hold :data:`CHUNK_RECORDS` records or small files; at most a few
 per worker are in flight, so memory stays flat however big the batch is.
 
@@ -30,10 +31,13 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import dataclasses
 import gc
+import io
 import itertools
 import multiprocessing
 import os
+import re
 import signal
 import stat
 from collections import deque
@@ -54,6 +58,15 @@ CHUNK_RECORDS = 32
 PENDING_PER_WORKER = 2
 #: Files up to this size are read by a local worker rather than by the parent.
 SMALL_FILE_BYTES = 64 << 10
+
+#: Formats whose records are lines.  A big file of them is cut into slices of whole records
+#: that the workers parse themselves: raw bytes cost nothing to send, while parsed records cost
+#: more to send (pickle) than to judge.
+LINE_FORMATS = ("notation", "jsonl")
+#: Lines of a big line-based file per slice.
+SLICE_LINES = 64
+#: A move-list line that continues the record of the line before (``3. i8``): never cut there.
+_CONTINUATION = re.compile(rb"^\s*(\d+)\.")
 
 #: ``--duplicates`` modes.
 DUPLICATE_MODES = ("off", "report", "skip")
@@ -93,8 +106,24 @@ class FileTask:
     options: ReadOptions | None = None
 
 
-#: A unit's entries: a record to judge, the report of one that could not be read, or a file.
-Item = Record | GameReport | FileTask
+@dataclass(frozen=True)
+class TextSlice:
+    """Whole records of a big line-based file, as raw bytes, for a worker to parse and judge.
+
+    ``first_line`` numbers the slice's lines as in the file; record indices start from 0 in
+    every slice and are renumbered by the parent, which sees the slices in order.
+    """
+
+    path: str
+    fmt: str
+    options: ReadOptions
+    data: bytes
+    first_line: int
+
+
+#: A unit's entries: a record to judge, the report of one that could not be read, a file, or
+#: a slice of a file.
+Item = Record | GameReport | FileTask | TextSlice
 
 
 def judge_one(item: Record | GameReport, settings: Settings) -> Judged:
@@ -118,6 +147,8 @@ def judge_chunk(items: Sequence[Item], settings: Settings) -> list[list[Judged]]
         if isinstance(item, FileTask):
             records = read_file(item.path, item.fmt, item.options, settings)
             out.append([judge_one(r, settings) for r in records])
+        elif isinstance(item, TextSlice):
+            out.append([judge_one(r, settings) for r in read_slice(item, settings)])
         else:
             out.append([judge_one(item, settings)])
     return out
@@ -142,6 +173,23 @@ def read_file(
         lost = Record(moves=[], source=where, format="unknown")
         message = f"reading stopped here: {_why(e)}; the rest of the file is not checked"
         report = failed_report(lost, settings, message)
+        report.unreadable = True
+        yield report
+
+
+def read_slice(item: TextSlice, settings: Settings) -> Iterator[Record | GameReport]:
+    """The records of a slice (``read_file`` for bytes already read)."""
+    from renju_cli import formats
+
+    options = dataclasses.replace(item.options, first_line=item.first_line)
+    count = 0
+    try:
+        for record in formats.load(item.fmt).read(io.BytesIO(item.data), item.path, options):
+            count += 1
+            yield record
+    except Exception as e:  # a bug in a reader: report it, go on with the next slice
+        lost = Record(moves=[], source=SourceLocation(item.path, count), format="unknown")
+        report = failed_report(lost, settings, f"reading stopped here: {_why(e)}")
         report.unreadable = True
         yield report
 
@@ -289,6 +337,8 @@ class _Engine:
         if isinstance(item, FileTask):
             records = read_file(item.path, item.fmt, item.options, self.settings)
             return [j for r in records for j in self._isolate(r)]
+        if isinstance(item, TextSlice):
+            return [j for r in read_slice(item, self.settings) for j in self._isolate(r)]
         assert isinstance(item, Record)  # a GameReport is never judged, so never fails
         message = f"the worker judging this record stopped: {why}"
         return [Judged(failed_report(item, self.settings, message))]
@@ -360,11 +410,16 @@ class Batch:
         """The reports, in input order (close the generator to stop early: the workers stop)."""
         index = DuplicateIndex()
         done = 0
+        numbered: dict[str, int] = {}  # the next record index of a file read in slices
         for chunk, results in self._judged():
             for item, judged_all in zip(chunk.items, results, strict=True):
                 done += len(judged_all)
                 for judged in judged_all:
                     report = judged.report
+                    if isinstance(item, TextSlice):
+                        n = numbered.get(item.path, 0)
+                        numbered[item.path] = n + 1
+                        report.source = dataclasses.replace(report.source, index=n)
                     first = index.seen(judged.key, report.source)
                     if first is not None:
                         self.summary.duplicates += 1
@@ -426,7 +481,68 @@ class Batch:
                 self._read.add(size)
                 yield FileTask(entry, self.fmt, self.options)
                 continue
+            slices = self._slices(entry) if by_name else None
+            if slices is not None:
+                yield from slices
+                continue
             yield from read_file(entry, self.fmt, self.options, self.settings, self._read.add)
+
+    def _slices(self, path: str) -> Iterator[TextSlice] | None:
+        """A big move-list or JSON Lines file cut into slices of whole records, or ``None``
+        when the file is of another format (or cannot be opened: ``read_file`` says why)."""
+        from renju_cli import formats
+
+        if path == "-":
+            return None
+        try:
+            stream = open(path, "rb")  # noqa: SIM115 - closed by the generator below
+        except OSError:
+            return None
+        try:
+            fmt = self.fmt or formats.detect(
+                stream.peek(formats.HEAD_BYTES)[: formats.HEAD_BYTES], path
+            )
+        except OSError:
+            fmt = None
+        if fmt not in LINE_FORMATS:
+            stream.close()
+            return None
+        return self._cut(stream, path, fmt)
+
+    def _cut(self, stream: io.BufferedReader, path: str, fmt: str) -> Iterator[TextSlice]:
+        options = self.options or ReadOptions()
+        lines: list[bytes] = []
+        first = 1
+        number = 0
+        with stream:
+            for raw in stream:
+                number += 1
+                if len(lines) >= SLICE_LINES and _starts_record(raw, fmt):
+                    yield self._slice(path, fmt, options, lines, first)
+                    lines, first = [], number
+                lines.append(raw)
+            if lines:
+                yield self._slice(path, fmt, options, lines, first)
+
+    def _slice(
+        self, path: str, fmt: str, options: ReadOptions, lines: list[bytes], first: int
+    ) -> TextSlice:
+        data = b"".join(lines)
+        self._read.add(len(data))
+        return TextSlice(path, fmt, options, data, first)
+
+
+def _starts_record(line: bytes, fmt: str) -> bool:
+    """Whether a record starts at ``line``, so that a slice may start there: a line with
+    something on it (blank and comment lines may stand inside a move list), and never one that
+    continues the move list of the lines before (``3. i8``)."""
+    if fmt != "notation":
+        return bool(line.strip())
+    body = line.split(b"#", 1)[0]
+    if not body.strip():
+        return False
+    m = _CONTINUATION.match(body)
+    return m is None or int(m.group(1)) <= 1
 
 
 def _small_file_size(path: str) -> int | None:

@@ -264,8 +264,9 @@ def _hot_mask(forbidden: frozenset[str]) -> int:
 
 
 #: Raw windows a ``WindowTable`` remembers before it starts afresh (bounds memory: a long batch
-#: meets ever more raw windows, but only a few thousand distinct ``line_key`` windows).
-WINDOW_LIMIT = 1 << 17
+#: meets ever more raw windows, but only a few thousand distinct ``line_key`` windows; 100,000
+#: generated games meet about 65,000 raw windows per colour).
+WINDOW_LIMIT = 1 << 16
 
 
 class WindowTable:
@@ -276,7 +277,7 @@ class WindowTable:
     are kept apart: a new raw window costs a conversion, rarely an analysis.
     """
 
-    __slots__ = ("_by_key", "_halves", "codes", "exact", "facts", "k", "lines", "stone")
+    __slots__ = ("_by_key", "_halves", "codes", "exact", "k", "lines", "stone")
 
     def __init__(self, k: int, exact: bool, stone: int) -> None:
         self.k = k
@@ -284,7 +285,6 @@ class WindowTable:
         self.stone = stone
         self.lines = line_table(k, exact)
         self.codes: dict[int, int] = {}
-        self.facts: dict[int, LineFacts] = {}
         self._by_key: dict[int, tuple[LineFacts, int]] = {}
         self._halves: tuple[list[int], list[int]] | tuple[()] = ()
 
@@ -326,13 +326,8 @@ class WindowTable:
         return code
 
     def facts_of(self, raw: int) -> LineFacts:
-        """The facts of a raw window."""
-        f = self.facts.get(raw)
-        if f is None:
-            if len(self.facts) >= WINDOW_LIMIT:
-                self.facts.clear()
-            f = self.facts[raw] = self._known(raw)[0]
-        return f
+        """The facts of a raw window (for the slow paths: two list lookups and a dict lookup)."""
+        return self._known(raw)[0]
 
 
 _WINDOW_TABLES: dict[tuple[int, bool, int], WindowTable] = {}
@@ -409,9 +404,8 @@ class Judge:
 
     def line_facts(self, board: Board, p: int, stone: int) -> list[LineFacts]:
         """The facts of the four lines through ``p`` if ``stone`` were played there."""
-        table = self._windows[stone]
-        facts = table.facts
-        return [facts.get(raw) or table.facts_of(raw) for raw in self._raw_keys(board, p)]
+        facts_of = self._windows[stone].facts_of
+        return [facts_of(raw) for raw in self._raw_keys(board, p)]
 
     def shape(self, board: Board, p: int, stone: int) -> int:
         """The summed window code of ``stone`` playing ``p`` (read it with ``shape_counts``)."""

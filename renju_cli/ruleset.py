@@ -114,11 +114,13 @@ def shipped_dir() -> Path:
 
 def shipped_names() -> list[str]:
     """Names of every shipped ruleset (files under ``rulesets/``, subdirectories included)."""
-    root = shipped_dir()
-    names = []
-    for path in sorted(root.rglob("*.yaml")):
-        names.append(path.stem)
-    return sorted(set(names))
+    return list(_shipped_names())
+
+
+@cache
+def _shipped_names() -> tuple[str, ...]:
+    # Listed once per process: choosing a record's ruleset asks for every record.
+    return tuple(sorted({path.stem for path in shipped_dir().rglob("*.yaml")}))
 
 
 def _shipped_path(name: str) -> Path | None:

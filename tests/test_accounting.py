@@ -92,10 +92,23 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return make_inputs(tmp_path_factory.mktemp("accounting"), random.Random(7))
 
 
+@pytest.fixture(scope="module")
+def runs(inputs: list[str]) -> dict[int, subprocess.CompletedProcess[str]]:
+    """``renju check --format jsonl`` on the inputs, with --jobs 1 and --jobs 2."""
+    return {jobs: check([*inputs, "--format", "jsonl"], jobs=jobs) for jobs in (1, 2)}
+
+
+@pytest.fixture(scope="module")
+def jsonl(runs: dict[int, subprocess.CompletedProcess[str]]) -> str:
+    return runs[1].stdout
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_jsonl_lists_every_record_once_in_input_order(inputs: list[str], jobs: int) -> None:
+def test_jsonl_lists_every_record_once_in_input_order(
+    inputs: list[str], runs: dict[int, subprocess.CompletedProcess[str]], jobs: int
+) -> None:
     want = expected(inputs)
-    run = check([*inputs, "--format", "jsonl"], jobs=jobs)
+    run = runs[jobs]
     assert run.returncode == 1, run.stderr  # the mutants and the missing file are findings
     assert "Traceback" not in run.stderr
     got = [key(json.loads(line)["source"]) for line in run.stdout.splitlines()]
@@ -110,14 +123,12 @@ def test_json_summary_adds_up(inputs: list[str]) -> None:
     assert_summary_adds_up(doc)
 
 
-def test_jobs_2_gives_the_same_bytes(inputs: list[str]) -> None:
-    one, two = check([*inputs, "--format", "jsonl"]), check([*inputs, "--format", "jsonl"], jobs=2)
-    assert one.stdout == two.stdout
+def test_jobs_2_gives_the_same_bytes(runs: dict[int, subprocess.CompletedProcess[str]]) -> None:
+    assert runs[1].stdout == runs[2].stdout
 
 
-def test_loops_and_missing_paths_are_findings_not_failures(inputs: list[str]) -> None:
-    run = check([*inputs, "--format", "jsonl"])
-    bad = [json.loads(line) for line in run.stdout.splitlines()]
+def test_loops_and_missing_paths_are_findings_not_failures(jsonl: str) -> None:
+    bad = [json.loads(line) for line in jsonl.splitlines()]
     bad = [r for r in bad if r["unreadable"]]
     paths = {r["source"]["path"] for r in bad}
     assert any(p.endswith("missing.txt") for p in paths)

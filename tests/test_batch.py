@@ -188,6 +188,47 @@ def test_many_small_files_read_by_the_workers_come_out_in_order(tmp_path: Path) 
     assert [r.to_json() for _, r in kept] == serial
 
 
+@pytest.mark.parametrize("suffix", [".txt", ".jsonl"])
+def test_a_big_line_file_is_cut_into_slices_of_whole_records(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    suffix: str,
+) -> None:
+    """A big move-list (or JSON Lines) file goes to the workers as slices of raw lines; a slice
+    never starts inside a record (``3. i8`` continues the line before), and record indices and
+    line numbers are those of the whole file."""
+    from renju_cli import batch
+
+    monkeypatch.setattr(batch, "SLICE_LINES", 3)  # cut often, in tests
+    monkeypatch.setattr(batch, "SMALL_FILE_BYTES", 0)  # every file is "big"
+    if suffix == ".txt":
+        games = [
+            FIVE,
+            "1. h8 2. h9\n",
+            "# a comment\n",
+            "3. i8 4. i9\n",
+            "\n",
+            "5. j10\n",
+            DOUBLE_THREE,
+            "h8 zz\n",
+        ] * 9
+    else:
+        games = ['{"moves": "h8 i9 h9 i10 h10 i11 h11 g8 h12"}\n', "\n", "not json\n"] * 20
+    f = tmp_path / f"games{suffix}"
+    f.write_text("".join(games))
+    one = renju(capsys, "check", str(f), "-f", "jsonl")
+    two = renju(capsys, "check", str(f), "-f", "jsonl", "-j", "2")
+    assert two == one
+    reports = [json.loads(line) for line in one[1].splitlines()]
+    assert [r["source"]["index"] for r in reports] == list(range(len(reports)))
+    if suffix == ".txt":
+        assert len(reports) == 9 * 4
+        assert [r["moves"] for r in reports[:4]] == [9, 5, 9, 1]  # 1. ... 5. is one record
+        assert reports[4]["source"]["line"] == 9  # each group of games is 8 lines
+        assert reports[3]["findings"][0]["line"] == 8
+
+
 def test_the_corpus_is_judged_the_same_in_parallel(capsys: pytest.CaptureFixture[str]) -> None:
     if not CORPUS.is_dir():
         pytest.skip(f"the shared corpus is absent ({CORPUS})")

@@ -6,7 +6,9 @@
   by walking the array (``line_key``), for every five length and colour;
 - ``forbidden_kinds``, ``forbidden_points`` and ``five_at`` equal the reference judge
   (``renju_cli.reference``) on random positions;
-- the referee's forbidden moves and first five equal the reference's, move by move.
+- the referee's forbidden moves and first five equal the reference's, move by move;
+- boards of two sizes do not share a hash (the judge's memo is keyed by it);
+- the notation reader's fast path for plain move lists reads what its tokenizer reads.
 """
 
 from __future__ import annotations

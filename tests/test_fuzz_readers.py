@@ -167,14 +167,14 @@ def test_loader_survives_yaml_soup(data: bytes) -> None:
     fuzz_target.run_ruleset(data)
 
 
-@settings(FAST, max_examples=12)
+@settings(FAST, max_examples=8)
 @given(mapping=ruleset_like)
 def test_loader_survives_random_mappings(mapping: dict[str, object]) -> None:
     # a mapping either is refused with RulesetError or judges a record under it
     fuzz_target.run_ruleset(yaml.safe_dump(mapping).encode())
 
 
-@settings(FAST, max_examples=12)
+@settings(FAST, max_examples=8)
 @given(mapping=ruleset_like)
 def test_loader_survives_mappings_over_a_shipped_ruleset(mapping: dict[str, object]) -> None:
     mapping = {**mapping, "extends": "renju"}

@@ -112,6 +112,20 @@ def test_sgf_tree_expansion_is_bounded_too() -> None:
     assert sum(len(r.moves) for r in recs) <= ReadOptions().moves_per_byte * len(sgf)
 
 
+def test_sgf_problems_repeated_in_every_path_count_against_the_budget() -> None:
+    # a root with 100 problems and 100 variations: every path repeats the root's problems
+    # (the fuzzed original: 20 kB, 5,000 x 5,000, 25 million findings)
+    name = "sgf-problems-in-every-path.sgf"
+    whole = records(name)
+    assert len(whole) == 100 and all(len(r.problems) >= 100 for r in whole)
+    options = ReadOptions(moves_allowance=0)
+    cut = records(name, None, options)
+    size = (REGRESSIONS / name).stat().st_size
+    held = sum(len(r.moves) + len(r.problems) + len(r.notes) for r in cut)
+    assert held <= options.move_budget(size) + 200  # + the refusing record's own
+    assert "a tree this repetitive is refused" in problems(cut[-1:])
+
+
 @pytest.mark.parametrize(
     ("name", "message"),
     [
@@ -121,6 +135,8 @@ def test_sgf_tree_expansion_is_bounded_too() -> None:
         ("ruleset-glob-extends.yaml", "cannot find ruleset"),
         ("ruleset-nul-extends.yaml", "cannot find ruleset"),
         ("ruleset-python-tag.yaml", "could not determine a constructor"),
+        ("ruleset-huge-int.yaml", "not valid YAML: Exceeds the limit"),
+        ("ruleset-bad-timestamp.yaml", "not valid YAML: day is out of range"),
     ],
 )
 def test_hostile_rulesets_are_refused_with_a_message(name: str, message: str) -> None:

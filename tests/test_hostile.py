@@ -237,7 +237,7 @@ def test_an_empty_file_is_one_unreadable_record(tmp_path: Path) -> None:
 # -- every hostile file, small ------------------------------------------------------------------
 @pytest.mark.parametrize("name", sorted(hostile.HOSTILE))
 def test_hostile_files_are_read_within_loose_bounds(name: str) -> None:
-    data = hostile.HOSTILE[name](16 * 1024)
+    data = hostile.HOSTILE[name](8 * 1024)
     options = ReadOptions(moves_allowance=4096)  # the allowance would hide the per-byte bound
     tracemalloc.start()
     try:

@@ -63,6 +63,9 @@ class ReadOptions:
     #: quadratically; real libraries hold about one move per byte.
     moves_per_byte: int = 2
     moves_allowance: int = 1 << 16
+    #: The line number of the stream's first line: line-based readers (move lists, JSON Lines)
+    #: read a slice of a big file in a worker process and still number lines as in the file.
+    first_line: int = 1
 
     def move_budget(self, nbytes: int) -> int:
         """The moves the records of a file of ``nbytes`` bytes may hold together."""

@@ -130,7 +130,7 @@ def _winner(text: str) -> str | None:
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """One record per non-empty line."""
     index = 0
-    number = 0
+    number = options.first_line - 1
     # readline with a bound: a file without line ends is never read into memory whole
     while raw := stream.readline(options.max_string + 1):
         number += 1

@@ -271,12 +271,12 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
 
 def _lines(stream: BinaryIO, options: ReadOptions) -> Iterator[tuple[int, str]]:
     encoding = options.encoding or "utf-8"
-    for number, raw in enumerate(stream, 1):
+    for number, raw in enumerate(stream, options.first_line):
         if len(raw) > options.max_string:
             raw = raw[: options.max_string]
         try:
             text = raw.decode(encoding)
-        except (UnicodeDecodeError, LookupError):
+        except (UnicodeError, LookupError):  # idna and punycode raise plain UnicodeError
             text = raw.decode("utf-8", errors="replace")
         yield number, text.lstrip("\ufeff")
 

@@ -935,20 +935,23 @@ def _tree_records(
     width, height = size
     ctx = _Ctx(width, height, decode, opts.max_string)
     for nodes, variation in _paths(root):
+        # a path costs its nodes and the problems and notes it repeats (a tree's problems are
+        # copied into every path): all of it counts against the file's budget
+        if budget is not None and len(nodes) + len(tree.problems) > budget.left:
+            budget.spent = True
+            yield _unreadable(
+                path_name,
+                index,
+                tree.line,
+                f"the variations read so far hold more than {budget.total} moves and problems "
+                f"in all ({opts.moves_per_byte} per byte of the file + {opts.moves_allowance}): "
+                "a tree this repetitive is refused; the rest of the file is not read",
+            )
+            return
+        record = _path_record(nodes, variation, tree, index, path_name, ctx, opts, tree_notes)
         if budget is not None:
-            if len(nodes) > budget.left:
-                budget.spent = True
-                yield _unreadable(
-                    path_name,
-                    index,
-                    tree.line,
-                    f"the variations read so far hold more than {budget.total} moves in all "
-                    f"({opts.moves_per_byte} per byte of the file + {opts.moves_allowance}): "
-                    "a tree this repetitive is refused; the rest of the file is not read",
-                )
-                return
-            budget.left -= len(nodes)
-        yield _path_record(nodes, variation, tree, index, path_name, ctx, opts, tree_notes)
+            budget.left -= len(nodes) + len(record.problems) + len(record.notes)
+        yield record
 
 
 def _path_record(
