@@ -7,8 +7,8 @@ move lists or JSON Lines is **cut by the parent into slices of whole records** (
 only where a record starts) that the workers parse and judge: sending bytes costs nothing, while
 a parsed record costs more to pickle than to judge.  Every other file is **read by the parent**,
 streaming, and sent as **chunks of parsed records** (a chunk of a 100 000-game database needs no
-worker to re-parse the file up to it), standard input alike.  On a cluster (``--dask``), where the workers may not see the files, the parent
-reads everything.  Work units hold :data:`CHUNK_RECORDS` records or small files; at most a few
+worker to re-parse the file up to it), standard input alike.  On a cluster (``--dask``), where
+the workers may not see the files, the parent reads everything.  Work units hold :data:`CHUNK_RECORDS` records or small files; at most a few
 per worker are in flight, so memory stays flat however big the batch is.
 
 Order.  Chunks are numbered as they are cut and their results are handed out strictly in that

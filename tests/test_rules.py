@@ -33,6 +33,7 @@ def test_five_with_overline_on_another_line_wins() -> None:
     """
     assert black_kinds(board) == []
 
+
 def test_five_with_double_four_wins() -> None:
     """Rule 1: h8 makes the five d8-h8 and the fours h8-h11 and h8-k11. Five wins first."""
     board = """
@@ -54,6 +55,7 @@ def test_five_with_double_four_wins() -> None:
        a b c d e f g h i j k l m n o
     """
     assert black_kinds(board) == []
+
 
 def test_five_with_double_three_wins() -> None:
     """Rule 1: h8 makes the five d8-h8 and the threes h8-h10 and h8-j10. Five wins first."""
@@ -77,6 +79,7 @@ def test_five_with_double_three_wins() -> None:
     """
     assert black_kinds(board) == []
 
+
 def test_six_in_a_row_is_an_overline() -> None:
     """Rule 2: c8-h8 is six in a row: an overline, forbidden for black, no win."""
     board = """
@@ -97,7 +100,8 @@ def test_six_in_a_row_is_an_overline() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['overline']
+    assert black_kinds(board) == ["overline"]
+
 
 def test_seven_in_a_row_is_an_overline() -> None:
     """Rule 2: c8-i8 is seven in a row."""
@@ -119,7 +123,8 @@ def test_seven_in_a_row_is_an_overline() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['overline']
+    assert black_kinds(board) == ["overline"]
+
 
 def test_double_four_on_one_line_x_xxx_x() -> None:
     """Rule 3, shape X.XXX.X: fours e8-g8-h8-i8 (completed at f8) and g8-h8-i8-k8 (at j8)."""
@@ -141,7 +146,8 @@ def test_double_four_on_one_line_x_xxx_x() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-four']
+    assert black_kinds(board) == ["double-four"]
+
 
 def test_double_four_on_one_line_xx_xx_xx() -> None:
     """Rule 3, shape XX.XX.XX: fours d8-e8-g8-h8 (at f8) and g8-h8-j8-k8 (at i8)."""
@@ -163,7 +169,8 @@ def test_double_four_on_one_line_xx_xx_xx() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-four']
+    assert black_kinds(board) == ["double-four"]
+
 
 def test_double_four_on_one_line_xxx_x_xxx() -> None:
     """Rule 3, shape XXX.X.XXX: fours c8-d8-e8-g8 (at f8) and g8-i8-j8-k8 (at h8)."""
@@ -185,7 +192,8 @@ def test_double_four_on_one_line_xxx_x_xxx() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-four']
+    assert black_kinds(board) == ["double-four"]
+
 
 def test_double_four_on_one_line_at_the_edge() -> None:
     """Rule 3 at the left edge, XX.XX.XX from a8: fours a8-b8-d8-e8 (at c8), d8-e8-g8-h8 (at f8)."""
@@ -207,7 +215,8 @@ def test_double_four_on_one_line_at_the_edge() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-four']
+    assert black_kinds(board) == ["double-four"]
+
 
 def test_double_four_on_one_line_diagonal() -> None:
     """Rule 3 on a diagonal, X.XXX.X: fours e5-g7-h8-i9 (at f6) and g7-h8-i9-k11 (at j10)."""
@@ -229,7 +238,8 @@ def test_double_four_on_one_line_diagonal() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-four']
+    assert black_kinds(board) == ["double-four"]
+
 
 def test_open_four_is_one_four() -> None:
     """Rule 3/terms: .XXXX. (e8-h8, completions d8 and i8) is one four, not two."""
@@ -253,6 +263,7 @@ def test_open_four_is_one_four() -> None:
     """
     assert black_kinds(board) == []
 
+
 def test_a_four_not_through_p_is_ignored() -> None:
     """Rule 3: l8 makes the four j8-m8; the four a8-d8 on the same row does not contain l8."""
     board = """
@@ -274,6 +285,7 @@ def test_a_four_not_through_p_is_ignored() -> None:
        a b c d e f g h i j k l m n o
     """
     assert black_kinds(board) == []
+
 
 def test_completion_making_six_is_no_four() -> None:
     """Terms: O X X X h8 . X - the only completion i8 makes e8-j8, six: not a four for black.
@@ -298,6 +310,7 @@ def test_completion_making_six_is_no_four() -> None:
     """
     assert black_kinds(board) == []
 
+
 def test_same_shape_without_the_white_stone_is_double_four() -> None:
     """The pair of the case above: with d8 empty, e8-h8 is a four again (completed at d8)."""
     board = """
@@ -318,7 +331,8 @@ def test_same_shape_without_the_white_stone_is_double_four() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-four']
+    assert black_kinds(board) == ["double-four"]
+
 
 def test_three_capped_at_distance_one_is_dead() -> None:
     """Rule 6: O X X g8 . . - no straight four can be made on the row (OXXXX.), so only the
@@ -343,6 +357,7 @@ def test_three_capped_at_distance_one_is_dead() -> None:
     """
     assert black_kinds(board) == []
 
+
 def test_three_capped_at_distance_two_is_alive() -> None:
     """Rule 6: O . X X g8 . . - h8 makes the straight four e8-h8 (d8 and i8 each give exactly
     five), so the row three is real; with the column three g8-g10: double-three."""
@@ -364,7 +379,8 @@ def test_three_capped_at_distance_two_is_alive() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-three']
+    assert black_kinds(board) == ["double-three"]
+
 
 def test_three_against_the_edge_is_dead() -> None:
     """Rule 6: |X X c8 . . - a8-d8 would have no room on the left: no three on the row."""
@@ -388,6 +404,7 @@ def test_three_against_the_edge_is_dead() -> None:
     """
     assert black_kinds(board) == []
 
+
 def test_three_one_point_from_the_edge_is_alive() -> None:
     """Rule 6: |. X X d8 . . - e8 makes the straight four b8-e8 (a8 and f8 both give five)."""
     board = """
@@ -408,7 +425,8 @@ def test_three_one_point_from_the_edge_is_alive() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-three']
+    assert black_kinds(board) == ["double-three"]
+
 
 def test_diagonal_of_length_five_holds_no_three() -> None:
     """Rule 6: the diagonal a11-e15 has five points, too short for a straight four; with the
@@ -433,6 +451,7 @@ def test_diagonal_of_length_five_holds_no_three() -> None:
     """
     assert black_kinds(board) == []
 
+
 def test_diagonal_of_length_six_holds_a_three() -> None:
     """Rule 6: the diagonal a10-f15 has six points: b11-c12-d13 becomes the straight four
     b11-e14 (a10 and f15 both give five); with the row three d13-f13: double-three."""
@@ -454,7 +473,8 @@ def test_diagonal_of_length_six_holds_a_three() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-three']
+    assert black_kinds(board) == ["double-three"]
+
 
 def test_three_whose_only_straight_four_point_is_an_overline_point() -> None:
     """Rule 7: the row three e8-f8-g8 has one straight-four point, h8, and h8 makes the overline
@@ -478,6 +498,7 @@ def test_three_whose_only_straight_four_point_is_an_overline_point() -> None:
        a b c d e f g h i j k l m n o
     """
     assert black_kinds(board) == []
+
 
 def test_three_whose_only_straight_four_point_is_a_double_four_made_by_p() -> None:
     """Rule 7: the row three e8-f8-g8 has one straight-four point, h8. With g8 on the board, h8
@@ -503,6 +524,7 @@ def test_three_whose_only_straight_four_point_is_a_double_four_made_by_p() -> No
     """
     assert black_kinds(board) == []
 
+
 def test_three_with_one_forbidden_and_one_legal_straight_four_point_is_real() -> None:
     """Rule 8: the row three e8-f8-g8 can become a straight four at h8 (an overline point,
     forbidden) or at d8 (legal): it is real, and g8 is a double-three with g8-g10."""
@@ -524,7 +546,8 @@ def test_three_with_one_forbidden_and_one_legal_straight_four_point_is_real() ->
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-three']
+    assert black_kinds(board) == ["double-three"]
+
 
 def test_four_three_is_legal() -> None:
     """Rule 5: h8 makes the four e8-h8 (completed at i8) and the three h8-h10: a four-three."""
@@ -548,6 +571,7 @@ def test_four_three_is_legal() -> None:
     """
     assert black_kinds(board) == []
 
+
 def test_four_three_three_is_forbidden() -> None:
     """Rule 5: a four (e8-h8), and two threes (h8-h10, h8-i9-j10)."""
     board = """
@@ -568,7 +592,8 @@ def test_four_three_three_is_forbidden() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-three']
+    assert black_kinds(board) == ["double-three"]
+
 
 def test_three_three_three_is_forbidden() -> None:
     """Rule 5: three threes through h8 (row, column, diagonal)."""
@@ -590,7 +615,8 @@ def test_three_three_three_is_forbidden() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-three']
+    assert black_kinds(board) == ["double-three"]
+
 
 def test_four_four_three_is_a_double_four() -> None:
     """Rule 5: fours e8-h8 and h8-h11, and the three h8-i9-j10: double-four (the real threes are
@@ -613,7 +639,8 @@ def test_four_four_three_is_a_double_four() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-four']
+    assert black_kinds(board) == ["double-four"]
+
 
 def test_shapes_elsewhere_are_ignored() -> None:
     """Rule 12: there is a double-three point at c2 and more shapes around l12; h8 touches none."""
@@ -637,6 +664,7 @@ def test_shapes_elsewhere_are_ignored() -> None:
     """
     assert black_kinds(board) == []
 
+
 def test_three_whose_straight_four_point_also_makes_five_not_a_three() -> None:
     """Rule 13 (default not_a_three): the row three e8-f8-g8's only straight-four point h8 would
     also complete the five h8-h12: not a three, so g8 has one three."""
@@ -659,6 +687,7 @@ def test_three_whose_straight_four_point_also_makes_five_not_a_three() -> None:
        a b c d e f g h i j k l m n o
     """
     assert black_kinds(board) == []
+
 
 def test_nested_one_level_down() -> None:
     """Rule 9, one level: c4's row three c4-e4 has one straight-four point, f4. With c4 placed,
@@ -688,6 +717,7 @@ def test_nested_one_level_down() -> None:
     """
     assert black_kinds(board) == []
 
+
 def test_nested_two_levels_down_four_three_with_a_fake_three() -> None:
     """Rule 9 two levels down, and rule 10: c4 -> f4 -> f7 -> i7. i7 is legal (a four only), so
     f7 is four-three-three (forbidden), so f4's column three f4-f6 is fake and f4 is a legal
@@ -714,7 +744,8 @@ def test_nested_two_levels_down_four_three_with_a_fake_three() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-three']
+    assert black_kinds(board) == ["double-three"]
+
 
 def test_nested_three_levels_down() -> None:
     """Rule 9, three levels: c4 -> f4 -> f7 -> i7 -> i10 (legal), so i7 forbidden, f7 legal,
@@ -743,6 +774,7 @@ def test_nested_three_levels_down() -> None:
     """
     assert black_kinds(board) == []
 
+
 def test_nested_four_levels_down() -> None:
     """Rule 9, four levels: c4 -> f4 -> f7 -> i7 -> i10 -> l10 (legal): i10 forbidden, i7 legal,
     f7 forbidden, f4 legal, so c4 is a double-three. A judge that stops at any depth
@@ -769,7 +801,8 @@ def test_nested_four_levels_down() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-three']
+    assert black_kinds(board) == ["double-three"]
+
 
 def test_nested_pair_one_far_white_stone_flips_the_verdict() -> None:
     """Rule 9, the pair: the three-level position above (c4 legal) plus one white stone at f10,
@@ -793,7 +826,7 @@ def test_nested_pair_one_far_white_stone_flips_the_verdict() -> None:
      1 . . . . . . . . . . . . . . .
        a b c d e f g h i j k l m n o
     """
-    assert black_kinds(board) == ['double-three']
+    assert black_kinds(board) == ["double-three"]
 
 
 def test_five_eye_counts_option() -> None:

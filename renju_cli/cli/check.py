@@ -436,8 +436,7 @@ def check(
         # A bug: every record was still reported (the broken ones with an internal-error
         # finding), but the exit code must say "internal error", not "findings".
         click.echo(
-            f"renju: internal error in {bugs} record(s); "
-            "see their internal-error findings",
+            f"renju: internal error in {bugs} record(s); see their internal-error findings",
             err=True,
         )
         sys.exit(EXIT_INTERNAL)
