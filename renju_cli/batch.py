@@ -8,8 +8,9 @@ only where a record starts) that the workers parse and judge: sending bytes cost
 a parsed record costs more to pickle than to judge.  Every other file is **read by the parent**,
 streaming, and sent as **chunks of parsed records** (a chunk of a 100 000-game database needs no
 worker to re-parse the file up to it), standard input alike.  On a cluster (``--dask``), where
-the workers may not see the files, the parent reads everything.  Work units hold :data:`CHUNK_RECORDS` records or small files; at most a few
-per worker are in flight, so memory stays flat however big the batch is.
+the workers may not see the files, the parent reads everything.  Work units hold
+:data:`CHUNK_RECORDS` records or small files; at most a few per worker are in flight, so memory
+stays flat however big the batch is.
 
 Order.  Chunks are numbered as they are cut and their results are handed out strictly in that
 order, whatever order the workers finish in: the output of ``--jobs N`` is the output of
