@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from renju_cli import formats
+from renju_cli.coords import Point
 from renju_cli.formats import ReadOptions, unreadable
 from renju_cli.record import Record
 from renju_cli.referee import replay
@@ -298,27 +299,43 @@ def position_after(record: Record, ruleset: Ruleset, at: int | None = None) -> P
     """Place the setup stones and the first ``at`` moves (all when ``None``).
 
     Moves that cannot be placed (off board, occupied, passes) are skipped: a position is
-    wanted here, legality is ``check``'s job.
+    wanted here, legality is ``check``'s job.  The opening protocol's course is followed as the
+    referee follows it: a rejected opening clears the board, a moved stone moves, and a
+    protocol may say a stone's colour.
     """
-    from renju_cli.board import BLACK, EMPTY, STONE, WHITE, Board
+    from renju_cli.board import BLACK, STONE, WHITE, Board
+    from renju_cli.opening import check_opening, move_stones
 
     width = record.width or ruleset.width
     height = record.height or record.width or ruleset.height
-    board = Board(width, height)
+    stones: dict[Point, int] = {}
     for point, color in record.setup:
-        if board.on_board(point) and board.cells[board.index(point)] == EMPTY:
-            board.place(board.index(point), STONE[color])
+        if point.on_board(width, height):
+            stones.setdefault(point, STONE[color])
     blacks = sum(1 for _, c in record.setup if c.value == "black")
     to_move = BLACK if blacks <= len(record.setup) - blacks else WHITE
-    numbers: dict[int, int] = {}
+    course = check_opening(record, ruleset).course
+    numbers: dict[Point, int] = {}
     moves = record.moves if at is None else record.moves[: max(0, at)]
     for n, move in enumerate(moves, 1):
         stone = STONE[move.color] if move.color is not None else to_move
+        if course is not None and n <= course.until:
+            for event in course.board_events.get(n - 1, ()):
+                before = set(stones)
+                if move_stones(stones, event, width, height):
+                    gone, came = before - stones.keys(), stones.keys() - before
+                    if len(gone) == 1 and len(came) == 1 and gone <= numbers.keys():
+                        numbers[came.pop()] = numbers.pop(gone.pop())  # a moved stone
+                    numbers = {p: k for p, k in numbers.items() if p in stones}
+            stone = course.colors.get(n, stone)
         to_move = BLACK + WHITE - stone
-        if move.point is None or not board.on_board(move.point):
+        if move.point is None or not move.point.on_board(width, height):
             continue
-        i = board.index(move.point)
-        if board.cells[i] == EMPTY:
-            board.place(i, stone)
-            numbers[i] = n
-    return Position(board, to_move, len(moves), numbers)
+        if move.point not in stones:
+            stones[move.point] = stone
+            numbers[move.point] = n
+    board = Board(width, height)
+    for point, stone in stones.items():
+        board.place(board.index(point), stone)
+    by_index = {board.index(p): n for p, n in numbers.items()}
+    return Position(board, to_move, len(moves), by_index)

@@ -251,3 +251,30 @@ def test_python_dash_m_and_version() -> None:
         check=False,
     )
     assert "renju" in done.stdout
+
+
+def test_positions_follow_the_opening_course(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """show/forbidden see the board the referee sees: moved stones move (Nokhrin) and a
+    rejected opening is cleared (Taimla)."""
+    moved = tmp_path / "nokhrin.txt"
+    moved.write_text("h8 h9 i10 g7 j10 i10-i9 g7-g6 black k7\n")
+    doc = json.loads(renju(capsys, "show", str(moved), "--rules", "nokhrin", "-f", "json")[1])
+    stones = sorted((s["point"], s["color"], s["move"]) for s in doc["stones"])
+    assert stones == [
+        ("g6", "white", 4),
+        ("h8", "black", 1),
+        ("h9", "white", 2),
+        ("i9", "black", 3),
+        ("j10", "black", 5),
+        ("k7", "white", 6),
+    ]
+    rejected = tmp_path / "taimla.txt"
+    rejected.write_text("h8 h9 i10 a2 b2 reject h8 noswap h9 noswap i10\n")
+    doc = json.loads(renju(capsys, "show", str(rejected), "--rules", "taimla", "-f", "json")[1])
+    assert sorted((s["point"], s["move"]) for s in doc["stones"]) == [
+        ("h8", 6),
+        ("h9", 7),
+        ("i10", 8),
+    ]

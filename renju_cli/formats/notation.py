@@ -118,11 +118,12 @@ _MOVE_POSITIONAL = [f.name for f in fields(Move)][:5] == [
 ]
 
 
-def _plain_moves(body: str, line: int) -> list[Move] | None:
+def _plain_moves(body: str, line: int, limit: int | None = None) -> list[Move] | None:
     """The moves of a body made only of points and spaces (nearly every line of a big move-list
-    file), or ``None`` when it holds anything else; the tokenizer below then reads it."""
+    file), or ``None`` when it holds anything else; the tokenizer below then reads it.  At most
+    ``limit + 1`` moves are read: one more than the limit tells that the record is too long."""
     point_of = _POINT_OF
-    tokens = body.split()
+    tokens = body.split() if limit is None else body.split(None, limit + 1)[: limit + 1]
     for token in tokens:
         if token not in point_of:  # not seen before: learn it if it is a point
             if _POINT.fullmatch(token) is None:
@@ -133,8 +134,10 @@ def _plain_moves(body: str, line: int) -> list[Move] | None:
     return [Move(point_of[token], line=line, token=token) for token in tokens]
 
 
-def _parse_body(body: str, line: int) -> tuple[list[Move], list[OpeningEvent], ParseProblem | None]:
-    plain = _plain_moves(body, line)
+def _parse_body(
+    body: str, line: int, limit: int | None = None
+) -> tuple[list[Move], list[OpeningEvent], ParseProblem | None]:
+    plain = _plain_moves(body, line, limit)
     if plain is not None:
         return plain, [], None
     moves: list[Move] = []
@@ -142,7 +145,7 @@ def _parse_body(body: str, line: int) -> tuple[list[Move], list[OpeningEvent], P
     boards: list[str] = []  # the board of each move, when a stone names one
     pos = 0
     while pos < len(body):
-        if body[pos] == "#":
+        if body[pos] == "#" or (limit is not None and len(moves) > limit):
             break
         m = _TOKEN.match(body, pos)
         if m is None:
@@ -216,7 +219,8 @@ def parse_record(
     """One record from one move list (with an optional leading result word)."""
     opts = options or ReadOptions()
     declared, body = split_result(text)
-    moves, events, problem = _parse_body(body, line)
+    # a hostile line of a megabyte is not tokenized past the move limit
+    moves, events, problem = _parse_body(body, line, opts.max_moves)
     metadata: dict[str, str] = {}
     for e in [e for e in events if e.kind in ("result", "boards")]:
         if e.kind == "boards":
@@ -238,8 +242,7 @@ def parse_record(
     if len(record.moves) > opts.max_moves:
         record.problems.append(
             ParseProblem(
-                f"{len(record.moves)} moves is more than the limit of {opts.max_moves}; "
-                "the rest is ignored",
+                f"more than the limit of {opts.max_moves} moves; the rest is ignored",
                 line=line,
             )
         )
