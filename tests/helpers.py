@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 from renju_cli.board import BLACK, WHITE, Board, parse_diagram
 from renju_cli.judge import Judge
 from renju_cli.reference import Position
@@ -44,3 +48,28 @@ def reference_position(board: Board, five_eye_counts: bool = False) -> Position:
             pt = board.point(i)
             stones[(pt.x, pt.y)] = "B" if board.cells[i] == BLACK else "W"
     return Position(board.width, stones, five_eye_counts=five_eye_counts)
+
+
+def expectations(data: Path, name: str) -> list[tuple[int, str, list[str]]]:
+    """(line, record text, sorted ``code@move``) for every record of ``data/NAME.txt``: each
+    line is a move list followed by ``# expect: code@move, ...`` (``-`` for none)."""
+    out = []
+    for n, line in enumerate((data / f"{name}.txt").read_text("utf-8").splitlines(), 1):
+        if "# expect:" not in line:
+            continue
+        body, _, expected = line.partition("# expect:")
+        codes = [e.strip() for e in expected.split(",") if e.strip() not in ("", "-")]
+        out.append((n, body.strip(), sorted(codes)))
+    return out
+
+
+def check_json(*args: str) -> dict[str, Any]:
+    """``renju check ARGS --format json``, parsed (exit code 0 or 1)."""
+    from click.testing import CliRunner
+
+    from renju_cli.cli import cli
+
+    result = CliRunner().invoke(cli, ["check", *args, "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    data: dict[str, Any] = json.loads(result.output)
+    return data

@@ -7,12 +7,12 @@ from ``renju check --rules NAME --format json`` in the comment (``code@move``).
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
-from typing import Any
 
+import helpers
 import pytest
 from click.testing import CliRunner
+from helpers import check_json
 
 from renju_cli import analyze
 from renju_cli.cli import cli
@@ -40,22 +40,7 @@ ENGINE = ["gomocup-freestyle", "gomocup-standard", "gomocup-renju"]
 
 
 def expectations(name: str) -> list[tuple[int, str, list[str]]]:
-    """(line, record text, sorted ``code@move``) for every record of a data file."""
-    out = []
-    for n, line in enumerate((DATA / f"{name}.txt").read_text("utf-8").splitlines(), 1):
-        if "# expect:" not in line:
-            continue
-        body, _, expected = line.partition("# expect:")
-        codes = [e.strip() for e in expected.split(",") if e.strip() not in ("", "-")]
-        out.append((n, body.strip(), sorted(codes)))
-    return out
-
-
-def check_json(*args: str) -> dict[str, Any]:
-    result = CliRunner().invoke(cli, ["check", *args, "--format", "json"])
-    assert result.exit_code in (0, 1), result.output
-    data: dict[str, Any] = json.loads(result.output)
-    return data
+    return helpers.expectations(DATA, name)
 
 
 def test_every_protocol_named_by_the_contract_is_shipped() -> None:
