@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -73,3 +74,19 @@ def check_json(*args: str) -> dict[str, Any]:
     assert result.exit_code in (0, 1), result.output
     data: dict[str, Any] = json.loads(result.output)
     return data
+
+
+def random_board(rng: random.Random, size: int, stones: int, black_share: float) -> Board:
+    """Stones clustered around the centre, as in games, with more black than usual."""
+    board = Board(size)
+    c = size // 2
+    placed = 0
+    while placed < min(stones, size * size - 1):
+        x = min(size - 1, max(0, int(rng.gauss(c, size / 5))))
+        y = min(size - 1, max(0, int(rng.gauss(c, size / 5))))
+        i = board.index_of(x, y)
+        if board.cells[i]:
+            continue
+        board.place(i, BLACK if rng.random() < black_share else WHITE)
+        placed += 1
+    return board

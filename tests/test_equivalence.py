@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from helpers import reference_position
+from helpers import random_board, reference_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,22 +32,6 @@ from renju_cli.judge import (
 from renju_cli.record import Move, Record, SourceLocation
 from renju_cli.referee import replay
 from renju_cli.ruleset import load
-
-
-def _random_board(rng: random.Random, size: int, stones: int, black_share: float) -> Board:
-    """Stones clustered around the centre, as in games, with more black than usual."""
-    board = Board(size)
-    c = size // 2
-    placed = 0
-    while placed < min(stones, size * size - 1):
-        x = min(size - 1, max(0, int(rng.gauss(c, size / 5))))
-        y = min(size - 1, max(0, int(rng.gauss(c, size / 5))))
-        i = board.index_of(x, y)
-        if board.cells[i]:
-            continue
-        board.place(i, BLACK if rng.random() < black_share else WHITE)
-        placed += 1
-    return board
 
 
 def _lines_from_cells(board: Board) -> list[int]:
@@ -111,7 +95,7 @@ def test_windows_from_lines_match_windows_from_cells(
     seed: int, size: int, k: int, exact: bool
 ) -> None:
     rng = random.Random(seed)
-    board = _random_board(rng, size, rng.randint(0, size * size // 2), 0.6)
+    board = random_board(rng, size, rng.randint(0, size * size // 2), 0.6)
     rules = ColorRules(overline_wins=not exact, forbidden=RENJU_BLACK.forbidden)
     judge = Judge(rules, rules, five_length=k)
     table = line_table(k, exact)
@@ -138,7 +122,7 @@ def test_forbidden_points_and_fives_match_reference(
     seed: int, size: int, density: float, black_share: float, five_eye: bool
 ) -> None:
     rng = random.Random(seed)
-    board = _random_board(rng, size, int(size * size * density), black_share)
+    board = random_board(rng, size, int(size * size * density), black_share)
     ref = reference_position(board, five_eye)
     judge = Judge(RENJU_BLACK, five_eye_counts=five_eye)
     expected = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from helpers import black_kinds, position, reference_position
+from helpers import black_kinds, position, random_board, reference_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -96,21 +96,6 @@ def test_window_facts_open_four_and_split_threes() -> None:
 
 
 # -- properties: the fast judge agrees with the reference on random positions ----------------------
-def _random_board(rng: random.Random, size: int, stones: int, black_share: float) -> Board:
-    board = Board(size)
-    c = size // 2
-    placed = 0
-    while placed < stones:
-        x = min(size - 1, max(0, int(rng.gauss(c, size / 5))))
-        y = min(size - 1, max(0, int(rng.gauss(c, size / 5))))
-        i = board.index_of(x, y)
-        if board.cells[i]:
-            continue
-        board.place(i, BLACK if rng.random() < black_share else WHITE)
-        placed += 1
-    return board
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -123,7 +108,7 @@ def test_fast_judge_matches_reference(
     seed: int, size: int, density: float, black_share: float, five_eye: bool
 ) -> None:
     rng = random.Random(seed)
-    board = _random_board(rng, size, int(size * size * density), black_share)
+    board = random_board(rng, size, int(size * size * density), black_share)
     ref = reference_position(board, five_eye)
     judge = Judge(RENJU_BLACK, five_eye_counts=five_eye)
     for i in board.points():
@@ -137,7 +122,7 @@ def test_fast_judge_matches_reference(
 
 def test_forbidden_points_is_every_forbidden_empty_point() -> None:
     rng = random.Random(7)
-    board = _random_board(rng, 15, 70, 0.65)
+    board = random_board(rng, 15, 70, 0.65)
     judge = Judge()
     listed = dict(judge.forbidden_points(board))
     for i in board.points():
