@@ -90,3 +90,25 @@ def random_board(rng: random.Random, size: int, stones: int, black_share: float)
         board.place(i, BLACK if rng.random() < black_share else WHITE)
         placed += 1
     return board
+
+
+def run_cli(capsys: Any, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    """Run ``renju ARGS`` in this process: (exit code, stdout, stderr); ``stdin`` is fed to
+    standard input when given."""
+    import io
+    import sys
+
+    from renju_cli.cli import main
+
+    saved = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as e:
+        code = int(e.code or 0)
+    finally:
+        sys.stdin = saved
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import run_cli as renju
 
 from renju_cli import api
 from renju_cli.batch import FAULT_ENV, Batch, cpu_count
-from renju_cli.cli import main
 from renju_cli.record import Record
 from renju_cli.render import TextRenderer
 from renju_cli.report import GameReport
@@ -29,24 +29,6 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 
 FIVE = "black h8 i9 h9 i10 h10 i11 h11 g8 h12\n"  # black five at move 9
 DOUBLE_THREE = "white f8 a1 g8 a3 h9 a5 h10 a7 h8\n"  # black's double-three at move 9
-
-
-def renju(
-    capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None = None
-) -> tuple[int, str, str]:
-    """Run the CLI in this process: (exit code, stdout, stderr)."""
-    saved = sys.stdin
-    if stdin is not None:
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    finally:
-        sys.stdin = saved
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def subprocess_env(**extra: str) -> dict[str, str]:

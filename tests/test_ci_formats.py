@@ -12,8 +12,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from helpers import run_cli as renju
 
-from renju_cli.cli import main
 from renju_cli.cli.check import FORMATS
 from renju_cli.record import SourceLocation
 from renju_cli.render import RENDERERS
@@ -27,16 +27,6 @@ XSD = Path(__file__).resolve().parent / "data" / "junit" / "junit-10.xsd"
 FIVE = "black h8 i9 h9 i10 h10 i11 h11 g8 h12\n"
 DOUBLE_THREE = "white f8 a1 g8 a3 h9 a5 h10 a7 h8\n"
 AFTER_THE_END = "black h8 i9 h9 i10 h10 i11 h11 g8 h12 j12 k13 h9\n"  # two errors
-
-
-def renju(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_every_check_format_has_a_renderer() -> None:

@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from renju_cli.cli import main
+from helpers import run_cli as renju
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -25,26 +24,6 @@ DOUBLE_THREE_POSITION = """
 . . . . . . . . .
 . . . . . . . . .
 """
-
-
-def renju(
-    capsys: pytest.CaptureFixture[str],
-    *args: str,
-    stdin: str | None = None,
-    monkeypatch: pytest.MonkeyPatch | None = None,
-) -> tuple[int, str, str]:
-    if stdin is not None:
-        assert monkeypatch is not None
-        import io
-
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_exit_0_on_a_clean_record(capsys: pytest.CaptureFixture[str]) -> None:
@@ -115,9 +94,7 @@ def test_json_and_jsonl_formats(capsys: pytest.CaptureFixture[str]) -> None:
     assert foul["forbidden_moves"] == [{"move": 9, "point": "h8", "kinds": ["double-three"]}]
 
 
-def test_stdin_and_compact_notation(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_stdin_and_compact_notation(capsys: pytest.CaptureFixture[str]) -> None:
     _code, out, _ = renju(
         capsys,
         "check",
@@ -125,7 +102,6 @@ def test_stdin_and_compact_notation(
         "--format",
         "jsonl",
         stdin="1. h8 2. i9 3. h9 4. i10 5. h10 6. i11 7. h11 8. g8 9. h12\nH8,I9+h9i10\n",
-        monkeypatch=monkeypatch,
     )
     first, second = (json.loads(line) for line in out.splitlines())
     assert first["result"]["winner"] == "black"

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_cli as renju_cli
 
 from renju_cli.board import BLACK, EMPTY, WHITE, Board
-from renju_cli.cli import main
 from renju_cli.diff import diff_paths, diff_record, rulings
 from renju_cli.formats import unreadable
 from renju_cli.formats.notation import parse_record
@@ -23,16 +23,6 @@ CLAIM = "extends: renju\nname: renju-claim\nforbidden: {policy: claim}\n"
 
 def rules(*names: str) -> list[Ruleset]:
     return [load(n) for n in names]
-
-
-def renju_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # -- the library -----------------------------------------------------------------------------------

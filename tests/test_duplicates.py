@@ -8,11 +8,11 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from renju_cli.api import read_bytes
-from renju_cli.cli import main
 from renju_cli.coords import Point, parse_point
 from renju_cli.duplicates import DuplicateIndex, game_key, symmetries
 from renju_cli.formats import unreadable
@@ -132,12 +132,8 @@ def test_the_index_remembers_the_first_occurrence() -> None:
 
 # -- renju check --duplicates ---------------------------------------------------------------------
 def renju(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    return code, capsys.readouterr().out
+    code, out, _ = run_cli(capsys, *args)
+    return code, out
 
 
 @pytest.fixture

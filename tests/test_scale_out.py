@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import run_cli as renju
 
 import renju_cli
 from renju_cli import api
-from renju_cli.cli import main
 from renju_cli.record import Record
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,16 +116,6 @@ def test_check_paths_with_jobs_is_check_paths() -> None:
 
 
 # -- Dask -----------------------------------------------------------------------------------------
-def renju(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.fixture(scope="module")
 def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("db") / "games.rif"
