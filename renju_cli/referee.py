@@ -7,6 +7,10 @@ forbidden move under ``lose``, passes, a full board, the move limit).
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
+from functools import partial
+
 from renju_cli.board import BLACK, EMPTY, STONE, WHITE, Board
 from renju_cli.coords import Point
 from renju_cli.judge import (
@@ -21,11 +25,15 @@ from renju_cli.judge import (
 from renju_cli.opening import Course, check_opening, move_stones
 from renju_cli.record import Color, Move, OpeningEvent, Record
 from renju_cli.report import (
+    CODES,
+    ERROR,
+    MAX_FINDINGS,
     WARNING,
     Finding,
     FirstFive,
     ForbiddenMove,
     GameReport,
+    elide_findings,
 )
 from renju_cli.ruleset import Ruleset
 
@@ -53,16 +61,19 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
     if ruleset.data.get("variant") == "two-board":
         from renju_cli.twoboard import TwoBoardReplay  # a variant of its own: see twoboard.py
 
-        TwoBoardReplay(record, ruleset, report).run()
+        walk: _Replay = TwoBoardReplay(record, ruleset, report)
+        walk.run()
     else:
         # the opening first: it says which colour each opening stone is, which stones a
         # rejection or a moved stone took off, and whose forbidden moves bind which colour
         check = check_opening(record, ruleset)
-        _Replay(record, ruleset, report, check.course).run()
+        walk = _Replay(record, ruleset, report, check.course)
+        walk.run()
         report.opening = check.opening
         report.findings.extend(check.findings)
     # by move number, stable; findings without a move first
     report.findings.sort(key=lambda f: -1 if f.move is None else f.move)
+    report.findings = elide_findings(report.findings, walk.dropped)
     return report
 
 
@@ -91,16 +102,26 @@ class _Replay:
         self.result = report.result
         self.end_move: int | None = None
         self.after_end_reported = False
+        #: findings past ``MAX_FINDINGS``, counted by (code, severity) but never made
+        self.dropped: Counter[tuple[str, str]] = Counter()
+        #: the first move at each point, for messages, filled as far as they ask
+        self._first_at: dict[Point, int] = {}
+        self._scanned = 0
 
     def add(
         self,
         code: str,
-        message: str,
+        message: str | Callable[[], str],
         move: Move | None,
         number: int | None,
         point: Point | None = None,
         severity: str = "",
     ) -> None:
+        if len(self.report.findings) >= MAX_FINDINGS:
+            self.dropped[code, severity or CODES.get(code, ERROR)] += 1
+            return
+        if not isinstance(message, str):
+            message = message()
         self.report.findings.append(
             Finding(
                 code,
@@ -197,10 +218,9 @@ class _Replay:
                 )
                 continue
             if cells[index] != EMPTY:
-                first = self._placed_at(point, number)
                 self.add(
                     "occupied",
-                    f"move {number} ({point.name}) is on a point already taken{first}",
+                    partial(self._occupied, number, point),  # made only if listed
                     move,
                     number,
                     point,
@@ -286,14 +306,25 @@ class _Replay:
         whites = len(self.record.setup) - blacks
         return BLACK if blacks <= whites else WHITE
 
+    def _occupied(self, number: int, point: Point) -> str:
+        return f"move {number} ({point.name}) is on a point already taken" + self._placed_at(
+            point, number
+        )
+
     def _placed_at(self, point: Point, before: int) -> str:
         for e in self.record.opening_events:
             if e.kind == "relocate" and e.points[-1:] == [point] and e.after < before:
                 return f" by the stone moved there after move {e.after}"
-        for n, m in enumerate(self.record.moves[: before - 1], 1):
-            if m.point == point:
-                return f" by move {n}"
-        return " by a setup stone"
+        # the moves before ``before`` are scanned once in all, not once per occupied move (a
+        # hostile record may hold thousands): replays ask in move order
+        first_at, moves = self._first_at, self.record.moves
+        while self._scanned < before - 1:
+            p = moves[self._scanned].point
+            self._scanned += 1
+            if p is not None:
+                first_at.setdefault(p, self._scanned)
+        n = first_at.get(point)
+        return " by a setup stone" if n is None or n >= before else f" by move {n}"
 
     def _five(self, index: int, stone: int) -> tuple[int, ...] | None:
         row = self.judge.five_at(self.board, index, stone)

@@ -44,7 +44,13 @@ CODES: dict[str, str] = {
     # batch findings (``renju check``)
     "duplicate": WARNING,
     "internal-error": ERROR,
+    # a record with more findings than are listed (``MAX_FINDINGS``)
+    "too-many-findings": WARNING,
 }
+
+#: Findings listed for one record at most.  A hostile record (4,096 moves on one point) would
+#: otherwise print thousands of lines; the rest are counted, by code, in one last finding.
+MAX_FINDINGS = 100
 
 
 def severity_rank(severity: str) -> int:
@@ -62,6 +68,8 @@ class Finding:
     point: str | None = None
     line: int | None = None
     offset: int | None = None
+    #: ``too-many-findings`` only: the findings not listed, by code
+    counts: dict[str, int] | None = None
 
     def __post_init__(self) -> None:
         if not self.severity:
@@ -79,7 +87,37 @@ class Finding:
             out["line"] = self.line
         if self.offset is not None:
             out["offset"] = self.offset
+        if self.counts is not None:
+            out["counts"] = self.counts
         return out
+
+
+def elide_findings(
+    findings: list[Finding], dropped: Counter[tuple[str, str]] | None = None
+) -> list[Finding]:
+    """``findings`` cut to ``MAX_FINDINGS``, the rest (and ``dropped``: findings never made,
+    counted by code and severity) counted by code in one ``too-many-findings`` finding of the
+    worst severity among them."""
+    if len(findings) <= MAX_FINDINGS and not dropped:
+        return findings
+    kept, rest = findings[:MAX_FINDINGS], findings[MAX_FINDINGS:]
+    tally = Counter(dropped or ())
+    tally.update((f.code, f.severity) for f in rest)
+    by_code: Counter[str] = Counter()
+    for (code, _), n in tally.items():
+        by_code[code] += n
+    worst = max((severity for _, severity in tally), key=severity_rank)
+    total = sum(by_code.values())
+    counts = ", ".join(f"{code} {n}" for code, n in sorted(by_code.items()))
+    kept.append(
+        Finding(
+            "too-many-findings",
+            f"{total} more finding(s) are not listed ({counts}); the first {len(kept)} are",
+            severity=worst,
+            counts=dict(sorted(by_code.items())),
+        )
+    )
+    return kept
 
 
 @dataclass
@@ -209,6 +247,8 @@ class Summary:
         for f in report.findings:
             self.findings[f.code] += 1
             self.severities[f.severity] += 1
+            if f.counts:  # the findings a too-many-findings finding stands for count too
+                self.findings.update(f.counts)
         r = report.result
         key = f"{r.winner}/{r.reason}" if r.winner else "undecided"
         self.results[key] += 1

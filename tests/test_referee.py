@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
 
 from renju_cli import analyze
+from renju_cli.api import judge_record
 from renju_cli.coords import Point
 from renju_cli.formats.notation import parse_record
 from renju_cli.record import Color, Move, Record, SourceLocation
+from renju_cli.report import MAX_FINDINGS, Finding, Summary, elide_findings
 from renju_cli.ruleset import from_text, load
 
 
@@ -136,6 +139,35 @@ def test_off_board_occupied_and_moves_after_the_end() -> None:
     assert codes(r) == [("off-board", 2), ("occupied", 4), ("move-after-end", 10), ("occupied", 11)]
     assert r["result"]["move"] == 9
     assert "taken by move 1" in r["findings"][1]["message"]
+
+
+def test_a_record_lists_at_most_max_findings_and_counts_the_rest() -> None:
+    # 150 moves on h8: 149 occupied findings, of which the first MAX_FINDINGS are listed
+    r = run("h8 " * 150)
+    listed = r["findings"]
+    assert len(listed) == MAX_FINDINGS + 1
+    assert codes(r)[:2] == [("occupied", 2), ("occupied", 3)]
+    assert codes(r)[MAX_FINDINGS - 1] == ("occupied", MAX_FINDINGS + 1)
+    assert listed[-1]["code"] == "too-many-findings"
+    assert listed[-1]["severity"] == "error"  # the worst of those not listed
+    assert listed[-1]["counts"] == {"occupied": 149 - MAX_FINDINGS}
+    assert "49 more finding(s) are not listed (occupied 49)" in listed[-1]["message"]
+    # the messages that are listed still name the first stone, made lazily
+    assert listed[MAX_FINDINGS - 1]["message"].endswith("already taken by move 1")
+    # the summary counts every finding, listed or not
+    summary = Summary()
+    summary.add(judge_record(parse_record("h8 " * 150)))
+    assert summary.findings["occupied"] == 149
+    assert summary.findings["too-many-findings"] == 1
+
+
+def test_elided_findings_keep_their_worst_severity() -> None:
+    kept = [Finding("unclaimed-foul", "x", move=n) for n in range(MAX_FINDINGS)]
+    out = elide_findings(kept + [Finding("unchecked", "y")], Counter({("occupied", "error"): 2}))
+    assert len(out) == MAX_FINDINGS + 1
+    assert out[-1].severity == "error"
+    assert out[-1].counts == {"occupied": 2, "unchecked": 1}
+    assert elide_findings(kept) is kept  # at the bound nothing changes
 
 
 def test_first_five_after_the_end_is_still_reported() -> None:
