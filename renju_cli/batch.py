@@ -88,6 +88,8 @@ class Settings:
     rules: Ruleset | None = None
     #: compute the duplicate key of each record
     keys: bool = False
+    #: the test hook (``FAULT_ENV``), read once when the batch starts, not once per record
+    fault: str | None = field(default_factory=lambda: os.environ.get(FAULT_ENV) or None)
 
 
 @dataclass
@@ -132,7 +134,8 @@ def judge_one(item: Record | GameReport, settings: Settings) -> Judged:
     if isinstance(item, GameReport):
         return Judged(item)
     try:
-        _fault(item)
+        if settings.fault:
+            _fault(item, settings.fault)
         ruleset = api.choose_ruleset(item, settings.rules)
         report = api.judge_record(item, ruleset)
         key = game_key(item, ruleset) if settings.keys else None
@@ -218,10 +221,7 @@ def _why(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
-def _fault(record: Record) -> None:
-    spec = os.environ.get(FAULT_ENV)
-    if not spec:
-        return
+def _fault(record: Record, spec: str) -> None:
     kind, _, target = spec.partition(":")
     if target != f"{os.path.basename(record.source.path)}#{record.source.index}":
         return

@@ -17,7 +17,6 @@ pass rules and move limits included.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -27,7 +26,7 @@ from renju_cli.batch import Settings, judge_one
 from renju_cli.coords import point_name
 from renju_cli.formats import ReadOptions, unreadable
 from renju_cli.record import DeclaredResult, Record, SourceLocation
-from renju_cli.render import result_words, where
+from renju_cli.render import dumps, result_words, where
 from renju_cli.report import GameReport
 from renju_cli.ruleset import Ruleset
 
@@ -343,10 +342,6 @@ def _outcome_key(report: GameReport) -> str:
     return f"{r.winner}/{r.reason}" if r.winner else "undecided"
 
 
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
-
 class DiffRenderer:
     """Base class: fed every diff in input order, then the summary; prints differing records."""
 
@@ -402,7 +397,7 @@ class DiffJsonLinesRenderer(DiffRenderer):
 
     def record(self, diff: RecordDiff) -> None:
         if diff.differs or diff.unreadable or diff.failed:
-            self.out.write(_dumps(diff.to_json()) + "\n")
+            self.out.write(dumps(diff.to_json()) + "\n")
 
 
 class DiffJsonRenderer(DiffRenderer):
@@ -411,15 +406,15 @@ class DiffJsonRenderer(DiffRenderer):
     def __init__(self, out: TextIO, rulesets: Sequence[str]) -> None:
         super().__init__(out, rulesets)
         self.count = 0
-        self.out.write('{"rulesets":' + _dumps(self.rulesets) + ',"records":[')
+        self.out.write('{"rulesets":' + dumps(self.rulesets) + ',"records":[')
 
     def record(self, diff: RecordDiff) -> None:
         if diff.differs or diff.unreadable or diff.failed:
-            self.out.write(("," if self.count else "") + "\n" + _dumps(diff.to_json()))
+            self.out.write(("," if self.count else "") + "\n" + dumps(diff.to_json()))
             self.count += 1
 
     def finish(self, summary: DiffSummary) -> None:
-        self.out.write("\n],\n" + '"summary":' + _dumps(summary.to_json()) + "}\n")
+        self.out.write("\n],\n" + '"summary":' + dumps(summary.to_json()) + "}\n")
 
 
 DIFF_RENDERERS: dict[str, type[DiffRenderer]] = {

@@ -774,6 +774,15 @@ class _State:
 
 def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
     """Name the record's opening and check it against the ruleset's protocol.  Never raises."""
+    if (
+        len(record.moves) < 3
+        and not ruleset.opening
+        and not record.opening_events
+        and not record.opening_id
+        and restricted_seat(ruleset) is None
+    ):
+        # nothing to name or check (a batch of tiny records must not pay for the walk below)
+        return OpeningCheck(None, [], None)
     width = record.width or ruleset.width
     height = record.height or record.width or ruleset.height
     findings: list[Finding] = []

@@ -7,6 +7,8 @@ forbidden move under ``lose``, passes, a full board, the move limit).
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
@@ -33,6 +35,7 @@ from renju_cli.report import (
     FirstFive,
     ForbiddenMove,
     GameReport,
+    Result,
     elide_findings,
 )
 from renju_cli.ruleset import Ruleset
@@ -41,7 +44,25 @@ COLOR_NAME = {BLACK: "black", WHITE: "white"}
 
 
 def replay(record: Record, ruleset: Ruleset) -> GameReport:
-    """Replay ``record`` under ``ruleset`` and return its report (never raises on bad records)."""
+    """Replay ``record`` under ``ruleset`` and return its report (never raises on bad records).
+
+    A short record is replayed once per distinct content and ruleset (``_Memo``): a file of a
+    million one-move records must not cost a million replays.
+    """
+    memo = _Memo.of(ruleset)
+    key = memo.key(record)
+    if key is None:
+        return replay_uncached(record, ruleset)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit.report_for(record)
+    report = replay_uncached(record, ruleset)
+    memo.put(key, _Template(report, record))
+    return report
+
+
+def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
+    """``replay`` without the memo of short records (the tests compare the two)."""
     report = GameReport(
         source=record.source,
         ruleset=ruleset.name,
@@ -77,6 +98,152 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
     return report
 
 
+# -- the memo of short records -------------------------------------------------------------------
+#: Records of at most this many moves are looked up in the memo: their key is cheap to build, and
+#: they are the ones whose replay costs more than its moves (a batch of tiny records).
+MEMO_MOVES = 8
+#: Distinct short records remembered per ruleset; the memo starts over when full.
+MEMO_SIZE = 4096
+
+MoveKey = tuple[Point | None, Color | None, str | None, int | None, int | None]
+
+
+class _Template:
+    """A report of a short record, to give any record with the same key a report of its own.
+
+    Findings of a record the memo takes can only hold the lines and offsets of its moves (it has
+    no setup, parse problems or opening events), and the key holds the moves' lines and offsets
+    relative to the record's start, so shifting them by the start is exact.
+    """
+
+    __slots__ = (
+        "findings",
+        "first_five",
+        "forbidden",
+        "line",
+        "offset",
+        "opening",
+        "result",
+        "ruleset",
+    )
+
+    def __init__(self, report: GameReport, record: Record) -> None:
+        self.line = record.source.line or 0
+        self.offset = record.source.offset or 0
+        self.ruleset = report.ruleset
+        # copies: the report handed out is the caller's to change
+        self.result = dataclasses.replace(report.result)
+        self.opening = copy.deepcopy(report.opening)
+        ff = report.first_five
+        self.first_five = None if ff is None else dataclasses.replace(ff, stones=list(ff.stones))
+        self.forbidden = tuple(
+            ForbiddenMove(f.move, f.point, list(f.kinds)) for f in report.forbidden_moves
+        )
+        self.findings = tuple(
+            dataclasses.replace(f, counts=dict(f.counts) if f.counts else None)
+            for f in report.findings
+        )
+
+    def report_for(self, record: Record) -> GameReport:
+        """The report of ``record``, whose key is this template's: fresh objects throughout."""
+        dl = (record.source.line or 0) - self.line
+        do = (record.source.offset or 0) - self.offset
+        ff, r = self.first_five, self.result
+        return GameReport(
+            source=record.source,
+            ruleset=self.ruleset,
+            moves=len(record.moves),
+            format=record.format,
+            opening=copy.deepcopy(self.opening) if self.opening is not None else None,
+            result=Result(r.winner, r.reason, r.move, r.point),
+            declared_result=record.declared_result,
+            first_five=(
+                FirstFive(ff.move, ff.color, ff.point, list(ff.stones)) if ff is not None else None
+            ),
+            forbidden_moves=[ForbiddenMove(f.move, f.point, list(f.kinds)) for f in self.forbidden]
+            if self.forbidden
+            else [],
+            findings=[
+                Finding(
+                    f.code,
+                    f.message,
+                    f.severity,
+                    f.move,
+                    f.point,
+                    None if f.line is None else f.line + dl,
+                    None if f.offset is None else f.offset + do,
+                    dict(f.counts) if f.counts else None,
+                )
+                for f in self.findings
+            ]
+            if self.findings
+            else [],
+            metadata=dict(record.metadata),
+            notes=list(record.notes),
+        )
+
+
+class _Memo:
+    """Reports of short records by content, for one ruleset."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.reports: dict[tuple[object, ...], _Template] = {}
+        # a variant with a replay of its own reads more of the record than the key holds
+        self.enabled = ruleset.data.get("variant") is None
+
+    @classmethod
+    def of(cls, ruleset: Ruleset) -> _Memo:
+        memo = _MEMOS.get(id(ruleset))
+        if memo is None or memo.ruleset is not ruleset:
+            if len(_MEMOS) > 64:
+                _MEMOS.clear()
+            memo = _MEMOS[id(ruleset)] = _Memo(ruleset)
+        return memo
+
+    def key(self, record: Record) -> tuple[object, ...] | None:
+        """Everything of ``record`` its replay reads, or ``None`` when it is not short and plain."""
+        moves = record.moves
+        if (
+            len(moves) > MEMO_MOVES
+            or record.problems
+            or record.setup
+            or record.opening_events
+            or not self.enabled
+        ):
+            return None
+        line = record.source.line or 0
+        offset = record.source.offset or 0
+        declared = record.declared_result
+        return (
+            record.width,
+            record.height,
+            record.opening_id,
+            declared.winner if declared is not None else None,
+            *[
+                (
+                    m.point,
+                    m.color,
+                    m.token,
+                    None if m.line is None else m.line - line,
+                    None if m.offset is None else m.offset - offset,
+                )
+                for m in moves
+            ],
+        )
+
+    def get(self, key: tuple[object, ...]) -> _Template | None:
+        return self.reports.get(key)
+
+    def put(self, key: tuple[object, ...], template: _Template) -> None:
+        if len(self.reports) >= MEMO_SIZE:
+            self.reports.clear()
+        self.reports[key] = template
+
+
+_MEMOS: dict[int, _Memo] = {}
+
+
 class _Replay:
     """The state of one replay; ``run`` walks the moves."""
 
@@ -103,7 +270,7 @@ class _Replay:
         self.end_move: int | None = None
         self.after_end_reported = False
         #: findings past ``MAX_FINDINGS``, counted by (code, severity) but never made
-        self.dropped: Counter[tuple[str, str]] = Counter()
+        self.dropped: Counter[tuple[str, str]] | None = None
         #: the first move at each point, for messages, filled as far as they ask
         self._first_at: dict[Point, int] = {}
         self._scanned = 0
@@ -118,6 +285,8 @@ class _Replay:
         severity: str = "",
     ) -> None:
         if len(self.report.findings) >= MAX_FINDINGS:
+            if self.dropped is None:
+                self.dropped = Counter()
             self.dropped[code, severity or CODES.get(code, ERROR)] += 1
             return
         if not isinstance(message, str):

@@ -11,6 +11,8 @@ import json
 import os
 from typing import Any, TextIO
 
+import orjson
+
 from renju_cli.record import SourceLocation
 from renju_cli.report import ERROR, GameReport, Summary
 
@@ -34,15 +36,21 @@ class Renderer:
         pass
 
 
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+def dumps(obj: Any) -> str:
+    """Compact JSON, non-ASCII as is.  orjson: a report of a tiny record costs more to encode
+    with ``json.dumps`` than to judge; the standard library takes what orjson refuses (integers
+    past 64 bits, strings with lone surrogates) and says the same."""
+    try:
+        return orjson.dumps(obj).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
 class JsonLinesRenderer(Renderer):
     """One JSON object per record, in input order; no summary (it would break the stream)."""
 
     def record(self, report: GameReport) -> None:
-        self.out.write(_dumps(report.to_json()) + "\n")
+        self.out.write(dumps(report.to_json()) + "\n")
 
 
 class JsonRenderer(Renderer):
@@ -54,11 +62,11 @@ class JsonRenderer(Renderer):
         self.out.write('{"records":[')
 
     def record(self, report: GameReport) -> None:
-        self.out.write(("," if self.count else "") + "\n" + _dumps(report.to_json()))
+        self.out.write(("," if self.count else "") + "\n" + dumps(report.to_json()))
         self.count += 1
 
     def finish(self, summary: Summary) -> None:
-        self.out.write("\n],\n" + '"summary":' + _dumps(summary.to_json()) + "}\n")
+        self.out.write("\n],\n" + '"summary":' + dumps(summary.to_json()) + "}\n")
 
 
 def use_color(out: TextIO) -> bool:

@@ -6,12 +6,15 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from renju_cli import analyze
 from renju_cli.api import judge_record
 from renju_cli.coords import Point
 from renju_cli.formats.notation import parse_record
-from renju_cli.record import Color, Move, Record, SourceLocation
+from renju_cli.record import Color, DeclaredResult, Move, Record, SourceLocation
+from renju_cli.referee import MEMO_MOVES, replay, replay_uncached
 from renju_cli.report import MAX_FINDINGS, Finding, Summary, elide_findings
 from renju_cli.ruleset import from_text, load
 
@@ -163,7 +166,7 @@ def test_a_record_lists_at_most_max_findings_and_counts_the_rest() -> None:
 
 def test_elided_findings_keep_their_worst_severity() -> None:
     kept = [Finding("unclaimed-foul", "x", move=n) for n in range(MAX_FINDINGS)]
-    out = elide_findings(kept + [Finding("unchecked", "y")], Counter({("occupied", "error"): 2}))
+    out = elide_findings([*kept, Finding("unchecked", "y")], Counter({("occupied", "error"): 2}))
     assert len(out) == MAX_FINDINGS + 1
     assert out[-1].severity == "error"
     assert out[-1].counts == {"occupied": 2, "unchecked": 1}
@@ -245,3 +248,53 @@ def test_every_core_ruleset_replays_a_plain_game(name: str) -> None:
     assert r["ruleset"] == name
     assert r["result"]["winner"] == "black"
     assert load(name).name == name
+
+
+# -- the memo of short records ---------------------------------------------------------------------
+_POINTS = [Point(7, 7), Point(7, 8), Point(8, 8), Point(0, 0), Point(20, 20), None]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    picks=st.lists(
+        st.tuples(st.integers(0, 5), st.sampled_from([None, Color.BLACK, Color.WHITE])),
+        max_size=MEMO_MOVES + 1,
+    ),
+    rules=st.sampled_from(
+        ["renju", "freestyle", "swap2", "renju-rif", "lianhuan", "two-board-gomoku"]
+    ),
+    declared=st.sampled_from([None, "black", "white", "draw"]),
+    size=st.sampled_from([None, 15, 19]),
+    starts=st.lists(st.integers(1, 1000), min_size=2, max_size=2),
+    spread=st.lists(st.integers(0, 3), min_size=MEMO_MOVES + 1, max_size=MEMO_MOVES + 1),
+)
+def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
+    picks: list[tuple[int, Color | None]],
+    rules: str,
+    declared: str | None,
+    size: int | None,
+    starts: list[int],
+    spread: list[int],
+) -> None:
+    # the same moves at two places of a file (other lines, offsets): each gets its own lines
+    ruleset = load(rules)
+    for start in starts:
+        line = start
+        moves = []
+        for (i, color), step in zip(picks, spread, strict=False):
+            line += step
+            moves.append(Move(_POINTS[i], color, line, start * 7 + step, "t"))
+        record = Record(
+            moves=moves,
+            source=SourceLocation("memo.txt", start, start, start * 7),
+            width=size,
+            height=size,
+            declared_result=DeclaredResult(declared) if declared else None,
+        )
+        expected = replay_uncached(record, ruleset).to_json()
+        got = replay(record, ruleset)
+        assert got.to_json() == expected
+        # the report handed out is the caller's: changing it leaves the memo as it was
+        got.findings.append(Finding("duplicate", "x"))
+        got.result.winner = "nobody"
+        assert replay(record, ruleset).to_json() == expected
