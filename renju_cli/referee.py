@@ -12,6 +12,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
+from typing import NamedTuple
 
 from renju_cli.board import BLACK, EMPTY, STONE, WHITE, Board
 from renju_cli.coords import Point
@@ -24,7 +25,7 @@ from renju_cli.judge import (
     Verdict,
     row_through,
 )
-from renju_cli.opening import Course, check_opening, move_stones
+from renju_cli.opening import Course, OpeningCheck, check_opening, move_stones
 from renju_cli.record import Color, Move, OpeningEvent, Record
 from renju_cli.report import (
     CODES,
@@ -52,6 +53,8 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
     memo = _Memo.of(ruleset)
     key = memo.key(record)
     if key is None:
+        if record.source.variation is not None and memo.enabled and not record.unreadable:
+            return memo.replay_line(record)
         return replay_uncached(record, ruleset)
     hit = memo.get(key)
     if hit is not None:
@@ -61,8 +64,8 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
     return report
 
 
-def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
-    """``replay`` without the memo of short records (the tests compare the two)."""
+def _new_report(record: Record, ruleset: Ruleset) -> GameReport:
+    """The report before the replay: what the record says, and its parse problems."""
     report = GameReport(
         source=record.source,
         ruleset=ruleset.name,
@@ -77,6 +80,22 @@ def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
         report.findings.append(
             Finding("parse-error", problem.message, line=problem.line, offset=problem.offset)
         )
+    return report
+
+
+def _finish(report: GameReport, check: OpeningCheck, walk: _Replay) -> None:
+    """Add what the opening check found; findings by move; at most ``MAX_FINDINGS``."""
+    report.opening = check.opening
+    report.findings.extend(check.findings)
+    # by move number, stable; findings without a move first
+    report.findings.sort(key=lambda f: -1 if f.move is None else f.move)
+    report.findings = elide_findings(report.findings, walk.dropped_counts())
+
+
+def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
+    """``replay`` without the memo of short records or the resumed lines of a variation tree
+    (the tests compare them)."""
+    report = _new_report(record, ruleset)
     if record.unreadable:
         return report
     if ruleset.data.get("variant") == "two-board":
@@ -84,17 +103,14 @@ def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
 
         walk: _Replay = TwoBoardReplay(record, ruleset, report)
         walk.run()
+        _finish(report, OpeningCheck(None, []), walk)
     else:
         # the opening first: it says which colour each opening stone is, which stones a
         # rejection or a moved stone took off, and whose forbidden moves bind which colour
         check = check_opening(record, ruleset)
         walk = _Replay(record, ruleset, report, check.course)
         walk.run()
-        report.opening = check.opening
-        report.findings.extend(check.findings)
-    # by move number, stable; findings without a move first
-    report.findings.sort(key=lambda f: -1 if f.move is None else f.move)
-    report.findings = elide_findings(report.findings, walk.dropped)
+        _finish(report, check, walk)
     return report
 
 
@@ -191,6 +207,8 @@ class _Memo:
         self.reports: dict[tuple[object, ...], _Template] = {}
         # a variant with a replay of its own reads more of the record than the key holds
         self.enabled = ruleset.data.get("variant") is None
+        #: the replay of the last line of a variation tree, to resume (``replay_line``)
+        self.walker: _Replay | None = None
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> _Memo:
@@ -232,6 +250,32 @@ class _Memo:
             ],
         )
 
+    def replay_line(self, record: Record) -> GameReport:
+        """Replay a line of a variation tree, resuming the replay of the line before from the
+        last move the two share: a tree's lines come one after the other in tree order, so a
+        library costs about one replayed move per node instead of one per move of every line
+        (a hostile comb of a tree would otherwise cost its size squared)."""
+        check = check_opening(record, self.ruleset)
+        walker = self.walker
+        shared = walker.shared_prefix(record, check.course) if walker is not None else None
+        if walker is None or shared is None:
+            walker = _Replay(
+                record,
+                self.ruleset,
+                _new_report(record, self.ruleset),
+                check.course,
+                resumable=True,
+            )
+            self.walker = walker
+            walker.run()
+        else:
+            walker.rewind(shared)
+            walker.record = record
+            walker.run(resume=shared)
+        report = walker.report_copy(record)
+        _finish(report, check, walker)
+        return report
+
     def get(self, key: tuple[object, ...]) -> _Template | None:
         return self.reports.get(key)
 
@@ -244,11 +288,47 @@ class _Memo:
 _MEMOS: dict[int, _Memo] = {}
 
 
+def _common_prefix(a: list[Move], b: list[Move], limit: int) -> int:
+    """The length of the longest common prefix of ``a`` and ``b`` (at most ``limit``).  Equal
+    moves replay alike; list comparison runs in C and takes shared objects at once, so this is
+    a binary search over slices rather than a Python loop over thousands of moves."""
+    n = min(len(a), len(b), limit)
+    if a[:n] == b[:n]:
+        return n
+    lo, hi = 0, n  # a[:lo] == b[:lo]; a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+class _Checkpoint(NamedTuple):
+    """A resumable replay's state before a move: lengths of what only grows, and the rest."""
+
+    findings: int
+    forbidden: int
+    dropped: int
+    placed: int
+    five: bool
+    result: tuple[str | None, str | None, int | None, str | None]
+    end: tuple[int | None, bool, int | None]
+    walk: tuple[int, int, tuple[int, Point, tuple[str, ...], int] | None]
+
+
 class _Replay:
     """The state of one replay; ``run`` walks the moves."""
 
     def __init__(
-        self, record: Record, ruleset: Ruleset, report: GameReport, course: Course | None = None
+        self,
+        record: Record,
+        ruleset: Ruleset,
+        report: GameReport,
+        course: Course | None = None,
+        *,
+        resumable: bool = False,
     ) -> None:
         self.record = record
         self.rules = ruleset
@@ -269,11 +349,91 @@ class _Replay:
         self.result = report.result
         self.end_move: int | None = None
         self.after_end_reported = False
-        #: findings past ``MAX_FINDINGS``, counted by (code, severity) but never made
-        self.dropped: Counter[tuple[str, str]] | None = None
+        #: findings past ``MAX_FINDINGS``, never made: counted by (code, severity), and listed
+        #: in order so that a resumed replay can take the last ones back
+        self.dropped: list[tuple[str, str]] = []
+        self.dropped_tally: Counter[tuple[str, str]] = Counter()
         #: the first move at each point, for messages, filled as far as they ask
         self._first_at: dict[Point, int] = {}
         self._scanned = 0
+        self.after_end_at: int | None = None  # index of the move-after-end finding
+        #: a resumable replay (``_Memo.replay_line``) keeps, before each move, what it needs to
+        #: come back there: ``_Checkpoint`` values, and the stones it placed in order
+        self.checkpoints: list[_Checkpoint] | None = [] if resumable else None
+        self.placed: list[int] = []
+        self._resume_walk: tuple[int, int, tuple[int, Point, tuple[str, ...], int] | None] = (
+            BLACK,
+            0,
+            None,
+        )
+        self.width, self.height = width, height
+
+    def dropped_counts(self) -> Counter[tuple[str, str]]:
+        return +self.dropped_tally  # without the codes a rewind took back to zero
+
+    # -- resuming (lines of a variation tree) ---------------------------------------------------
+    def shared_prefix(self, record: Record, course: Course | None) -> int | None:
+        """How many first moves ``record`` shares with the line this replay walked (the same
+        move objects: a tree reader hands every line its nodes' moves), when this replay can
+        resume from there; ``None`` when it must start over."""
+        old = self.record
+        checkpoints = self.checkpoints
+        if (
+            checkpoints is None
+            or (
+                record.width or self.rules.width,
+                record.height or record.width or self.rules.height,
+            )
+            != (self.width, self.height)
+            or record.setup != old.setup
+            or record.problems != old.problems
+            or record.opening_events != old.opening_events
+            or course != self.course
+        ):
+            return None
+        k = _common_prefix(old.moves, record.moves, len(checkpoints) - 1)
+        guided = course.until if course is not None else 0
+        return k if k >= max(guided, 1) else None
+
+    def rewind(self, k: int) -> None:
+        """Back to the state before move ``k + 1`` (after ``k`` moves)."""
+        assert self.checkpoints is not None
+        c = self.checkpoints[k]
+        del self.checkpoints[k:]  # the walk puts it back before move k + 1
+        board, placed = self.board, self.placed
+        for index in reversed(placed[c.placed :]):
+            board.remove(index)
+        del placed[c.placed :]
+        report = self.report
+        del report.findings[c.findings :]
+        del report.forbidden_moves[c.forbidden :]
+        self.dropped_tally.subtract(self.dropped[c.dropped :])
+        del self.dropped[c.dropped :]
+        if not c.five:
+            report.first_five = None
+        r = self.result
+        r.winner, r.reason, r.move, r.point = c.result
+        self.end_move, self.after_end_reported, self.after_end_at = c.end
+        self._first_at, self._scanned = {}, 0
+        self._resume_walk = c.walk
+
+    def report_copy(self, record: Record) -> GameReport:
+        """The report of ``record`` from this (resumable) replay's state: fresh objects, so
+        that the caller may change it and the replay may go on."""
+        report = _new_report(record, self.rules)
+        own = self.report
+        report.findings = [
+            Finding(f.code, f.message, f.severity, f.move, f.point, f.line, f.offset, f.counts)
+            for f in own.findings
+        ]
+        report.forbidden_moves = [
+            ForbiddenMove(f.move, f.point, list(f.kinds)) for f in own.forbidden_moves
+        ]
+        ff = own.first_five
+        report.first_five = None if ff is None else dataclasses.replace(ff, stones=list(ff.stones))
+        r = own.result
+        report.result = Result(r.winner, r.reason, r.move, r.point)
+        return report
 
     def add(
         self,
@@ -285,9 +445,9 @@ class _Replay:
         severity: str = "",
     ) -> None:
         if len(self.report.findings) >= MAX_FINDINGS:
-            if self.dropped is None:
-                self.dropped = Counter()
-            self.dropped[code, severity or CODES.get(code, ERROR)] += 1
+            entry = (code, severity or CODES.get(code, ERROR))
+            self.dropped.append(entry)
+            self.dropped_tally[entry] += 1
             return
         if not isinstance(message, str):
             message = message()
@@ -312,7 +472,8 @@ class _Replay:
         self.result.point = point.name if point is not None else None
         self.end_move = number
 
-    def run(self) -> None:
+    def run(self, resume: int | None = None) -> None:
+        """Walk the moves (from move ``resume + 1`` after ``rewind(resume)``), then close."""
         # The loop runs for every move of every record: names are bound to locals, points are
         # turned into array indices inline, and one window lookup (``Judge.shape``) per move
         # tells whether the move may be forbidden and whether it makes a five.
@@ -323,12 +484,33 @@ class _Replay:
         full_draw, area = rules.board_full_draw, width * height
         move_limit = rules.move_limit
         moves = self.record.moves
-        self._place_setup()
-        to_move = self._first_to_move()
-        passes = 0
-        pending_claim: tuple[int, Point, tuple[str, ...], int] | None = None
+        checkpoints, placed = self.checkpoints, self.placed
+        pending_claim: tuple[int, Point, tuple[str, ...], int] | None
+        if resume is None:
+            self._place_setup()
+            to_move = self._first_to_move()
+            passes = 0
+            pending_claim = None
+            start = 0
+        else:
+            to_move, passes, pending_claim = self._resume_walk  # set by ``rewind``
+            start = resume
         guided = self.course.until if self.course is not None else 0
-        for number, move in enumerate(moves, 1):
+        findings, forbidden = self.report.findings, self.report.forbidden_moves
+        for number, move in enumerate(moves[start:] if start else moves, start + 1):
+            if checkpoints is not None:
+                checkpoints.append(
+                    _Checkpoint(
+                        len(findings),
+                        len(forbidden),
+                        len(self.dropped),
+                        len(placed),
+                        self.report.first_five is not None,
+                        (result.winner, result.reason, result.move, result.point),
+                        (self.end_move, self.after_end_reported, self.after_end_at),
+                        (to_move, passes, pending_claim),
+                    )
+                )
             point = move.point
             if number <= guided:  # the opening's course: board events, colours, seat rules
                 to_move = self._follow_course(number, to_move)
@@ -402,6 +584,7 @@ class _Replay:
                 if kinds:
                     pending_claim = self._foul(number, move, point, index, stone, kinds)
             place(index, stone)
+            placed.append(index)
             if code & FIVES:
                 five = self._five(index, stone)
                 if five is not None:
@@ -410,25 +593,49 @@ class _Replay:
                 move_limit is not None and number >= move_limit
             ):
                 self._limits(number, point)
+        if checkpoints is not None:  # the state after the last move, to resume from there too
+            checkpoints.append(
+                _Checkpoint(
+                    len(findings),
+                    len(forbidden),
+                    len(self.dropped),
+                    len(placed),
+                    self.report.first_five is not None,
+                    (result.winner, result.reason, result.move, result.point),
+                    (self.end_move, self.after_end_reported, self.after_end_at),
+                    (to_move, passes, pending_claim),
+                )
+            )
+        # What only the end of the record decides (a resumed replay rewinds it all)
         if pending_claim is not None and not result.decided and rules.policy == "claim":
             # The record ends on the foul: the opponent's claim is the natural reading.
             n, p, _, stone = pending_claim
             self.end(COLOR_NAME[BLACK + WHITE - stone], "forbidden", n, p)
+        self._count_after_end()
         self._check_declared()
 
     # -- pieces of the replay -------------------------------------------------------------------
     def _after_end(self, number: int, move: Move) -> None:
         """Report the first move played after the end of the game (once)."""
         self.after_end_reported = True
+        if len(self.report.findings) < MAX_FINDINGS:
+            self.after_end_at = len(self.report.findings)
+        self.add("move-after-end", "", move, number, move.point)  # the words: at the end
+
+    def _count_after_end(self) -> None:
+        """Word the move-after-end finding, which counts the moves to the end of the record."""
+        at = self.after_end_at
+        if at is None:
+            return
+        findings = self.report.findings
+        f = findings[at]
+        assert f.move is not None
         result = self.result
-        self.add(
-            "move-after-end",
-            f"move {number} ({_name(move.point)}) comes after the game ended at move "
+        findings[at] = dataclasses.replace(
+            f,
+            message=f"move {f.move} ({f.point or 'pass'}) comes after the game ended at move "
             f"{self.end_move} ({result.winner} {result.reason}); "
-            f"{len(self.record.moves) - number + 1} move(s) follow the end",
-            move,
-            number,
-            move.point,
+            f"{len(self.record.moves) - f.move + 1} move(s) follow the end",
         )
 
     def _follow_course(self, number: int, to_move: int) -> int:

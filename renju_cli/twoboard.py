@@ -45,7 +45,8 @@ def turn_ends(number: int) -> bool:
 class TwoBoardReplay(_Replay):
     """The referee's replay on two boards, with turns of two stones and the both-boards win."""
 
-    def run(self) -> None:
+    def run(self, resume: int | None = None) -> None:
+        assert resume is None  # two-board records are never resumed (see referee._Memo)
         width, height = self.board.width, self.board.height
         boards = {"a": self.board, "b": Board(width, height)}
         named = self.record.metadata.get(METADATA_KEY, "")
@@ -89,6 +90,7 @@ class TwoBoardReplay(_Replay):
                 moves[unnamed[0] - 1],
                 unnamed[0],
             )
+        self._count_after_end()
         self._check_declared()
 
     def _stone(

@@ -1,0 +1,77 @@
+"""Lines of a variation tree are replayed by resuming the line before (``referee._Memo``).
+
+Every line must get exactly the report a replay from scratch gives: on the real libraries of
+``../shared/corpus`` (when present), on our own tree seeds and regressions, and on hostile combs,
+under rulesets with and without opening protocols, forbidden moves and caro's blocked fives.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from renju_cli import api
+from renju_cli.formats import read_stream
+from renju_cli.referee import replay, replay_uncached
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+
+import fuzz_seeds
+import hostile
+
+RULES = [None, "freestyle", "renju-rif", "swap2", "caro", "yamaguchi"]
+
+
+def _tree_inputs() -> dict[str, bytes]:
+    out = {
+        name: data
+        for name, data in {**fuzz_seeds.own_seeds(), **fuzz_seeds.regression_seeds()}.items()
+        if name.endswith((".sgf", ".lib")) or "sgf" in name or "renlib" in name
+    }
+    out["sgf-comb"] = hostile.HOSTILE["sgf-comb"](20_000)
+    out["renlib-comb"] = hostile.HOSTILE["renlib-comb"](20_000)
+    return out
+
+
+def _compare(name: str, data: bytes, rules: str | None) -> int:
+    count = 0
+    for record in read_stream(io.BufferedReader(io.BytesIO(data)), name):
+        ruleset = api.choose_ruleset(record, rules)
+        got = replay(record, ruleset).to_json()
+        assert got == replay_uncached(record, ruleset).to_json(), (name, record.source)
+        count += 1
+    return count
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_resumed_lines_report_what_a_fresh_replay_reports(rules: str | None) -> None:
+    inputs = _tree_inputs()
+    assert len(inputs) >= 4
+    lines = sum(_compare(name, data, rules) for name, data in sorted(inputs.items()))
+    assert lines > 100
+
+
+@pytest.mark.parametrize("rules", [None, "renju-rif", "caro"])
+def test_resumed_lines_of_the_real_libraries(rules: str | None) -> None:
+    libs = sorted((fuzz_seeds.CORPUS / "renlib").glob("*.lib"))
+    if not libs:
+        pytest.skip(f"no RenLib libraries in {fuzz_seeds.CORPUS} (shared corpus absent)")
+    total = sum(_compare(p.name, p.read_bytes(), rules) for p in libs)
+    assert total == 4223 + 350  # every leaf of Allrenjuopenings.lib and D4.lib
+
+
+def test_a_comb_resumes_instead_of_replaying_every_line_whole() -> None:
+    # a line of 300 moves with a side leaf at every node: 300 lines; resumed, each line costs
+    # its new moves, so the checkpoints (one per move walked) stay at the depth of the tree
+    from renju_cli import referee
+
+    data = hostile.HOSTILE["sgf-comb"](300 * 16)
+    ruleset = api.choose_ruleset(next(iter(read_stream(io.BytesIO(data), "c.sgf"))), None)
+    reports = [replay(r, ruleset) for r in read_stream(io.BytesIO(data), "c.sgf")]
+    assert len(reports) > 250
+    walker = referee._Memo.of(ruleset).walker
+    assert walker is not None and walker.checkpoints is not None
+    assert len(walker.checkpoints) <= 302
