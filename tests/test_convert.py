@@ -30,7 +30,7 @@ def convert(*args: str) -> int:
 
 
 def summary(records: list[Record]) -> list[tuple[object, ...]]:
-    out = []
+    out: list[tuple[object, ...]] = []
     for r in records:
         offers = [p.name for e in r.opening_events if e.kind == "offers" for p in e.points]
         winner = r.declared_result.winner if r.declared_result else None

@@ -118,7 +118,7 @@ def test_rules_check_names_the_bad_step(
 
 # -- the opening as the formats carry it -------------------------------------------------------
 def read(text: str, path: str) -> list[Record]:
-    stream = io.BufferedReader(io.BytesIO(text.encode("utf-8")))  # type: ignore[arg-type]
+    stream = io.BufferedReader(io.BytesIO(text.encode("utf-8")))
     return list(read_stream(stream, path, options=ReadOptions()))
 
 

@@ -405,7 +405,7 @@ def test_lianhuan_swaps_only_after_two_stone_turns() -> None:
 
 def test_the_encyclopedia_gomoku_is_drawn_at_move_225() -> None:
     # a five-free pattern (runs of two in every direction) with one pass per player
-    cells = {"B": [], "W": []}
+    cells: dict[str, list[str]] = {"B": [], "W": []}
     for y in range(15):
         for x in range(15):
             cells["B" if (x + 2 * y) % 4 < 2 else "W"].append(Point(x, y).name)
