@@ -421,7 +421,7 @@ class Batch:
                         n = numbered.get(item.path, 0)
                         numbered[item.path] = n + 1
                         report.source = dataclasses.replace(report.source, index=n)
-                    first = index.seen(judged.key, report.source)
+                    first = index.seen(judged.key, report.source) if judged.key else None
                     if first is not None:
                         self.summary.duplicates += 1
                         if self.duplicates == "skip":

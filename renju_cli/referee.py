@@ -127,8 +127,8 @@ MoveKey = tuple[Point | None, Color | None, str | None, int | None, int | None]
 class _Template:
     """A report of a short record, to give any record with the same key a report of its own.
 
-    Findings of a record the memo takes can only hold the lines and offsets of its moves (it has
-    no setup, parse problems or opening events), and the key holds the moves' lines and offsets
+    Findings of a record the memo takes can only hold the lines and offsets of its moves and
+    parse problems (it has no opening events; setup stones have none), and the key holds those
     relative to the record's start, so shifting them by the start is exact.
     """
 
@@ -196,6 +196,7 @@ class _Template:
             else [],
             metadata=dict(record.metadata),
             notes=list(record.notes),
+            unreadable=record.unreadable,
         )
 
 
@@ -221,11 +222,11 @@ class _Memo:
 
     def key(self, record: Record) -> tuple[object, ...] | None:
         """Everything of ``record`` its replay reads, or ``None`` when it is not short and plain."""
-        moves = record.moves
+        moves, problems, setup = record.moves, record.problems, record.setup
         if (
             len(moves) > MEMO_MOVES
-            or record.problems
-            or record.setup
+            or len(setup) > MEMO_MOVES
+            or len(problems) > MEMO_MOVES
             or record.opening_events
             or not self.enabled
         ):
@@ -238,6 +239,18 @@ class _Memo:
             record.height,
             record.opening_id,
             declared.winner if declared is not None else None,
+            tuple(setup),
+            tuple(
+                (
+                    p.message,
+                    p.fatal,
+                    None if p.line is None else p.line - line,
+                    None if p.offset is None else p.offset - offset,
+                )
+                for p in problems
+            )
+            if problems
+            else (),
             *[
                 (
                     m.point,

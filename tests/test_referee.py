@@ -13,7 +13,14 @@ from renju_cli import analyze
 from renju_cli.api import judge_record
 from renju_cli.coords import Point
 from renju_cli.formats.notation import parse_record
-from renju_cli.record import Color, DeclaredResult, Move, Record, SourceLocation
+from renju_cli.record import (
+    Color,
+    DeclaredResult,
+    Move,
+    ParseProblem,
+    Record,
+    SourceLocation,
+)
 from renju_cli.referee import MEMO_MOVES, replay, replay_uncached
 from renju_cli.report import MAX_FINDINGS, Finding, Summary, elide_findings
 from renju_cli.ruleset import from_text, load
@@ -267,6 +274,13 @@ _POINTS = [Point(7, 7), Point(7, 8), Point(8, 8), Point(0, 0), Point(20, 20), No
     size=st.sampled_from([None, 15, 19]),
     starts=st.lists(st.integers(1, 1000), min_size=2, max_size=2),
     spread=st.lists(st.integers(0, 3), min_size=MEMO_MOVES + 1, max_size=MEMO_MOVES + 1),
+    setup=st.lists(
+        st.tuples(st.integers(0, 4), st.sampled_from([Color.BLACK, Color.WHITE])), max_size=3
+    ),
+    problems=st.lists(
+        st.tuples(st.sampled_from(["bad token", "cut"]), st.integers(0, 4), st.booleans()),
+        max_size=2,
+    ),
 )
 def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
     picks: list[tuple[int, Color | None]],
@@ -275,8 +289,10 @@ def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
     size: int | None,
     starts: list[int],
     spread: list[int],
+    setup: list[tuple[int, Color]],
+    problems: list[tuple[str, int, bool]],
 ) -> None:
-    # the same moves at two places of a file (other lines, offsets): each gets its own lines
+    # the same record at two places of a file (other lines, offsets): each gets its own lines
     ruleset = load(rules)
     for start in starts:
         line = start
@@ -290,6 +306,11 @@ def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
             width=size,
             height=size,
             declared_result=DeclaredResult(declared) if declared else None,
+            setup=[(_POINTS[i], color) for i, color in setup if _POINTS[i] is not None],
+            problems=[
+                ParseProblem(text, start + step, start * 7 + step, fatal)
+                for text, step, fatal in problems
+            ],
         )
         expected = replay_uncached(record, ruleset).to_json()
         got = replay(record, ruleset)

@@ -61,7 +61,13 @@ class _Checked:
             raise OutputError(self.target, e) from None
 
     def write(self, text: str) -> int:
-        return cast(int, self._call(self.stream.write, text))
+        # once per record: no extra call level
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputError(self.target, e) from None
 
     def flush(self) -> None:
         self._call(self.stream.flush)
