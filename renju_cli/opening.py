@@ -774,17 +774,22 @@ class _State:
 
 def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
     """Name the record's opening and check it against the ruleset's protocol.  Never raises."""
+    width = record.width or ruleset.width
+    height = record.height or record.width or ruleset.height
     if (
-        len(record.moves) < 3
-        and not ruleset.opening
+        not ruleset.opening
         and not record.opening_events
         and not record.opening_id
         and restricted_seat(ruleset) is None
     ):
-        # nothing to name or check (a batch of tiny records must not pay for the walk below)
-        return OpeningCheck(None, [], None)
-    width = record.width or ruleset.width
-    height = record.height or record.width or ruleset.height
+        # no protocol and nothing recorded about the opening: only its name (a batch of
+        # small records must not pay for the walk below, which would find nothing more)
+        c = _board_center(width, height, None)
+        if len(record.moves) < 3 or record.setup or c is None:
+            return OpeningCheck(None, [], None)
+        first = [p for p in _placed_points(record, width, height, 3) if p is not None]
+        ident = identify(first, c) if len(first) == 3 else None
+        return OpeningCheck(ident.to_json() if ident is not None else None, [], None)
     findings: list[Finding] = []
     try:
         protocol = protocol_of(ruleset)

@@ -152,4 +152,4 @@ class Record:
     @property
     def unreadable(self) -> bool:
         """The reader could not recover the record at all."""
-        return any(p.fatal for p in self.problems)
+        return bool(self.problems) and any(p.fatal for p in self.problems)

@@ -147,16 +147,29 @@ class _Template:
         self.line = record.source.line or 0
         self.offset = record.source.offset or 0
         self.ruleset = report.ruleset
-        # copies: the report handed out is the caller's to change
-        self.result = dataclasses.replace(report.result)
-        self.opening = copy.deepcopy(report.opening)
+        # copies: the report handed out is the caller's to change (``report_for`` copies
+        # again, so plain references to fresh copies are enough here)
+        r = report.result
+        self.result = Result(r.winner, r.reason, r.move, r.point)
+        self.opening = copy.deepcopy(report.opening) if report.opening is not None else None
         ff = report.first_five
-        self.first_five = None if ff is None else dataclasses.replace(ff, stones=list(ff.stones))
+        self.first_five = (
+            None if ff is None else FirstFive(ff.move, ff.color, ff.point, list(ff.stones))
+        )
         self.forbidden = tuple(
             ForbiddenMove(f.move, f.point, list(f.kinds)) for f in report.forbidden_moves
         )
         self.findings = tuple(
-            dataclasses.replace(f, counts=dict(f.counts) if f.counts else None)
+            Finding(
+                f.code,
+                f.message,
+                f.severity,
+                f.move,
+                f.point,
+                f.line,
+                f.offset,
+                dict(f.counts) if f.counts else None,
+            )
             for f in report.findings
         )
 
@@ -365,7 +378,7 @@ class _Replay:
         #: findings past ``MAX_FINDINGS``, never made: counted by (code, severity), and listed
         #: in order so that a resumed replay can take the last ones back
         self.dropped: list[tuple[str, str]] = []
-        self.dropped_tally: Counter[tuple[str, str]] = Counter()
+        self.dropped_tally: Counter[tuple[str, str]] | None = None
         #: the first move at each point, for messages, filled as far as they ask
         self._first_at: dict[Point, int] = {}
         self._scanned = 0
@@ -381,7 +394,9 @@ class _Replay:
         )
         self.width, self.height = width, height
 
-    def dropped_counts(self) -> Counter[tuple[str, str]]:
+    def dropped_counts(self) -> Counter[tuple[str, str]] | None:
+        if self.dropped_tally is None:
+            return None
         return +self.dropped_tally  # without the codes a rewind took back to zero
 
     # -- resuming (lines of a variation tree) ---------------------------------------------------
@@ -420,7 +435,8 @@ class _Replay:
         report = self.report
         del report.findings[c.findings :]
         del report.forbidden_moves[c.forbidden :]
-        self.dropped_tally.subtract(self.dropped[c.dropped :])
+        if self.dropped_tally is not None:
+            self.dropped_tally.subtract(self.dropped[c.dropped :])
         del self.dropped[c.dropped :]
         if not c.five:
             report.first_five = None
@@ -460,6 +476,8 @@ class _Replay:
         if len(self.report.findings) >= MAX_FINDINGS:
             entry = (code, severity or CODES.get(code, ERROR))
             self.dropped.append(entry)
+            if self.dropped_tally is None:
+                self.dropped_tally = Counter()
             self.dropped_tally[entry] += 1
             return
         if not isinstance(message, str):
