@@ -6,6 +6,7 @@ pinned in standard notation (SGF rows count from the top: on 15x15 ``hh`` is h8,
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from typing import Any
 
@@ -195,6 +196,203 @@ def test_deep_nesting_does_not_blow_the_stack() -> None:
     # default bound (4096): still no recursion error
     records = read(data)
     assert len(records[0].moves) == 4095
+
+
+# A variation tree for the tests below: (properties of a node, its children).
+Tree = tuple[str, list["Tree"]]
+
+
+def tree_sgf(root: Tree) -> tuple[str, list[tuple[str, list[tuple[int, str]]]]]:
+    """The tree in SGF, one node a line, and its root-to-leaf paths in pre-order: the path id
+    and the (line, properties) of every node of the path."""
+    lines: list[str] = []
+    paths: list[tuple[str, list[tuple[int, str]]]] = []
+
+    def emit(node: Tree, opener: str, path: list[tuple[int, str]], ids: list[int]) -> None:
+        props, children = node
+        lines.append(f"{opener};{props}")
+        path = [*path, (len(lines), props)]
+        if not children:
+            while ids and ids[-1] == 0:
+                ids = ids[:-1]
+            paths.append((".".join(map(str, ids)) or "main", path))
+        elif len(children) == 1:
+            emit(children[0], "", path, ids)
+        else:
+            for i, child in enumerate(children):
+                emit(child, "(", path, [*ids, i])
+                lines[-1] += ")"
+
+    emit(root, "(", [], [])
+    lines[-1] += ")"
+    return "\n".join(lines) + "\n", paths
+
+
+def linear_sgf(path: list[tuple[int, str]]) -> str:
+    """One path as a game tree without variations, each node on its line in the tree."""
+    lines = [""] * path[-1][0]
+    for line, props in path:
+        lines[line - 1] = f";{props}"
+    lines[0] = "(" + lines[0]
+    lines[-1] += ")"
+    return "\n".join(lines) + "\n"
+
+
+def assert_paths_read_alone_alike(root: Tree, **options: Any) -> list[Record]:
+    """The records of a tree are those of its paths read one by one as separate games."""
+    data, paths = tree_sgf(root)
+    records = read(data, **options)
+    assert [r.source.variation for r in records] == [variation for variation, _ in paths]
+    for record, (variation, path) in zip(records, paths, strict=True):
+        alone = one(linear_sgf(path), **options)
+        assert alone.source.variation == "main"
+        assert record == dataclasses.replace(
+            alone, source=dataclasses.replace(alone.source, variation=variation)
+        )
+    return records
+
+
+BRANCHES: Tree = (
+    "GM[4]SZ[15]PB[Ann]C[root]",
+    [
+        ("B[hh]C[centre]", []),
+        (
+            "B[hh]",
+            [
+                (
+                    "W[hi]",
+                    [
+                        ("B[ii]", [("W[gg]C[main]", [("B[jj]RE[B+R]", [])])]),
+                        ("B[j]C[bad]", [("W[kk]PW[Bob]SW[what]", [("B[ll]C[late]", [])])]),
+                        (
+                            "AB[aa]AW[bb]C[setup]",
+                            [
+                                ("B[kk]SW[N]", [("C[a note]", []), ("W[ll]5A[aa][bb]", [])]),
+                                ("W[mm]C[one]", [("C[two]RU[swap2]", [])]),
+                            ],
+                        ),
+                    ],
+                ),
+                ("W[ig]AE[hh]", []),
+            ],
+        ),
+        ("AB[hh]C[more]", [("W[ii]", [("PW[Cy]GN[yamaguchi]", [])])]),
+    ],
+)
+
+
+def test_variation_records_are_their_paths_read_alone() -> None:
+    # the records of a tree are built resuming from the previous path (comments copied onto
+    # moves, setup, a bad move, events, game info in a variation): each must be the record of
+    # its path walked from the root
+    records = assert_paths_read_alone_alike(BRANCHES)
+    assert [(r.source.variation, names(r)) for r in records] == [
+        ("main", ["h8"]),
+        ("1", ["h8", "h7", "i7", "g9", "j6"]),
+        ("1.0.1", ["h8", "h7"]),
+        ("1.0.2", ["h8", "h7", "k5"]),
+        ("1.0.2.0.1", ["h8", "h7", "k5", "l4"]),
+        ("1.0.2.1", ["h8", "h7", "m3"]),
+        ("1.1", ["h8", "i9"]),
+        ("2", ["i7"]),
+    ]
+    main, line, bad, note, offers, two, erase, setup = records
+    assert main.metadata == {"comment": "root", "black": "Ann"}
+    assert main.moves[0].comment == "centre"
+    assert [m.comment for m in line.moves] == [None, None, None, "main", None]
+    assert line.declared_result == DeclaredResult("black", "resign", "B+R")
+    assert bad.metadata == {"comment": "root", "black": "Ann", "white": "Bob"}
+    assert [p.message for p in bad.problems] == [
+        "bad coordinate [j] in B[j]; the moves from here on are not kept"
+    ]
+    assert bad.notes == [] and bad.opening_events == []  # after the bad move: not read
+    assert [p.message for p in note.problems] == [
+        "setup stones (AB/AW/AE) after move 2 cannot be replayed; ignored"
+    ]
+    assert note.moves[2].comment == "a note"
+    assert note.opening_events == [OpeningEvent("no-swap", after=3, line=12)]
+    assert [e.kind for e in offers.opening_events] == ["no-swap", "offers"]
+    assert offers.moves[2].comment is None
+    assert two.moves[2].comment == "one\ntwo"
+    assert (two.rule, two.metadata["rule_name"]) == ("swap2", "swap2")
+    assert len(erase.problems) == 1 and erase.moves[1].comment is None
+    assert setup.setup == [(Point(7, 7), BLACK)]
+    assert list(setup.metadata.items()) == [
+        ("comment", "root\nmore"),
+        ("black", "Ann"),
+        ("white", "Cy"),
+        ("game_name", "yamaguchi"),
+        ("rule_name", "yamaguchi"),
+    ]
+    assert setup.rule == "yamaguchi"
+    # the moves of a shared prefix are the same objects, a commented copy included
+    assert all(a is b for a, b in zip(note.moves[:2], offers.moves[:2], strict=True))
+    assert note.moves[2] is not offers.moves[2]  # C[a note] is set on a copy
+
+
+NODES = st.sampled_from(
+    [
+        "B[hh]",
+        "W[ii]",
+        "B[jj]C[c]",
+        "W[]",
+        "B[a]",
+        "W[zz]",
+        "AB[aa]",
+        "AW[bb]C[s]",
+        "AE[aa]",
+        "C[c]",
+        "SW[N]",
+        "SW[x]",
+        "SW[3]",
+        "5A[hh][ii]",
+        "RE[W+T]",
+        "PB[P]",
+        "GN[renju]",
+        "RU[bad]",
+        "",
+    ]
+)
+TREES: st.SearchStrategy[Tree] = st.recursive(
+    st.tuples(NODES, st.just([])),
+    lambda kids: st.tuples(NODES, st.lists(kids, min_size=1, max_size=3)),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(TREES, st.sampled_from([4096, 2]))
+def test_random_trees_paths_are_read_alone_alike(root: Tree, max_moves: int) -> None:
+    assert_paths_read_alone_alike(root, max_moves=max_moves)
+
+
+def test_deep_comb_shares_moves_and_walks_each_node_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every node of a deep line has a one-node side variation: n paths of up to n + 1 moves
+    n = 300
+    data = "(;SZ[15]" + ";B[hh](;W[ii]C[side])(" * n + ")" * (n + 1)
+    calls = 0
+    node_info = sgf._node_info
+
+    def counting(node: Any, ctx: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return node_info(node, ctx)
+
+    monkeypatch.setattr(sgf, "_node_info", counting)
+    records = read(data)
+    assert len(records) == n
+    assert [r.source.variation for r in records[:3]] == ["main", "1", "1.1"]
+    assert records[-1].source.variation == ".".join(["1"] * (n - 1))
+    for i, record in enumerate(records):
+        assert names(record) == ["h8"] * (i + 1) + ["i7"]
+        assert record.moves[-1].comment == "side"
+        # the line's moves are the same objects in every record, not copies
+        assert all(
+            a is b for a, b in zip(record.moves[:-1], records[-1].moves[: i + 1], strict=True)
+        )
+    assert records[0].moves[-1] is not records[1].moves[-1]
+    # each node is walked about once (2n + 1 nodes), not once per path through it (n * n / 2)
+    assert calls <= 2 * (2 * n + 1)
 
 
 def test_max_moves_and_max_string() -> None:

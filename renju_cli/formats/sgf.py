@@ -77,7 +77,7 @@ import dataclasses
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, NamedTuple, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
 from renju_cli.formats import ReadOptions, text_codec
@@ -867,25 +867,41 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
     return ni
 
 
-def _paths(root: _Node) -> Iterator[tuple[list[_Node], str]]:
-    """Every root-to-leaf path, main line first (pre-order), with its path id."""
+def _paths(root: _Node) -> Iterator[tuple[list[_Node], str, int]]:
+    """Every root-to-leaf path, main line first (pre-order), with its path id and the index of
+    its first node that is not on the previous path (0 for the first path).
+
+    The path list is the same object every time, changed in place.  The id parts are kept as a
+    stack too, so that a path costs its new nodes, not its depth (a comb of deep leaves).
+    """
     path: list[_Node] = [root]
     choice: list[int] = [-1]
+    # the id parts ("1", "0", ...) of the nodes of the path whose parent has several children
+    ids: list[str] = []
+    first_new = 0
     while True:
         node = path[-1]
         if node.children:
+            if len(node.children) > 1:
+                ids.append("0")
             path.append(node.children[0])
             choice.append(0)
             continue
-        ids = [choice[k] for k in range(1, len(path)) if len(path[k - 1].children) > 1]
-        while ids and ids[-1] == 0:
-            ids.pop()
-        yield path, ".".join(map(str, ids)) if ids else "main"
+        # trailing zeros dropped: they all come after the node where this path left the
+        # previous one (its part is not "0"), so this loop is paid by the new nodes
+        end = len(ids)
+        while end and ids[end - 1] == "0":
+            end -= 1
+        yield path, ".".join(ids[:end]) if end else "main", first_new
         while len(path) > 1:
             idx = choice.pop()
             path.pop()
             parent = path[-1]
+            if len(parent.children) > 1:
+                ids.pop()
             if idx + 1 < len(parent.children):
+                first_new = len(path)
+                ids.append(str(idx + 1))
                 path.append(parent.children[idx + 1])
                 choice.append(idx + 1)
                 break
@@ -934,7 +950,8 @@ def _tree_records(
         return
     width, height = size
     ctx = _Ctx(width, height, decode, opts.max_string)
-    for nodes, variation in _paths(root):
+    walk = _PathWalk(tree.problems, tree_notes)
+    for nodes, variation, first_new in _paths(root):
         # a path costs its nodes and the problems and notes it repeats (a tree's problems are
         # copied into every path): all of it counts against the file's budget
         if budget is not None and len(nodes) + len(tree.problems) > budget.left:
@@ -948,41 +965,105 @@ def _tree_records(
                 "a tree this repetitive is refused; the rest of the file is not read",
             )
             return
-        record = _path_record(nodes, variation, tree, index, path_name, ctx, opts, tree_notes)
+        # consecutive paths share the nodes before ``first_new``: take the walk back to there
+        # and walk only the new nodes
+        walk.rewind(first_new)
+        for k in range(first_new, len(nodes)):
+            walk.step(nodes[k], k, ctx, opts)
+        record = walk.record(SourceLocation(path_name, index, tree.line, variation=variation), ctx)
         if budget is not None:
             budget.left -= len(nodes) + len(record.problems) + len(record.notes)
         yield record
 
 
-def _path_record(
-    nodes: list[_Node],
-    variation: str,
-    tree: _Tree,
-    index: int,
-    path_name: str,
-    ctx: _Ctx,
-    opts: ReadOptions,
-    tree_notes: list[str],
-) -> Record:
-    moves: list[Move] = []
-    setup: list[tuple[Point, Color]] = []
-    events: list[OpeningEvent] = []
-    problems: list[ParseProblem] = list(tree.problems)
-    notes: list[str] = list(tree_notes)
-    info: dict[str, str] = {}
-    meta: dict[str, str] = {}
-    stopped = False
-    for k, node in enumerate(nodes):
+class _Mark(NamedTuple):
+    """The state of a ``_PathWalk`` before one node: the lengths of what only grows, the move
+    a later node may replace by a commented copy, and the rest."""
+
+    moves: int
+    last_move: Move | None
+    setup: int
+    events: int
+    problems: int
+    notes: int
+    info: int
+    comment: str | None
+    stopped: bool
+
+
+class _PathWalk:
+    """What the nodes of a path add up to, node by node, kept from one path to the next.
+
+    Paths come in pre-order, so consecutive paths share a prefix (in a comb, all but one or two
+    nodes): ``rewind`` takes the state back to where the new path leaves the previous one and
+    ``step`` walks only the new nodes, so a record costs its new nodes plus list copies in C
+    (not a Python loop over the whole path).  Moves are shared by every path through their node
+    and never mutated (a comment is set on a copy), which the referee relies on to resume; the
+    copies, events and problems made for the shared prefix are shared by those paths too.
+    """
+
+    def __init__(self, tree_problems: list[ParseProblem], tree_notes: list[str]) -> None:
+        self.moves: list[Move] = []
+        self.setup: list[tuple[Point, Color]] = []
+        self.events: list[OpeningEvent] = []  # in node order; sorted by ``after`` per record
+        self.problems: list[ParseProblem] = list(tree_problems)
+        self.notes: list[str] = list(tree_notes)
+        #: game-info values: the first of the path for each property, and the properties in
+        #: the order they were added (to take them back)
+        self.info: dict[str, str] = {}
+        self.info_order: list[str] = []
+        self.comment: str | None = None  # ``metadata["comment"]`` (root or before any move)
+        self.stopped = False  # a bad move or ``max_moves``: the path's moves end here
+        #: ``marks[k]``: the state before node ``k`` of the current path
+        self.marks: list[_Mark] = []
+
+    def rewind(self, depth: int) -> None:
+        """Take back the nodes from index ``depth`` on."""
+        if depth >= len(self.marks):
+            return
+        mark = self.marks[depth]
+        del self.marks[depth:]
+        del self.moves[mark.moves :]
+        if mark.last_move is not None:
+            self.moves[-1] = mark.last_move  # a comment of a later node may have replaced it
+        del self.setup[mark.setup :]
+        del self.events[mark.events :]
+        del self.problems[mark.problems :]
+        del self.notes[mark.notes :]
+        for ident in self.info_order[mark.info :]:
+            del self.info[ident]
+        del self.info_order[mark.info :]
+        self.comment = mark.comment
+        self.stopped = mark.stopped
+
+    def step(self, node: _Node, k: int, ctx: _Ctx, opts: ReadOptions) -> None:
+        """Add node ``k`` of the path (the nodes before it are walked already)."""
+        moves = self.moves
+        self.marks.append(
+            _Mark(
+                len(moves),
+                moves[-1] if moves else None,
+                len(self.setup),
+                len(self.events),
+                len(self.problems),
+                len(self.notes),
+                len(self.info_order),
+                self.comment,
+                self.stopped,
+            )
+        )
         ni = _node_info(node, ctx)
         for ident, text in ni.info:
-            info.setdefault(ident, text)
-        notes.extend(ni.notes)
-        if stopped:
-            continue
-        problems.extend(ni.problems)
+            if ident not in self.info:
+                self.info[ident] = text
+                self.info_order.append(ident)
+        self.notes.extend(ni.notes)
+        if self.stopped:
+            return
+        self.problems.extend(ni.problems)
         if ni.setup or ni.erase:
             if moves:
-                problems.append(
+                self.problems.append(
                     ParseProblem(
                         f"setup stones (AB/AW/AE) after move {len(moves)} cannot be replayed; "
                         "ignored",
@@ -990,78 +1071,91 @@ def _path_record(
                     )
                 )
             else:
-                setup.extend(ni.setup)
+                self.setup.extend(ni.setup)
         for mv in ni.moves:
             if len(moves) >= opts.max_moves:
-                problems.append(
+                self.problems.append(
                     ParseProblem(
                         f"more than {opts.max_moves} moves; the rest is not kept", line=node.line
                     )
                 )
-                stopped = True
+                self.stopped = True
                 break
             # shared by every path through this node (never mutated: a comment is set on a
             # copy below), so that a path costs a list of references, not new moves
             moves.append(mv)
         if ni.offers:
-            events.append(OpeningEvent("offers", after=4, points=list(ni.offers), line=node.line))
+            self.events.append(
+                OpeningEvent("offers", after=4, points=list(ni.offers), line=node.line)
+            )
         for value in ni.swaps:
             event = _swap_event(value, len(moves), node.line)
             if event is None:
-                notes.append(f"SW[{value}] at line {node.line} not understood")
+                self.notes.append(f"SW[{value}] at line {node.line} not understood")
             else:
-                events.append(event)
+                self.events.append(event)
         if ni.comment:
-            if ni.moves and moves and not stopped:
+            if ni.moves and moves and not self.stopped:
                 moves[-1] = dataclasses.replace(moves[-1], comment=ni.comment)
             elif k == 0 or not moves:
-                meta["comment"] = (
-                    f"{meta['comment']}\n{ni.comment}" if "comment" in meta else ni.comment
+                self.comment = (
+                    f"{self.comment}\n{ni.comment}" if self.comment is not None else ni.comment
                 )
             else:
                 last = moves[-1]
                 text = f"{last.comment}\n{ni.comment}" if last.comment else ni.comment
                 moves[-1] = dataclasses.replace(last, comment=text)
         if ni.bad:
-            stopped = True
-    for ident, key in _INFO_KEYS.items():
-        if info.get(ident):
-            meta[key] = info[ident]
-    gm = info.get("GM")
-    if gm is not None and gm.strip() not in ("4", "5"):
-        notes.append(f"GM[{gm}] is not gomoku/renju (GM[4] or GM[5]); read as gomoku")
-    declared = parse_result(info["RE"]) if "RE" in info else None
-    rule: str | None = None
-    if "RU" in info:
-        meta["rule_name"] = info["RU"]
-        rule, _ = ruleset_for(info["RU"])
-    elif "GN" in info:
-        rule, matched = ruleset_for(info["GN"], search=True)
-        if matched is not None:
-            meta["rule_name"] = matched
-    opening_id = None
-    if "ON" in info and _OPENING_ID.fullmatch(info["ON"].strip()):
-        opening_id = info["ON"].strip().upper()
-    events.sort(key=lambda e: e.after)
-    if not moves and not setup and problems:
-        problems = [
-            dataclasses.replace(p, fatal=True) if i == 0 else p for i, p in enumerate(problems)
-        ]
-    return Record(
-        moves=moves,
-        source=SourceLocation(path_name, index, tree.line, variation=variation),
-        width=ctx.width,
-        height=ctx.height,
-        declared_result=declared,
-        rule=rule,
-        opening_id=opening_id,
-        metadata=meta,
-        setup=setup,
-        opening_events=events,
-        notes=notes,
-        problems=problems,
-        format=FORMAT,
-    )
+            self.stopped = True
+
+    def record(self, source: SourceLocation, ctx: _Ctx) -> Record:
+        """The record of the current path: copies of the walk's lists, which go on changing."""
+        info = self.info
+        moves = list(self.moves)
+        setup = list(self.setup)
+        problems = list(self.problems)
+        notes = list(self.notes)
+        meta: dict[str, str] = {}
+        if self.comment is not None:
+            meta["comment"] = self.comment
+        for ident, key in _INFO_KEYS.items():
+            if info.get(ident):
+                meta[key] = info[ident]
+        gm = info.get("GM")
+        if gm is not None and gm.strip() not in ("4", "5"):
+            notes.append(f"GM[{gm}] is not gomoku/renju (GM[4] or GM[5]); read as gomoku")
+        declared = parse_result(info["RE"]) if "RE" in info else None
+        rule: str | None = None
+        if "RU" in info:
+            meta["rule_name"] = info["RU"]
+            rule, _ = ruleset_for(info["RU"])
+        elif "GN" in info:
+            rule, matched = ruleset_for(info["GN"], search=True)
+            if matched is not None:
+                meta["rule_name"] = matched
+        opening_id = None
+        if "ON" in info and _OPENING_ID.fullmatch(info["ON"].strip()):
+            opening_id = info["ON"].strip().upper()
+        events = sorted(self.events, key=lambda e: e.after)
+        if not moves and not setup and problems:
+            problems = [
+                dataclasses.replace(p, fatal=True) if i == 0 else p for i, p in enumerate(problems)
+            ]
+        return Record(
+            moves=moves,
+            source=source,
+            width=ctx.width,
+            height=ctx.height,
+            declared_result=declared,
+            rule=rule,
+            opening_id=opening_id,
+            metadata=meta,
+            setup=setup,
+            opening_events=events,
+            notes=notes,
+            problems=problems,
+            format=FORMAT,
+        )
 
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
