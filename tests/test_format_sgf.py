@@ -751,3 +751,24 @@ def test_writer_rejects_unwritable_points() -> None:
     rec = Record(moves=[Move(Point(3, 20))], source=SourceLocation("x"), width=15, height=15)
     with pytest.raises(ValueError, match="cannot be written"):
         sgf.write([rec], io.StringIO())
+
+
+def test_setup_stones_past_the_board_points_are_cut_once() -> None:
+    # 1,000 AB properties on a 5x5 board (25 points): one problem, 25 stones kept
+    records = read("(;SZ[5]" + "AB[aa]" * 1000 + "AW[bb][cc];B[dd])")
+    (record,) = records
+    assert len(record.setup) == 25
+    assert [p.message for p in record.problems] == [
+        "more setup stones (AB/AW) than the board has points; the rest are ignored"
+    ]
+    assert [m.point for m in record.moves] == [parse_point("d2")]  # SGF rows from the top
+
+
+def test_plain_and_escaped_values_read_alike() -> None:
+    # the one-match reading of plain values must leave every other case to the full reader
+    plain = read("(;GM[4]SZ[15]PB[A]C[x]AB[aa] [bb]\n;B[hh])")[0]
+    escaped = read("(;GM[4]SZ[15]PB[A]C[x]AB[aa] [bb]\n;B[hh]C[a\\]b])")[0]
+    assert plain.setup == escaped.setup and plain.moves[0].point == escaped.moves[0].point
+    assert escaped.moves[0].comment == "a]b"
+    cut = read("(;SZ[15]AB[aa][bb;B[hh])")[0]  # an unterminated value after a plain one
+    assert cut.problems and "value without a property name" not in cut.problems[0].message

@@ -105,6 +105,10 @@ _STRUCT = re.compile(rb"[()\[]")
 _VALUE_SPECIAL = re.compile(rb"[\\\]]")
 _VALUE_SPECIAL_DBCS = re.compile(rb"[\\\]\x81-\xfe]")
 _RESYNC = re.compile(rb"(?m)^[ \t]*\(\s*;")
+#: A property with plain values (no escapes), and one value: read in one go (a hostile node may
+#: hold hundreds of thousands of ``AB[..]``, each many Python loop turns otherwise)
+_PLAIN_PROPERTY = re.compile(rb"([A-Za-z0-9]+)[ \t\r\n\f\v]*((?:\[[^\]\\]*\][ \t\r\n\f\v]*)+)")
+_PLAIN_VALUE = re.compile(rb"\[([^\]\\]*)\]")
 #: Properties whose values are short (points, numbers): one that spans a line starting with
 #: ``(;`` is taken as unterminated.
 _SHORT_PROPS = frozenset({"B", "W", "AB", "AW", "AE", "5A", "FA", "SZ", "GM", "FF", "SW", "CA"})
@@ -371,6 +375,21 @@ class _Parser:
                     return node
                 node.problems.append(ParseProblem("value without a property name", line=vline))
                 continue
+            if self.dbcs is None:
+                # the common case in one match: a name and plain values (no escapes)
+                prop = _PLAIN_PROPERTY.match(data, self.pos)
+                # (a value that is not plain after the plain ones: read them all slowly below)
+                if prop is not None and data[prop.end() : prop.end() + 1] != b"[":
+                    ident = _normalize_ident(prop.group(1).decode("ascii"))
+                    plain = _PLAIN_VALUE.findall(prop.group(2))
+                    if not (ident in _SHORT_PROPS and any(_RESYNC.search(v) for v in plain)):
+                        self._advance(prop.end())
+                        if ident == "CA" and is_root:
+                            kind = _dbcs_kind(plain[0].decode("latin-1").strip())
+                            if kind is not None:
+                                self.dbcs = kind
+                        node.props.append((ident, plain))
+                        continue
             m = _IDENT.match(data, self.pos)
             if m is None:
                 j = _JUNK.match(data, self.pos)
@@ -812,6 +831,7 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
     ni = _NodeInfo()
     ni.problems.extend(node.problems)
     line = node.line
+    too_many = False  # setup stones past the board's points (said once)
     for ident, values in node.props:
         if ident in ("B", "W"):
             color = BLACK if ident == "B" else WHITE
@@ -830,6 +850,17 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
         elif ident in ("AB", "AW"):
             color = BLACK if ident == "AB" else WHITE
             for v in values:
+                if len(ni.setup) >= ctx.width * ctx.height:  # a hostile node: 175,000 AB[aa]
+                    if not too_many:
+                        too_many = True
+                        ni.problems.append(
+                            ParseProblem(
+                                "more setup stones (AB/AW) than the board has points; "
+                                "the rest are ignored",
+                                line=line,
+                            )
+                        )
+                    break
                 pts = _point_list(v, ctx)
                 if isinstance(pts, str):
                     ni.problems.append(ParseProblem(f"{pts} in setup {ident}", line=line))
