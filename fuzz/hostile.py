@@ -48,6 +48,17 @@ def _sgf_comb(size: int) -> bytes:
     return b"(;SZ[15]" + b";B[hh](;W[ii])(" * n + b")" * (n + 1)
 
 
+def _distinct_records(size: int) -> bytes:
+    # three-move records, no two alike (the memo of short records cannot help): 15x15 points
+    names = [f"{c}{r}".encode() for c in "abcdefghijklmno" for r in range(1, 16)]
+    out, i = bytearray(), 0
+    while len(out) < size:
+        a, b, c = i % 225, (i // 225) % 225, (i // 50625) % 225
+        out += b"%s %s %s\n" % (names[a], names[(a + b + 1) % 225], names[(a + c + 2) % 225])
+        i += 1
+    return bytes(out[:size])
+
+
 def _xml_games(size: int, game: bytes) -> bytes:
     return _fill(game, size, b"<?xml version='1.0'?><database><games>", b"</games></database>")
 
@@ -55,6 +66,7 @@ def _xml_games(size: int, game: bytes) -> bytes:
 HOSTILE: dict[str, Callable[[int], bytes]] = {
     "notation-one-line": lambda n: _fill(b"h8", n),
     "notation-tiny-records": lambda n: _fill(b"a1\n", n),
+    "notation-distinct-records": _distinct_records,
     "notation-garbage": lambda n: _fill(b"h8 \xff\xfe z99 ", n),
     "jsonl-deep-nesting": lambda n: _fill(b"[", n // 2, b'{"moves":"h8","x":') + b"]" * (n // 2),
     "jsonl-tiny-records": lambda n: _fill(b'{"moves":"h8"}\n', n),
@@ -85,6 +97,7 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     ),
     "sgf-deep-nesting": lambda n: _fill(b"(;B[hh]", n),
     "sgf-comb": _sgf_comb,
+    "sgf-tiny-games": lambda n: _fill(b"(;B[hh])", n),
     "sgf-empty-trees": lambda n: _fill(b"()", n),
     "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),
