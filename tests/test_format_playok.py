@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -491,3 +492,81 @@ _SOUP = st.lists(
 def test_never_raises_on_token_soup(parts: list[str]) -> None:
     for record in read_text(" ".join(parts)):
         assert all(m.point is not None for m in record.moves)
+
+
+# -- plain movetext lines: split at whitespace, each distinct chunk tokenized once --------------
+
+_CHUNK_PARTS = st.lists(
+    st.sampled_from(
+        [
+            "1.",
+            "12...",
+            "h8",
+            "H13",
+            "z26",
+            "q0",
+            "black",
+            "White",
+            "blac\u212a",  # Kelvin sign: a choice token (case-insensitive) but never a stone
+            "--",
+            "1-0",
+            "0-1",
+            "1/2-1/2",
+            "*",
+            "}",
+            "x",
+            " ",
+            " ",
+            "\t",
+            "\u00a0",  # Unicode whitespace: both the regex \s and str.split cut there
+            "\x1c",
+            "\n",
+        ]
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_CHUNK_PARTS)
+def test_plain_lines_read_as_the_character_scanner_reads_them(parts: list[str]) -> None:
+    # parts joined without spaces make chunks of several tokens ("1.h8", "h8h9", "1-0x"); a
+    # trailing ";" comment sends every line through the character scanner instead
+    text = '[Site "PlayOK"]\n' + "".join(parts)
+    scanned = "\n".join(line + " ;" for line in text.split("\n"))
+    assert read_text(text) == read_text(scanned)
+    assert read_text(text, max_moves=2, max_records=3) == read_text(
+        scanned, max_moves=2, max_records=3
+    )
+
+
+def test_many_tiny_games_share_no_mutable_parts() -> None:
+    records = read_text('[Site "PlayOK"]\n' + "1. h8 1-0 " * 5 + "h8 0-1\n")
+    assert len(records) == 6
+    assert [r.source.index for r in records] == list(range(6))
+    assert [r.source.line for r in records] == [1] + [2] * 5
+    assert [r.problems[0].message for r in records[1:]] == [
+        "line 2: movetext without a tag section"
+    ] * 5
+    assert [tokens(r) for r in records] == [["h8"]] * 6
+    assert replace(records[1], source=records[2].source) == records[2]
+    # every record its own lists, dicts and moves, though read from the same chunks
+    for attr in ("moves", "metadata", "notes", "problems", "opening_events", "setup"):
+        assert len({id(getattr(r, attr)) for r in records}) == 6, attr
+    assert len({id(r.moves[0]) for r in records}) == 6
+    assert records[0].moves[0].point == records[5].moves[0].point == parse_point("h8")
+
+
+def test_max_records_below_one_still_reads_one() -> None:
+    for bound in (0, -1):
+        assert len(read_text(game("1. h8 1-0") * 3, max_records=bound)) == 1
+
+
+@pytest.mark.parametrize("pad", ["", "x", "  ", "\u00a0h8"])
+def test_long_lines_are_split_a_window_at_a_time(pad: str) -> None:
+    line = pad + "1. h8 1-0 h9\t0-1 xyz " * 9_000  # ~190 KB: chunks straddle each window's end
+    assert list(playok._chunks(line)) == line.split()
+    text = '[Site "PlayOK"]\n' + line + "\n"
+    records = read_text(text)
+    assert len(records) == 18_001
+    assert records == read_text(text.replace("\n", " ;\n"))  # the character scanner agrees

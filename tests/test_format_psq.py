@@ -318,3 +318,38 @@ def test_openings_writer_roundtrip() -> None:
     out = io.StringIO()
     gomocup_openings.write(records, out)
     assert out.getvalue() == text
+
+
+def test_repeated_opening_lines_are_records_of_their_own() -> None:
+    raw = b"0,0, 1,1\n0,0, 1,1\n \t\xe3\x80\x80\n9,9\n9,9\n0,0, 1,1\n"  # U+3000: a blank line
+    records = list(psq.read_openings(io.BytesIO(raw), "o.txt"))
+    assert [(r.source.index, r.source.line) for r in records] == [
+        (0, 1),
+        (1, 2),
+        (2, 4),
+        (3, 5),
+        (4, 6),
+    ]
+    assert [names(r) for r in records] == [["h8", "i7"]] * 2 + [[], []] + [["h8", "i7"]]
+    assert records[0].moves[1] == Move(parse_point("i7"), line=1, token="1,1")
+    # 9,9 is off 15x15: the same problem, on each record's own line
+    assert [(p.line, p.fatal) for r in records[2:4] for p in r.problems] == [(4, True), (5, True)]
+    assert records[2].problems[0].message.startswith("stone 1 (9,9) lies beyond")
+    # nothing mutable is shared between the records of one line
+    for attr in ("moves", "metadata", "notes", "problems"):
+        assert len({id(getattr(r, attr)) for r in records}) == 5, attr
+    assert records[0].moves[0] is not records[1].moves[0]
+    assert records[2].problems[0] is not records[3].problems[0]
+
+
+def test_repeated_lines_and_the_20x20_fallback() -> None:
+    raw = b"0,0\n" * 3 + b"-10,-10\n" + b"0,0\n"
+    options = ReadOptions(max_moves=1)
+    records = list(gomocup_openings.read(io.BytesIO(raw), "o.txt", options))
+    assert len(records) == 5
+    assert all((r.width, r.height) == (20, 20) for r in records)
+    assert all(r.notes == [records[0].notes[0]] and "20x20" in r.notes[0] for r in records)
+    assert records[0].notes is not records[1].notes
+    assert [names(r) for r in records] == [["k10"]] * 3 + [["a20"]] + [["k10"]]
+    (two,) = gomocup_openings.read(io.BytesIO(b"0,0, 1,1\n"), "o.txt", options)
+    assert names(two) == ["h8"] and two.problems[0].message == "more than 1 stones"

@@ -66,11 +66,11 @@ Seats, colours and the declared result
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import BinaryIO
 
-from renju_cli.coords import MAX_SIZE, MIN_SIZE, parse_point
+from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point, parse_point
 from renju_cli.formats import ReadOptions, unreadable
 from renju_cli.record import (
     BLACK,
@@ -136,21 +136,89 @@ def sniff(head: bytes) -> int:
     return 0
 
 
-@dataclass
 class _Game:
-    """One game while it is being read."""
+    """One game while it is being read.
 
-    index: int
-    line: int | None = None  # line of the first tag (or of the first token without tags)
-    tags: list[tuple[str, str, int]] = field(default_factory=list)
-    moves: list[Move] = field(default_factory=list)
-    events: list[OpeningEvent] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    problems: list[ParseProblem] = field(default_factory=list)
-    result: tuple[str, int] | None = None
-    in_movetext: bool = False
-    stopped: bool = False  # a bad token or a bound: the rest of the movetext is skipped
-    last_line: int | None = None
+    A slotted class, not a dataclass with default factories: one is made per game, and a hostile
+    file holds hundreds of thousands of games.
+    """
+
+    __slots__ = (
+        "events",
+        "in_movetext",
+        "index",
+        "last_line",
+        "line",
+        "moves",
+        "notes",
+        "problems",
+        "result",
+        "stopped",
+        "tags",
+    )
+
+    def __init__(self, index: int, line: int, notes: list[str]) -> None:
+        self.index = index
+        self.line = line  # line of the first tag (or of the first token without tags)
+        self.tags: list[tuple[str, str, int]] = []
+        self.moves: list[Move] = []
+        self.events: list[OpeningEvent] = []
+        self.notes = notes
+        self.problems: list[ParseProblem] = []
+        self.result: tuple[str, int] | None = None
+        self.in_movetext = False
+        self.stopped = False  # a bad token or a bound: the rest of the movetext is skipped
+        self.last_line: int | None = None
+
+
+#: One movetext token: its kind (a group name of ``_TOKEN_RE``), its text, its point if a stone.
+_Token = tuple[str, str, Point | None]
+#: Distinct chunks whose tokens one reader remembers (memory stays bounded on hostile files).
+_MAX_CHUNKS = 4096
+#: Longer lines are split at whitespace this many characters at a time.
+_SPLIT_WINDOW = 1 << 16
+
+
+def _chunks(line: str) -> Iterable[str]:
+    """The whitespace-separated chunks of ``line`` (``str.split`` and the regex ``\\s`` agree).
+
+    A long line is split a window at a time, each window ending at whitespace: a whole 1 MB line
+    of tiny chunks would make a list of some 16 MB.
+    """
+    if len(line) <= _SPLIT_WINDOW:
+        return line.split()
+    return _windowed_chunks(line)
+
+
+def _windowed_chunks(line: str) -> Iterator[str]:
+    start, end = 0, len(line)
+    while start < end:
+        ws = _WS_RE.search(line, start + _SPLIT_WINDOW)
+        cut = end if ws is None else ws.start()
+        yield from line[start:cut].split()
+        start = cut
+
+
+def _token_of(m: re.Match[str]) -> _Token:
+    kind, tok = m.lastgroup, m.group()
+    assert kind is not None  # every branch of _TOKEN_RE is a named group
+    return kind, tok, parse_point(tok) if kind == "stone" else None
+
+
+def _chunk_tokens(chunk: str) -> tuple[_Token, ...]:
+    """The tokens of ``chunk``: movetext without whitespace, ``[``, ``{`` or ``;``.
+
+    A token ends with the chunk except a move number (``1.h8`` is two tokens), so this is what
+    ``_TOKEN_RE`` finds at the same place in the whole line.
+    """
+    out: list[_Token] = []
+    pos, end = 0, len(chunk)
+    while pos < end:
+        m = _TOKEN_RE.match(chunk, pos)
+        assert m is not None  # the "bad" branch matches any other character
+        out.append(_token_of(m))
+        pos = m.end()
+    return tuple(out)
 
 
 def _quote(token: str) -> str:
@@ -177,14 +245,18 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """Yield one record per game of a PlayOK export, in file order, never raising on content."""
     reader = _Reader(path, options)
     try:
-        yield from reader.run(stream)
+        # at most max_records records (at least one); reading stops with the last one
+        yield from islice(reader.records(stream), max(options.max_records, 1))
     except OSError as exc:
         # the stream itself failed (not the content): report it as one more record
         yield unreadable(path, f"read error: {exc}", index=reader.count, line=reader.lineno or None)
 
 
 class _Reader:
-    """The line scanner: tags and tokens in, finished records out."""
+    """The line scanner: tags and tokens in, finished records out.
+
+    Invariant: ``game`` is ``None`` from the moment its result token is read (``_finish``).
+    """
 
     def __init__(self, path: str, options: ReadOptions) -> None:
         self.path = path
@@ -196,19 +268,15 @@ class _Reader:
         self.in_comment: list[str] | None = None  # text of an open { comment } spanning lines
         self.comment_size = 0
         self.comment_line = 0
+        # chunk -> its tokens: a file repeats few distinct chunks (move numbers, stones, results)
+        self.chunks: dict[str, tuple[_Token, ...]] = {}
 
     # -- driving -----------------------------------------------------------------------------
 
-    def run(self, stream: BinaryIO) -> Iterator[Record]:
-        """Yield at most ``options.max_records`` records; reading stops with the last one."""
-        for n, record in enumerate(self._records(stream), start=1):
-            yield record
-            if n >= self.options.max_records:
-                return
-
-    def _records(self, stream: BinaryIO) -> Iterator[Record]:
+    def records(self, stream: BinaryIO) -> Iterator[Record]:
         """Scan the stream line by line; memory is bounded by one game and one line."""
         limit = max(self.options.max_string, MIN_LINE_BYTES)
+        encoding = self.options.encoding
         first = True
         while raw := stream.readline(limit + 1):
             if len(raw) > limit and not raw.endswith(b"\n"):
@@ -221,7 +289,7 @@ class _Reader:
             if first:
                 raw = raw.removeprefix(b"\xef\xbb\xbf")
                 first = False
-            text, note = _decode(raw.rstrip(b"\n"), self.options.encoding)
+            text, note = _decode(raw.rstrip(b"\n"), encoding)
             # a lone CR also ends a line (old Mac files); CR LF is one line end
             for piece in text.rstrip("\r").split("\r"):
                 self.lineno += 1
@@ -237,13 +305,12 @@ class _Reader:
     def _note(self, note: str) -> None:
         (self.game.notes if self.game is not None else self.pending_notes).append(note)
 
-    def _start(self, line: int) -> Iterator[Record]:
-        """Close the current game (if any) and open the next one."""
-        if self.game is not None:
-            yield self._finish()
-        self.game = _Game(index=self.count, line=line, notes=self.pending_notes)
+    def _open(self, line: int) -> _Game:
+        """Open the next game; the current one, if any, must be finished first."""
+        game = self.game = _Game(self.count, line, self.pending_notes)
         self.pending_notes = []
         self.count += 1
+        return game
 
     def _finish(self) -> Record:
         game = self.game
@@ -261,7 +328,22 @@ class _Reader:
     # -- scanning ----------------------------------------------------------------------------
 
     def _scan_line(self, line: str) -> Iterator[Record]:
-        pos, end, n = 0, len(line), self.lineno
+        n = self.lineno
+        if self.in_comment is None and "[" not in line and "{" not in line and ";" not in line:
+            # plain movetext, the bulk of a file: split at whitespace, each chunk tokenized once
+            chunks = self.chunks
+            for chunk in _chunks(line):
+                tokens = chunks.get(chunk)
+                if tokens is None:
+                    tokens = _chunk_tokens(chunk)
+                    if len(chunks) < _MAX_CHUNKS:
+                        chunks[chunk] = tokens
+                for kind, tok, point in tokens:
+                    record = self._token(kind, tok, point, n)
+                    if record is not None:
+                        yield record
+            return
+        pos, end = 0, len(line)
         while pos < end:
             if self.in_comment is not None:
                 if pos == 0 and _TAG_RE.match(line.lstrip()):
@@ -276,15 +358,15 @@ class _Reader:
                 self.in_comment = None
                 pos = close + 1
                 continue
-            ws = _WS_RE.match(line, pos)
-            if ws is not None:
-                pos = ws.end()
-                continue
             ch = line[pos]
-            if ch == "[":
-                yield from self._scan_tag(line, pos, n)
-                m = _TAG_RE.match(line, pos)
-                pos = end if m is None else m.end()
+            if ch.isspace():
+                ws = _WS_RE.match(line, pos)
+                assert ws is not None
+                pos = ws.end()
+            elif ch == "[":
+                record, pos = self._scan_tag(line, pos, n)
+                if record is not None:
+                    yield record
             elif ch == "{":
                 self.in_comment, self.comment_size, self.comment_line = [], 0, n
                 pos += 1
@@ -293,15 +375,20 @@ class _Reader:
             else:
                 tm = _TOKEN_RE.match(line, pos)
                 assert tm is not None  # the "bad" branch matches any other character
-                yield from self._token(tm, n)
+                record = self._token(*_token_of(tm), n)
+                if record is not None:
+                    yield record
                 pos = tm.end()
 
-    def _scan_tag(self, line: str, pos: int, n: int) -> Iterator[Record]:
-        # a tag after movetext (or as the first thing) starts a game
-        if self.game is None or self.game.in_movetext or self.game.result is not None:
-            yield from self._start(n)
+    def _scan_tag(self, line: str, pos: int, n: int) -> tuple[Record | None, int]:
+        """Read the tag at ``pos``: the record of the game it closed, if any, and where it ends."""
         game = self.game
-        assert game is not None
+        done: Record | None = None
+        if game is None or game.in_movetext:
+            # a tag after movetext (or as the first thing) starts a game
+            if game is not None:
+                done = self._finish()
+            game = self._open(n)
         game.last_line = n
         m = _TAG_RE.match(line, pos)
         if m is None:
@@ -312,32 +399,30 @@ class _Reader:
                     line=n,
                 )
             )
-            return
-        value = _UNESCAPE_RE.sub(r"\1", m.group(2))
+            return done, len(line)
+        key, value = m.group(1, 2)
+        if "\\" in value:  # the regex only for escapes, which real tags never hold
+            value = _UNESCAPE_RE.sub(r"\1", value)
         if len(value) > self.options.max_string:
-            game.notes.append(f"line {n}: tag {m.group(1)} cut to {self.options.max_string} chars")
+            game.notes.append(f"line {n}: tag {key} cut to {self.options.max_string} chars")
             value = value[: self.options.max_string]
-        game.tags.append((m.group(1), value, n))
+        game.tags.append((key, value, n))
+        return done, m.end()
 
-    def _token(self, tm: re.Match[str], n: int) -> Iterator[Record]:
-        kind, tok = tm.lastgroup, tm.group()
-        if self.game is None or self.game.result is not None:
-            # moves with no tag block before them: still a game, but not a well-formed one
-            yield from self._start(n)
-            assert self.game is not None
-            self.game.problems.append(
-                ParseProblem(f"line {n}: movetext without a tag section", line=n)
-            )
+    def _token(self, kind: str, tok: str, point: Point | None, n: int) -> Record | None:
+        """Take one movetext token; returns the record of the game it finished, if any."""
         game = self.game
-        assert game is not None
+        if game is None:
+            # moves with no tag block before them: still a game, but not a well-formed one
+            game = self._open(n)
+            game.problems.append(ParseProblem(f"line {n}: movetext without a tag section", n))
         game.in_movetext = True
         game.last_line = n
         if kind == "result":
             game.result = (tok, n)
-            yield self._finish()
-            return
+            return self._finish()
         if game.stopped or kind == "num":
-            return
+            return None
         if kind == "stone":
             if len(game.moves) >= self.options.max_moves:
                 game.problems.append(
@@ -347,8 +432,8 @@ class _Reader:
                     )
                 )
                 game.stopped = True
-                return
-            game.moves.append(Move(parse_point(tok), line=n, token=tok))
+                return None
+            game.moves.append(Move(point, None, n, None, tok))  # point, color, line, offset, token
         elif kind == "choice":
             game.events.append(
                 OpeningEvent(kind="choose", after=len(game.moves), value=tok.lower(), line=n)
@@ -369,6 +454,7 @@ class _Reader:
                 )
             )
             game.stopped = True
+        return None
 
     def _comment_text(self, text: str) -> None:
         # bounded: a "{" that is never closed must not hold the rest of the file in memory
@@ -406,7 +492,7 @@ def _opening_slot(game: _Game) -> bool:
 def _build(game: _Game, path: str) -> Record:
     """Turn a finished game into a record: metadata, rule, size, colours, result."""
     metadata: dict[str, str] = {}
-    notes = list(game.notes)
+    notes = game.notes  # the game's own list (a new one per game), so no copy
     for key, value, n in game.tags:
         low = key.lower()
         if low in metadata and metadata[low] != value:
@@ -436,20 +522,24 @@ def _build(game: _Game, path: str) -> Record:
         winner, note = _winner(result_text, rule, game.events, len(game.moves), metadata)
         if note is not None:
             notes.append(note)
-        declared_result = DeclaredResult(winner=winner, reason=None, text=result_text)
+        declared_result = DeclaredResult(winner, None, result_text)  # winner, reason, text
 
+    # positional arguments, in field order: keywords would cost more than the rest of reading a
+    # tiny game does (hostile files hold hundreds of thousands)
     return Record(
-        moves=game.moves,
-        source=SourceLocation(path, game.index, game.line),
-        width=size,
-        height=size,
-        declared_result=declared_result,
-        rule=rule,
-        metadata=metadata,
-        opening_events=game.events,
-        notes=notes,
-        problems=game.problems,
-        format=NAME,
+        game.moves,
+        SourceLocation(path, game.index, game.line),
+        size,  # width
+        size,  # height
+        declared_result,
+        rule,
+        None,  # opening_id
+        metadata,
+        [],  # setup
+        game.events,  # opening_events
+        notes,
+        game.problems,
+        NAME,  # format
     )
 
 
@@ -477,12 +567,12 @@ def _winner(
         return None, f"result {text!r} not understood"
     # "1-0": the [Black] seat (P1, the opener) won; "0-1": the [White] seat (P2)
     p1_won = text == "1-0"
-    seat = "black" if p1_won else "white"
-    metadata["winner_player"] = metadata.get(seat, f"[{seat.capitalize()}]")
+    seat, header = ("black", "[Black]") if p1_won else ("white", "[White]")
+    metadata["winner_player"] = metadata.get(seat, header)
     p1_colour, why = final_p1_colour(rule, events, stones)
     if p1_colour is None:
         return None, (
-            f"result {text} is a win of the [{seat.capitalize()}] player "
+            f"result {text} is a win of the {header} player "
             f"({metadata['winner_player']}), whose colour is unknown: {why}"
         )
     p2_colour = p1_colour.other
@@ -499,9 +589,9 @@ def final_p1_colour(
 
     ``events`` are the game's ``choose`` events, ``stones`` the number of stones placed.
     """
-    choices = [e for e in events if e.kind == "choose"]
     if rule is None:
         return None, "unknown game type, so whether a swap protocol applied is unknown"
+    choices = [e for e in events if e.kind == "choose"]
     if rule == "freestyle":
         if choices:
             return None, "colour choice tokens in a plain gomoku (GameType 60) game"

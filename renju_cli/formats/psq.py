@@ -354,6 +354,54 @@ def read_openings(
     yield from _opening_records(lines, path, width, height, opts, [])
 
 
+#: The offsets of each distinct line of a file (``None``: not an opening line).
+_Parsed = dict[str, list[tuple[int, int]] | None]
+#: What a line's offsets become on one board: the stones (point, token) and the problem that
+#: stopped them, if any (message, fatal).
+_Plan = tuple[list[tuple[Point, str]], tuple[str, bool] | None]
+
+
+def _parse_lines(lines: list[str]) -> _Parsed:
+    """``opening_offsets`` of every distinct line: a file may repeat one line many times."""
+    parsed: _Parsed = {}
+    for text in lines:
+        if text not in parsed:
+            parsed[text] = opening_offsets(text)
+    return parsed
+
+
+def _opening_plan(
+    offsets: list[tuple[int, int]] | None,
+    width: int,
+    height: int,
+    max_moves: int,
+    stones_of: dict[tuple[int, int], tuple[Point, str] | None],
+) -> _Plan:
+    """The stones of one line's offsets; ``stones_of`` caches each offset's point and token."""
+    if offsets is None:
+        return [], (
+            "not an opening line (an even number of comma-separated offsets expected)",
+            True,
+        )
+    stones: list[tuple[Point, str]] = []
+    for n, (dx, dy) in enumerate(offsets, start=1):
+        if len(stones) >= max_moves:
+            return stones, (f"more than {max_moves} stones", False)
+        if (dx, dy) in stones_of:
+            stone = stones_of[dx, dy]
+        else:
+            p = opening_point(dx, dy, width, height)
+            stone = stones_of[dx, dy] = None if p is None else (p, f"{dx},{dy}")
+        if stone is None:
+            message = (
+                f"stone {n} ({dx},{dy}) lies beyond the left or bottom edge of "
+                f"{width}x{height}; the stones from here on are not kept"
+            )
+            return stones, (message, not stones)
+        stones.append(stone)
+    return stones, None
+
+
 def _opening_records(
     lines: list[str],
     path: str,
@@ -361,12 +409,18 @@ def _opening_records(
     height: int,
     opts: ReadOptions,
     notes: list[str],
-    parsed: list[list[tuple[int, int]] | None] | None = None,
+    parsed: _Parsed | None = None,
 ) -> Iterator[Record]:
-    """One record per non-blank line; ``parsed`` are the lines' offsets when already known."""
+    """One record per non-blank line; ``parsed`` are the lines' offsets when already known.
+
+    Each distinct line is turned into stones once (``plans``); a record gets new ``Move`` and
+    ``ParseProblem`` objects (they are mutable) but shares the immutable points and strings.
+    """
     index = 0
+    plans: dict[str, _Plan] = {}
+    stones_of: dict[tuple[int, int], tuple[Point, str] | None] = {}
     for lineno, text in enumerate(lines, start=1):
-        if not text.strip():
+        if not text or text.isspace():  # blank (what ``not text.strip()`` tests, without a copy)
             continue
         if index >= opts.max_records:
             yield Record(
@@ -382,42 +436,28 @@ def _opening_records(
                 format=OPENING_FORMAT,
             )
             return
-        moves: list[Move] = []
-        problems: list[ParseProblem] = []
-        offsets = opening_offsets(text) if parsed is None else parsed[lineno - 1]
-        if offsets is None:
-            problems.append(
-                ParseProblem(
-                    "not an opening line (an even number of comma-separated offsets expected)",
-                    line=lineno,
-                    fatal=True,
-                )
-            )
-            offsets = []
-        for n, (dx, dy) in enumerate(offsets, start=1):
-            if len(moves) >= opts.max_moves:
-                problems.append(ParseProblem(f"more than {opts.max_moves} stones", line=lineno))
-                break
-            p = opening_point(dx, dy, width, height)
-            if p is None:
-                problems.append(
-                    ParseProblem(
-                        f"stone {n} ({dx},{dy}) lies beyond the left or bottom edge of "
-                        f"{width}x{height}; the stones from here on are not kept",
-                        line=lineno,
-                        fatal=not moves,
-                    )
-                )
-                break
-            moves.append(Move(p, line=lineno, token=f"{dx},{dy}"))
+        plan = plans.get(text)
+        if plan is None:
+            offsets = opening_offsets(text) if parsed is None else parsed[text]
+            plan = plans[text] = _opening_plan(offsets, width, height, opts.max_moves, stones_of)
+        stones, problem = plan
+        # positional arguments, in field order: keywords cost more than the rest of a tiny
+        # record's reading (a hostile file holds hundreds of thousands); Move(point, color,
+        # line, offset, token)
         yield Record(
-            moves=moves,
-            source=SourceLocation(path, index, lineno),
-            width=width,
-            height=height,
-            notes=list(notes),
-            problems=problems,
-            format=OPENING_FORMAT,
+            [Move(p, None, lineno, None, token) for p, token in stones],
+            SourceLocation(path, index, lineno),
+            width,
+            height,
+            None,  # declared_result
+            None,  # rule
+            None,  # opening_id
+            {},  # metadata
+            [],  # setup
+            [],  # opening_events
+            list(notes),
+            [] if problem is None else [ParseProblem(problem[0], lineno, None, problem[1])],
+            OPENING_FORMAT,
         )
         index += 1
 
@@ -427,9 +467,10 @@ def read_openings_auto(stream: BinaryIO, path: str, options: ReadOptions) -> Ite
     lines = _lines(stream.read(), options.encoding)
     size = options.board_size
     notes: list[str] = []
-    parsed = [opening_offsets(text) for text in lines]  # once: also used for the records
-    all_offsets = [o for offsets in parsed for o in (offsets or [])]
-    if not fits(all_offsets, size, size) and size < 20 and fits(all_offsets, 20, 20):
+    parsed = _parse_lines(lines)  # once: also used for the records
+    # each distinct offset once: whether all fit does not depend on order or repetition
+    distinct = {o for offsets in parsed.values() if offsets for o in offsets}
+    if not fits(distinct, size, size) and size < 20 and fits(distinct, 20, 20):
         notes.append(f"the offsets do not fit on {size}x{size}; read on 20x20 (Gomocup's board)")
         size = 20
     yield from _opening_records(lines, path, size, size, options, notes, parsed)
