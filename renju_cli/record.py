@@ -33,9 +33,11 @@ BLACK = Color.BLACK
 WHITE = Color.WHITE
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class SourceLocation:
-    """Where a record (or one of its moves) comes from.
+    """Where a record (or one of its moves) comes from.  Treat it as immutable (it is hashable);
+    it is not frozen because a frozen dataclass costs four times as much to build, and readers
+    build one per record (a file may hold hundreds of thousands of tiny records).
 
     ``index`` is the 0-based position of the record in its file; ``line`` is 1-based; ``offset``
     is a byte offset for binary formats.  ``variation`` names a line of a variation tree

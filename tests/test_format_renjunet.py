@@ -16,7 +16,7 @@ import pytest
 
 from renju_cli.coords import Point, parse_point
 from renju_cli.formats import ReadOptions, detect, read_stream, renjunet
-from renju_cli.record import Record
+from renju_cli.record import Record, SourceLocation
 
 ROOT = Path(__file__).resolve().parent.parent
 GEN_PATH = ROOT / "bench" / "gen_renjunet.py"
@@ -401,6 +401,49 @@ def test_tiny_chunks_give_the_same_records(monkeypatch: pytest.MonkeyPatch) -> N
     ]
     assert [r.metadata for r in pieces] == [r.metadata for r in whole]
     assert [len(r.problems) for r in pieces] == [len(r.problems) for r in whole]
+
+
+@pytest.mark.parametrize("feed", [1, 5, 64])
+def test_small_feeds_give_the_same_records(monkeypatch: pytest.MonkeyPatch, feed: int) -> None:
+    # the parser gets a chunk a slice at a time: records must not depend on where it is cut
+    whole = read_text(DATABASE)
+    monkeypatch.setattr(renjunet, "FEED_BYTES", feed)
+    assert read_text(DATABASE) == whole
+
+
+def test_namespaced_names_are_read_by_their_local_part() -> None:
+    (rec,) = read_text(
+        '<?xml version="1.0"?>\n<r:database xmlns:r="urn:renju" version="7" r:date="x">\n'
+        '<r:players><r:player id="1" name="Ants" r:surname="Tamm"/></r:players>\n'
+        '<r:games xmlns:x="urn:x">\n<r:game r:id="9" black="1" x:foo="bar" round="2">'
+        "<r:move>h8 h9</r:move><x:info>hi</x:info></r:game>\n</r:games></r:database>\n"
+    )
+    assert [(m.token, m.line) for m in rec.moves] == [("h8", 5), ("h9", 5)]
+    assert rec.source.line == 5
+    assert rec.metadata == {
+        "database_version": "7",  # an attribute of the database in a namespace is not read
+        "foo": "bar",
+        "game_id": "9",
+        "round": "2",
+        "black_id": "1",
+        "black": "Ants Tamm",
+        "info": "hi",
+    }
+
+
+def test_tiny_games_are_records_of_their_own() -> None:
+    recs = read_bytes(b'<database version="2"><games>\n<game/><game/>\n<game/></games></database>')
+    assert recs == [
+        Record(
+            moves=[],
+            source=SourceLocation("db.rif", index, line),
+            width=15,
+            height=15,
+            metadata={"database_version": "2"},
+            format="renjunet",
+        )
+        for index, line in enumerate([2, 2, 3])
+    ]
 
 
 # -- bounds ----------------------------------------------------------------------------------

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import io
+import pickle
+from typing import Any
 
 import pytest
 
 from renju_cli.board import BLACK, WHITE, Board, parse_diagram
 from renju_cli.coords import Point, center, parse_point, point_name
-from renju_cli.formats import ReadOptions, detect
+from renju_cli.formats import ReadOptions, detect, notation
 from renju_cli.formats.notation import parse_moves, parse_record, read, write_record
+from renju_cli.record import Move, Record, SourceLocation
 
 
 def names(text: str) -> list[str]:
@@ -84,6 +88,94 @@ def test_file_one_record_per_line_with_continuations_and_comments() -> None:
     assert [len(r.moves) for r in recs] == [2, 4, 1]
     assert [r.source.line for r in recs] == [2, 4, 6]
     assert [r.source.index for r in recs] == [0, 1, 2]
+
+
+def test_points_only_line_gives_the_record_the_tokenizer_gives() -> None:
+    fast = parse_record("h8 H9 i10", "f.txt", 4, 9)
+    assert fast == Record(
+        moves=[
+            Move(Point(7, 7), line=9, token="h8"),
+            Move(Point(7, 8), line=9, token="H9"),
+            Move(Point(8, 9), line=9, token="i10"),
+        ],
+        source=SourceLocation("f.txt", 4, 9),
+        format="notation",
+    )
+    # a trailing "*" (no result) sends the same line through the tokenizer
+    assert parse_record("h8 H9 i10 *", "f.txt", 4, 9) == fast
+    # a plain, hashable SourceLocation that survives pickling (records go to worker processes)
+    source = fast.source
+    assert type(source) is SourceLocation and hash(source) == hash(SourceLocation("f.txt", 4, 9))
+    assert pickle.loads(pickle.dumps(fast)) == fast
+
+
+@pytest.mark.parametrize("block", [1, 2, 7, 1 << 16])
+def test_lines_are_the_same_whatever_the_block_size(
+    monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    # a BOM on any line, CRLF, a bad byte (U+FFFD on its own line only), a continuation and a
+    # comment, no line end at the end; lines numbered from first_line
+    data = (
+        b"\xef\xbb\xbfh8 h9\r\nblack i10 \xff j11\n\n1. h8 2. h9\n3. i10 # c\n"
+        b"a1\n\xef\xbb\xbfb2\nc3"
+    )
+    monkeypatch.setattr(notation, "_BLOCK_BYTES", block)
+    recs = list(read(io.BytesIO(data), "f.txt", ReadOptions(first_line=10)))
+    assert [r.source.line for r in recs] == [10, 11, 13, 15, 16, 17]
+    assert [[m.token for m in r.moves] for r in recs] == [
+        ["h8", "h9"],
+        ["i10"],
+        ["h8", "h9", "i10"],
+        ["a1"],
+        ["b2"],
+        ["c3"],
+    ]
+    assert [len(r.problems) for r in recs] == [0, 1, 0, 0, 0, 0]
+    assert "'\ufffd'" in recs[1].problems[0].message and "line 11" in recs[1].problems[0].message
+
+
+def test_lines_are_cut_to_max_string_bytes_before_decoding() -> None:
+    data = "h8 h9 i10\nh8 é\n".encode()
+    recs = list(read(io.BytesIO(data), "f.txt", ReadOptions(max_string=4)))
+    assert [[m.token for m in r.moves] for r in recs] == [["h8"], ["h8"]]
+    assert "'\ufffd'" in recs[1].problems[0].message  # half of "é" is a bad byte
+
+
+class _FailingRaw(io.RawIOBase):
+    """A stream that fails (EIO) after ``good`` bytes, handed out five at a time."""
+
+    def __init__(self, data: bytes, good: int) -> None:
+        self.data, self.pos, self.good = data, 0, good
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.pos >= self.good:
+            raise OSError(errno.EIO, "Input/output error")
+        n = min(len(buffer), 5, self.good - self.pos)
+        buffer[:n] = self.data[self.pos : self.pos + n]
+        self.pos += n
+        return n
+
+
+def test_records_read_before_a_disk_error_are_kept() -> None:
+    # three whole lines come before the failure: the records of the first two are complete (the
+    # third might go on on the next line), then the error reaches the caller
+    stream = io.BufferedReader(_FailingRaw(b"h8\n" * 10, good=10))
+    recs = []
+    with pytest.raises(OSError, match="Input/output error"):
+        for rec in read(stream, "f.txt", ReadOptions()):
+            recs.append(rec)
+    assert [r.source.line for r in recs] == [1, 2]
+
+
+def test_a_record_continued_on_many_lines_is_read_in_linear_time() -> None:
+    # the lines are joined once (adding each to a growing string took minutes at a megabyte)
+    data = b"1. h8\n" + b"2. a1\n" * 100_000
+    (rec,) = read(io.BytesIO(data), "f.txt", ReadOptions())
+    assert rec.source.line == 1 and len(rec.moves) == 4096
+    assert "limit" in rec.problems[0].message
 
 
 def test_move_bound() -> None:

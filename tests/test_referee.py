@@ -259,6 +259,7 @@ def test_every_core_ruleset_replays_a_plain_game(name: str) -> None:
 
 # -- the memo of short records ---------------------------------------------------------------------
 _POINTS = [Point(7, 7), Point(7, 8), Point(8, 8), Point(0, 0), Point(20, 20), None]
+_STONES = [p for p in _POINTS if p is not None]
 
 
 @settings(max_examples=300, deadline=None)
@@ -306,7 +307,7 @@ def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
             width=size,
             height=size,
             declared_result=DeclaredResult(declared) if declared else None,
-            setup=[(_POINTS[i], color) for i, color in setup if _POINTS[i] is not None],
+            setup=[(_STONES[i], color) for i, color in setup],
             problems=[
                 ParseProblem(text, start + step, start * 7 + step, fatal)
                 for text, step, fatal in problems

@@ -25,7 +25,6 @@ import codecs
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 from xml.etree.ElementTree import ParseError
 
@@ -40,6 +39,7 @@ from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-igno
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point, parse_point
 from renju_cli.formats import ReadOptions, unreadable
+from renju_cli.formats.notation import RECORD_POSITIONAL
 from renju_cli.record import (
     DeclaredResult,
     Move,
@@ -52,8 +52,11 @@ from renju_cli.record import (
 NAME = "renjunet"
 EXTENSIONS = (".rif", ".xml")
 
-#: Bytes read from the stream per parser feed.
+#: Bytes read from the stream (and decoded and cleaned) at a time.
 CHUNK_BYTES = 1 << 16
+#: Bytes handed to the parser at a time: the records of the games that end in a feed wait in
+#: memory until it returns, and a 64 KiB chunk can hold ten thousand tiny games.
+FEED_BYTES = 1 << 13
 #: Entries kept per lookup table; the real database has about 10^4 players.
 MAX_TABLE_ENTRIES = 1 << 20
 #: A move token longer than this cannot be a point; it is kept only for the message.
@@ -109,6 +112,11 @@ _RULESETS: dict[str, str] = {
     "omok": "omok",
 }
 _RULE_WITH_COUNT = re.compile(r"(soosorv|soosyrv|taraguchi) ?(\d{1,2})")
+#: Game attributes read into fields of their own; the others are kept in the metadata as they are.
+_KNOWN_ATTRIBUTES = frozenset(
+    ("id", "tournament", "round", "rule", "black", "white", "bresult", "btime", "wtime",
+     "opening", "alt", "swap")
+)  # fmt: skip
 
 
 class _Stop(Exception):
@@ -184,11 +192,15 @@ class _Recoder:
         self.replaced = 0
 
     def chunks(self) -> Iterator[bytes]:
+        """The file as clean UTF-8, in pieces of at most ``FEED_BYTES`` (a piece may end inside
+        a character: expat puts it back together)."""
         data = self.stream.read(CHUNK_BYTES)
         self.encoding = self._choose(data)
         decoder = codecs.getincrementaldecoder(self.encoding)(errors="replace")
         while data:
-            yield self._clean(decoder.decode(data))
+            clean = self._clean(decoder.decode(data))
+            for start in range(0, max(len(clean), 1), FEED_BYTES):
+                yield clean[start : start + FEED_BYTES]
             data = self.stream.read(CHUNK_BYTES)
         yield self._clean(decoder.decode(b"", final=True))
 
@@ -230,24 +242,29 @@ class _Recoder:
         return text.encode("utf-8")
 
 
-@dataclass
 class _Game:
-    """What has been collected of the ``<game>`` being parsed."""
+    """What has been collected of the ``<game>`` being parsed.
 
-    attrs: dict[str, str]
-    line: int | None
-    depth: int  # nesting depth of the <game> element, to find its end tag
-    moves: list[Move] = field(default_factory=list)
-    problems: list[ParseProblem] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    The state that most games never change stays on the class until a game sets it: a file of
+    tiny games starts one per few bytes, and setting fewer attributes makes that cheaper.
+    """
+
     in_move: bool = False
     in_info: bool = False
     move_line: int | None = None
     stopped: bool = False  # a bad token was met: later tokens are ignored
     partial: str | None = None  # a token cut by the end of a text chunk, on line move_line
-    info: list[str] = field(default_factory=list)
     info_len: int = 0
     info_truncated: bool = False
+
+    def __init__(self, attrs: dict[str, str], line: int | None, depth: int) -> None:
+        self.attrs = attrs
+        self.line = line
+        self.depth = depth  # nesting depth of the <game> element, to find its end tag
+        self.moves: list[Move] = []
+        self.problems: list[ParseProblem] = []
+        self.notes: list[str] = []
+        self.info: list[str] = []
 
 
 class _Target:
@@ -266,6 +283,7 @@ class _Target:
         self.stack: list[str] = []
         self.root: str | None = None
         self.database: dict[str, str] = {}
+        self.database_meta: dict[str, str] = {}  # what every record's metadata starts with
         self.game: _Game | None = None
         self.ready: list[Record] = []
         self.index = 0  # source.index of the next record
@@ -273,16 +291,23 @@ class _Target:
     # -- parser callbacks -------------------------------------------------------------------
 
     def start(self, tag: str, attrib: dict[str, str]) -> None:
-        """Start tag: open a game, a table entry or a child of the current game."""
-        name = _local(tag)
-        parent = self.stack[-1] if self.stack else None
-        self.stack.append(name)
-        if len(self.stack) > self.options.max_depth:
+        """Start tag: open a game, a table entry or a child of the current game.
+
+        Called by expat itself (see ``read``): a name in a namespace comes as ``uri}name``.
+        """
+        name = _local(tag) if "}" in tag else tag
+        stack = self.stack
+        parent = stack[-1] if stack else None
+        stack.append(name)
+        if len(stack) > self.options.max_depth:
             raise _Stop(f"elements nested deeper than {self.options.max_depth}")
         if parent is None:
             self.root = name
             if name == "database":
                 self.database = {k: self._clip(v) for k, v in attrib.items()}
+                for key in ("version", "date"):
+                    if self.database.get(key):
+                        self.database_meta[f"database_{key}"] = self.database[key]
             if name != "game":  # a document that is a single <game> is read too
                 return
         game = self.game
@@ -298,9 +323,10 @@ class _Target:
         if name == "game":
             if self.index >= self.options.max_records:
                 raise _Stop(f"more than {self.options.max_records} records; the rest is not read")
-            attrs = {_local(k): self._clip(v) for k, v in attrib.items()}
-            self.game = _Game(attrs=attrs, line=self._line(), depth=len(self.stack))
-            if any(len(v) > self.options.max_string for v in attrib.values()):
+            # (no comprehension for a game without attributes: hostile files hold thousands)
+            attrs = {_local(k): self._clip(v) for k, v in attrib.items()} if attrib else {}
+            self.game = _Game(attrs, self.expat.CurrentLineNumber, len(stack))  # (_line(), inlined)
+            if attrib and any(len(v) > self.options.max_string for v in attrib.values()):
                 self.game.notes.append(self._truncated_note())
             return
         table = _TABLE_ELEMENTS.get(name)
@@ -311,12 +337,12 @@ class _Target:
 
     def end(self, tag: str) -> None:
         """End tag: finish a game (its record becomes ready) or a game child."""
-        name = _local(tag)
         if self.stack:
             self.stack.pop()
         game = self.game
         if game is None:
             return
+        name = _local(tag) if "}" in tag else tag
         if name == "move" and game.in_move:
             self._flush_token(game)
             game.in_move = False
@@ -464,19 +490,48 @@ class _Target:
             meta[f"{prefix}city"] = city["name"]
 
     def _record(self, game: _Game) -> Record:
-        attrs = game.attrs
-        meta: dict[str, str] = {}
-        notes = list(self.recoder.notes) + game.notes
-        if self.database.get("version"):
-            meta["database_version"] = self.database["version"]
-        if self.database.get("date"):
-            meta["database_date"] = self.database["date"]
-        known = {
-            "id", "tournament", "round", "rule", "black", "white", "bresult", "btime", "wtime",
-            "opening", "alt", "swap",
-        }  # fmt: skip
+        meta = dict(self.database_meta)
+        notes = [*self.recoder.notes, *game.notes]
+        if game.attrs:  # (a game without attributes names nothing to look up)
+            rule, size, opening_id, events, result = self._attributes(game.attrs, meta, notes)
+        else:
+            rule, size, opening_id, events, result = None, DEFAULT_SIZE, None, [], None
+        if game.info:
+            meta["info"] = "".join(game.info).strip()
+        if game.info_truncated:
+            notes.append(self._truncated_note())
+        if self.recoder.replaced and any("\ufffd" in v for v in meta.values()):
+            notes.append("undecodable bytes were replaced with U+FFFD")
+        for table in sorted(self.table_overflow):
+            notes.append(f"<{table}> has more than {MAX_TABLE_ENTRIES} entries; the rest ignored")
+        source = SourceLocation(self.path, self.index, game.line)
+        if RECORD_POSITIONAL:  # a third faster than by keyword (see notation.RECORD_POSITIONAL)
+            return Record(
+                game.moves, source, size, size, result, rule, opening_id, meta, [], events,
+                notes, game.problems, NAME,
+            )  # fmt: skip
+        return Record(
+            moves=game.moves,
+            source=source,
+            width=size,
+            height=size,
+            declared_result=result,
+            rule=rule,
+            opening_id=opening_id,
+            metadata=meta,
+            opening_events=events,
+            notes=notes,
+            problems=game.problems,
+            format=NAME,
+        )
+
+    def _attributes(
+        self, attrs: dict[str, str], meta: dict[str, str], notes: list[str]
+    ) -> tuple[str | None, int, str | None, list[OpeningEvent], DeclaredResult | None]:
+        """Metadata and notes from a game's attributes (ids resolved through the tables), and
+        its rule, board size, opening id, opening events and declared result."""
         for key, value in attrs.items():
-            if key not in known and value:
+            if key not in _KNOWN_ATTRIBUTES and value:
                 meta.setdefault(key, value)  # unrated, publisher, and whatever else is there
         gid = attrs.get("id", "")
         if gid:
@@ -513,29 +568,7 @@ class _Target:
         events = _swap_events(attrs.get("swap", ""), meta)
         events += _alt_events(attrs.get("alt", ""), meta, notes)
         result = _declared_result(attrs.get("bresult"), meta, notes)
-
-        if game.info:
-            meta["info"] = "".join(game.info).strip()
-        if game.info_truncated:
-            notes.append(self._truncated_note())
-        if self.recoder.replaced and any("\ufffd" in v for v in meta.values()):
-            notes.append("undecodable bytes were replaced with U+FFFD")
-        for table in sorted(self.table_overflow):
-            notes.append(f"<{table}> has more than {MAX_TABLE_ENTRIES} entries; the rest ignored")
-        return Record(
-            moves=game.moves,
-            source=SourceLocation(self.path, self.index, game.line),
-            width=size,
-            height=size,
-            declared_result=result,
-            rule=rule,
-            opening_id=opening_id,
-            metadata=meta,
-            opening_events=events,
-            notes=notes,
-            problems=game.problems,
-            format=NAME,
-        )
+        return rule, size, opening_id, events, result
 
     def _tournament_meta(self, tournament: dict[str, str], meta: dict[str, str]) -> None:
         if tournament.get("name"):
@@ -672,7 +705,14 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     recoder = _Recoder(stream, options.encoding)
     target = _Target(path, options, recoder)
     parser: Any = DefusedXMLParser(target=target, encoding="utf-8")  # bytes come as UTF-8
-    target.expat = parser.parser
+    expat = target.expat = parser.parser
+    # ElementTree's element handlers only turn "uri}name" into "{uri}name" and copy the
+    # attribute list into a dict before calling the target: expat calls the target itself, with
+    # a dict of attributes, which halves the cost of a small element.  The guards that
+    # DefusedXMLParser installed (entities, external references) are other handlers, untouched.
+    expat.ordered_attributes = False
+    expat.StartElementHandler = target.start
+    expat.EndElementHandler = target.end
     chunks = recoder.chunks()
     while True:
         end = _feed_next(parser, chunks, target)
