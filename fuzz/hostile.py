@@ -98,6 +98,10 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-deep-nesting": lambda n: _fill(b"(;B[hh]", n),
     "sgf-comb": _sgf_comb,
     "sgf-tiny-games": lambda n: _fill(b"(;B[hh])", n),
+    # problems of the root node repeat in every line of the tree (found by fuzz/mutate.py)
+    "sgf-problems-in-every-line": lambda n: (
+        b"(;SZ[15]" + b"! " * (n // 4) + b"(;B[hh])" * max(1, n // 16) + b")"
+    ),
     "sgf-empty-trees": lambda n: _fill(b"()", n),
     "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),

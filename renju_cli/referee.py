@@ -64,7 +64,7 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
     return report
 
 
-def _new_report(record: Record, ruleset: Ruleset) -> GameReport:
+def _new_report(record: Record, ruleset: Ruleset, *, problems: bool = True) -> GameReport:
     """The report before the replay: what the record says, and its parse problems."""
     report = GameReport(
         source=record.source,
@@ -76,11 +76,18 @@ def _new_report(record: Record, ruleset: Ruleset) -> GameReport:
         notes=list(record.notes),
         unreadable=record.unreadable,
     )
-    for problem in record.problems:
+    # the first ``MAX_FINDINGS`` only: they sort first, so the rest would never be listed (a
+    # tree's problems repeat in each of its lines); ``_Replay`` counts the rest as dropped
+    for problem in record.problems[:MAX_FINDINGS] if problems else ():
         report.findings.append(
             Finding("parse-error", problem.message, line=problem.line, offset=problem.offset)
         )
     return report
+
+
+def _problems_not_made(record: Record) -> Counter[tuple[str, str]] | None:
+    unmade = len(record.problems) - MAX_FINDINGS
+    return Counter({("parse-error", ERROR): unmade}) if unmade > 0 else None
 
 
 def _finish(report: GameReport, check: OpeningCheck, walk: _Replay) -> None:
@@ -97,6 +104,7 @@ def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
     (the tests compare them)."""
     report = _new_report(record, ruleset)
     if record.unreadable:
+        report.findings = elide_findings(report.findings, _problems_not_made(record))
         return report
     if ruleset.data.get("variant") == "two-board":
         from renju_cli.twoboard import TwoBoardReplay  # a variant of its own: see twoboard.py
@@ -377,8 +385,8 @@ class _Replay:
         self.after_end_reported = False
         #: findings past ``MAX_FINDINGS``, never made: counted by (code, severity), and listed
         #: in order so that a resumed replay can take the last ones back
-        self.dropped: list[tuple[str, str]] = []
-        self.dropped_tally: Counter[tuple[str, str]] | None = None
+        self.dropped_tally = _problems_not_made(record)
+        self.dropped: list[tuple[str, str]] = list((self.dropped_tally or Counter()).elements())
         #: the first move at each point, for messages, filled as far as they ask
         self._first_at: dict[Point, int] = {}
         self._scanned = 0
@@ -449,7 +457,7 @@ class _Replay:
     def report_copy(self, record: Record) -> GameReport:
         """The report of ``record`` from this (resumable) replay's state: fresh objects, so
         that the caller may change it and the replay may go on."""
-        report = _new_report(record, self.rules)
+        report = _new_report(record, self.rules, problems=False)
         own = self.report
         report.findings = [
             Finding(f.code, f.message, f.severity, f.move, f.point, f.line, f.offset, f.counts)

@@ -320,3 +320,26 @@ def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
         got.findings.append(Finding("duplicate", "x"))
         got.result.winner = "nobody"
         assert replay(record, ruleset).to_json() == expected
+
+
+def test_a_record_with_more_problems_than_are_listed() -> None:
+    # a tree's problems repeat in every line: only MAX_FINDINGS findings are made, the rest
+    # counted, readable or not, resumed (a line of a tree) or not
+    problems = [ParseProblem(f"bad {n}", line=n) for n in range(MAX_FINDINGS + 30)]
+    for variation in (None, "1"):
+        for fatal in (False, True):
+            record = Record(
+                moves=[Move(Point(7, 7), line=1), Move(Point(7, 7), line=1)],
+                source=SourceLocation("p.sgf", 0, 1, variation=variation),
+                problems=[*problems[:-1], ParseProblem("last", line=999, fatal=fatal)],
+            )
+            ruleset = load("renju")
+            got = replay(record, ruleset).to_json()
+            assert got == replay_uncached(record, ruleset).to_json()
+            listed = got["findings"]
+            assert [f["code"] for f in listed[:MAX_FINDINGS]] == ["parse-error"] * MAX_FINDINGS
+            assert listed[-1]["code"] == "too-many-findings"
+            counts = listed[-1]["counts"]
+            assert counts["parse-error"] == 30
+            if not fatal:  # the replay went on: its occupied finding is counted, not listed
+                assert counts["occupied"] == 1
