@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import threading
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
@@ -229,8 +230,19 @@ class _Memo:
         self.reports: dict[tuple[object, ...], _Template] = {}
         # a variant with a replay of its own reads more of the record than the key holds
         self.enabled = ruleset.data.get("variant") is None
-        #: the replay of the last line of a variation tree, to resume (``replay_line``)
-        self.walker: _Replay | None = None
+        # per thread: a threaded scheduler (Dask workers, a library user's thread pool) may
+        # replay two trees under one ruleset at once
+        self._local = threading.local()
+
+    @property
+    def walker(self) -> _Replay | None:
+        """This thread's replay of the last line of a variation tree (``replay_line``)."""
+        walker: _Replay | None = getattr(self._local, "walker", None)
+        return walker
+
+    @walker.setter
+    def walker(self, walker: _Replay | None) -> None:
+        self._local.walker = walker
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> _Memo:

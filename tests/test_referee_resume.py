@@ -75,3 +75,20 @@ def test_a_comb_resumes_instead_of_replaying_every_line_whole() -> None:
     walker = referee._Memo.of(ruleset).walker
     assert walker is not None and walker.checkpoints is not None
     assert len(walker.checkpoints) <= 302
+
+
+def test_threads_replaying_trees_at_once_do_not_share_a_resumed_replay() -> None:
+    # a threaded scheduler judges two chunks of lines under one ruleset at the same time
+    from concurrent.futures import ThreadPoolExecutor
+
+    data = hostile.HOSTILE["sgf-comb"](6_000)
+    records = list(read_stream(io.BytesIO(data), "c.sgf"))
+    ruleset = api.choose_ruleset(records[0], "freestyle")
+    expected = [replay_uncached(r, ruleset).to_json() for r in records]
+
+    def judge_all(_: int) -> list[object]:
+        return [replay(r, ruleset).to_json() for r in records]
+
+    with ThreadPoolExecutor(4) as pool:
+        for got in pool.map(judge_all, range(8)):
+            assert got == expected
