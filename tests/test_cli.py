@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -254,3 +255,25 @@ def test_positions_follow_the_opening_course(
         ("h9", 7),
         ("i10", 8),
     ]
+
+
+def test_the_command_line_collects_cycles_less_often_but_tests_keep_their_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    from renju_cli.cli import main
+
+    before = gc.get_threshold()
+    try:
+        monkeypatch.setattr(sys, "argv", ["renju", "rules", "list"])
+        with contextlib.suppress(SystemExit):
+            main()  # as the console script runs it
+        assert gc.get_threshold() == (50_000, 20, 100)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+    with contextlib.suppress(SystemExit):
+        main(["rules", "list"])  # given its arguments: the caller's process is left alone
+    assert gc.get_threshold() == before

@@ -7,6 +7,7 @@ One module per command; each registers itself on the ``cli`` group of ``app``.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -19,8 +20,24 @@ __all__ = ["cli", "main"]
 
 
 # -- entry point --------
+def tune_gc() -> None:
+    """Collect cycles less often in a process that runs one command and exits.
+
+    A batch allocates a few dozen small objects per record, nearly all freed by reference
+    counting; the default thresholds still run a young collection every few records and walk
+    what start-up built (modules, tables) again and again: 10-20 % of a check.  What exists
+    now is frozen (never collected: it lives as long as the process), and young collections
+    run every 50,000 allocations (mypy does the same).  Not done when ``main`` is given its
+    arguments, as tests and embedding programs do: the process is theirs.
+    """
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI with the exit-code contract: never a traceback for bad input."""
+    if argv is None:
+        tune_gc()
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
         cli.main(args=argv, prog_name="renju", standalone_mode=False)
