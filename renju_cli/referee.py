@@ -129,8 +129,8 @@ def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
 MEMO_MOVES = 8
 #: Distinct short records remembered per ruleset; the memo starts over when full.
 MEMO_SIZE = 4096
-
-MoveKey = tuple[Point | None, Color | None, str | None, int | None, int | None]
+#: Rulesets with a memo at once (``renju diff`` judges under a few): memory stays bounded.
+MEMO_RULESETS = 16
 
 
 class _Template:
@@ -248,7 +248,7 @@ class _Memo:
     def of(cls, ruleset: Ruleset) -> _Memo:
         memo = _MEMOS.get(id(ruleset))
         if memo is None or memo.ruleset is not ruleset:
-            if len(_MEMOS) > 64:
+            if len(_MEMOS) >= MEMO_RULESETS:
                 _MEMOS.clear()
             memo = _MEMOS[id(ruleset)] = _Memo(ruleset)
         return memo
