@@ -466,6 +466,22 @@ class _Replay:
         self._first_at, self._scanned = {}, 0
         self._resume_walk = c.walk
 
+    def _checkpoint(
+        self, to_move: int, passes: int, pending: tuple[int, Point, tuple[str, ...], int] | None
+    ) -> _Checkpoint:
+        """The state before the next move (``to_move``... are the walk's own locals)."""
+        report, result = self.report, self.result
+        return _Checkpoint(
+            len(report.findings),
+            len(report.forbidden_moves),
+            len(self.dropped),
+            len(self.placed),
+            report.first_five is not None,
+            (result.winner, result.reason, result.move, result.point),
+            (self.end_move, self.after_end_reported, self.after_end_at),
+            (to_move, passes, pending),
+        )
+
     def report_copy(self, record: Record) -> GameReport:
         """The report of ``record`` from this (resumable) replay's state: fresh objects, so
         that the caller may change it and the replay may go on."""
@@ -547,21 +563,9 @@ class _Replay:
             to_move, passes, pending_claim = self._resume_walk  # set by ``rewind``
             start = resume
         guided = self.course.until if self.course is not None else 0
-        findings, forbidden = self.report.findings, self.report.forbidden_moves
         for number, move in enumerate(moves[start:] if start else moves, start + 1):
             if checkpoints is not None:
-                checkpoints.append(
-                    _Checkpoint(
-                        len(findings),
-                        len(forbidden),
-                        len(self.dropped),
-                        len(placed),
-                        self.report.first_five is not None,
-                        (result.winner, result.reason, result.move, result.point),
-                        (self.end_move, self.after_end_reported, self.after_end_at),
-                        (to_move, passes, pending_claim),
-                    )
-                )
+                checkpoints.append(self._checkpoint(to_move, passes, pending_claim))
             point = move.point
             if number <= guided:  # the opening's course: board events, colours, seat rules
                 to_move = self._follow_course(number, to_move)
@@ -645,18 +649,7 @@ class _Replay:
             ):
                 self._limits(number, point)
         if checkpoints is not None:  # the state after the last move, to resume from there too
-            checkpoints.append(
-                _Checkpoint(
-                    len(findings),
-                    len(forbidden),
-                    len(self.dropped),
-                    len(placed),
-                    self.report.first_five is not None,
-                    (result.winner, result.reason, result.move, result.point),
-                    (self.end_move, self.after_end_reported, self.after_end_at),
-                    (to_move, passes, pending_claim),
-                )
-            )
+            checkpoints.append(self._checkpoint(to_move, passes, pending_claim))
         # What only the end of the record decides (a resumed replay rewinds it all)
         if pending_claim is not None and not result.decided and rules.policy == "claim":
             # The record ends on the foul: the opponent's claim is the natural reading.
