@@ -259,11 +259,18 @@ def process_pool(jobs: int) -> ExecutorFactory:
     return make
 
 
-def _stop(executor: cf.Executor) -> None:
+def _stop(executor: cf.Executor, wait: bool = False) -> None:
+    """Shut ``executor`` down; ``wait`` for its workers when nothing is left to cancel.
+
+    Waiting matters at the normal end of a batch: a process pool left running while the
+    interpreter exits races its own wake-up pipe and prints a traceback now and then
+    ("Exception ignored ... Bad file descriptor").  An early stop (a closed pipe, Ctrl-C) does
+    not wait.
+    """
     try:
-        executor.shutdown(wait=False, cancel_futures=True)
+        executor.shutdown(wait=wait, cancel_futures=True)
     except TypeError:  # executors that predate cancel_futures (Dask's)
-        executor.shutdown(wait=False)
+        executor.shutdown(wait=wait)
 
 
 @dataclass
@@ -313,7 +320,7 @@ class _Engine:
         finally:
             for _, future, _ in queue:
                 future.cancel()
-            _stop(self.executor)
+            _stop(self.executor, wait=not queue)  # all done: let the workers end first
 
     def _submit(self, items: Sequence[Item]) -> tuple[cf.Future[Results], cf.Executor]:
         try:
