@@ -772,3 +772,30 @@ def test_plain_and_escaped_values_read_alike() -> None:
     assert escaped.moves[0].comment == "a]b"
     cut = read("(;SZ[15]AB[aa][bb;B[hh])")[0]  # an unterminated value after a plain one
     assert cut.problems and "value without a property name" not in cut.problems[0].message
+
+
+def test_trees_of_a_collection_keep_their_own_size_and_charset() -> None:
+    # the reader reuses the previous tree's context (decoder, size) only while CA and SZ stay
+    # the same: every tree is read as if alone
+    trees = [
+        b"(;SZ[15];B[aa])",
+        b"(;SZ[15];B[aa])",
+        b"(;SZ[19];B[aa])",
+        b"(;SZ[99];B[aa])",
+        b"(;B[aa])",
+        b"(;CA[latin-1]C[caf\xe9])",
+        b"(;CA[bogus]C[x])",
+        b"(;CA[bogus]C[x])",
+        b"(;C[caf\xc3\xa9])",
+        b"(;SZ[15](;B[aa])(;B[bb]))",
+    ]
+    alone = [one(t) for t in trees[:-1]] + read(trees[-1])
+    together = read(b"".join(trees))  # one line: the same line numbers as alone
+    assert len(together) == len(alone)
+    for a, b in zip(alone, together, strict=True):
+        assert dataclasses.replace(a, source=b.source) == b
+    assert [r.height for r in together[:3]] == [15, 15, 19]
+    assert together[3].unreadable
+    assert together[5].metadata["comment"] == together[8].metadata["comment"] == "café"
+    assert any("unknown charset" in n for n in together[7].notes)
+    assert [r.source.variation for r in together[-2:]] == ["main", "1"]

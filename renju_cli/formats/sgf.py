@@ -263,12 +263,14 @@ class _Node:
 
 
 class _Tree:
-    __slots__ = ("line", "problems", "root")
+    __slots__ = ("branched", "line", "problems", "root")
 
     def __init__(self, line: int) -> None:
         self.line = line
         self.root: _Node | None = None
         self.problems: list[ParseProblem] = []
+        #: some node has several children (else the tree is one path, walked without marks)
+        self.branched = False
 
 
 def _normalize_ident(raw: str) -> str:
@@ -381,8 +383,14 @@ class _Parser:
                 # (a value that is not plain after the plain ones: read them all slowly below)
                 if prop is not None and data[prop.end() : prop.end() + 1] != b"[":
                     ident = _normalize_ident(prop.group(1).decode("ascii"))
-                    plain = _PLAIN_VALUE.findall(prop.group(2))
-                    if not (ident in _SHORT_PROPS and any(_RESYNC.search(v) for v in plain)):
+                    raw_values = prop.group(2)
+                    plain = _PLAIN_VALUE.findall(raw_values)
+                    # (no "(" in the values: none can run over a line starting with "(;")
+                    if not (
+                        ident in _SHORT_PROPS
+                        and b"(" in raw_values
+                        and any(_RESYNC.search(v) for v in plain)
+                    ):
                         self._advance(prop.end())
                         if ident == "CA" and is_root:
                             kind = _dbcs_kind(plain[0].decode("latin-1").strip())
@@ -467,15 +475,23 @@ class _Parser:
         """Set the double-byte mode from a ``CA`` in the root node before tokenizing it."""
         self.dbcs = self.default_dbcs
         data = self.data
-        ws = _WS.match(data, self.pos + 1)
-        first = ws.end() if ws is not None else self.pos + 1
+        first = self.pos + 1
+        if first < len(data) and data[first] in _WS_BYTES:
+            ws = _WS.match(data, first)
+            first = ws.end() if ws is not None else first
         if first >= len(data) or data[first] != 0x3B:
             return  # no root node: nothing to scan (and no scan far past this tree)
         # scan the root node only (up to the next node or variation), so that the scans of a
         # file of many trees add up to one pass over it, not one window per tree
-        window = min(len(data), first + 65536)
-        ends = [e for e in (data.find(b";", first + 1, window), data.find(b"(", first, window))]
-        limit = min([e for e in ends if e >= 0], default=window)
+        limit = min(len(data), first + 65536)
+        semicolon = data.find(b";", first + 1, limit)
+        if semicolon >= 0:
+            limit = semicolon
+        paren = data.find(b"(", first, limit)
+        if paren >= 0:
+            limit = paren
+        if data.find(b"CA", first, limit) < 0:
+            return  # the usual case: no charset, no regex search
         m = _CA_PRESCAN.search(data, first, limit)
         if m is not None:
             kind = _dbcs_kind(m.group(1).decode("ascii"))
@@ -560,6 +576,8 @@ class _Parser:
                             )
                         )
                 else:
+                    if current.children:
+                        tree.branched = True
                     current.children.append(node)
                 current = node
                 if node.unterminated is not None:
@@ -607,10 +625,9 @@ class _Parser:
         p = data.find(b"(", start)
         stray: str | None = None
         stray_line = self.line
-        between = data[start : p if p >= 0 else len(data)]
-        close = between.find(b")")
+        close = data.find(b")", start, p if p >= 0 else len(data))
         if close >= 0:
-            stray_line = self.line + between.count(b"\n", 0, close)
+            stray_line = self.line + data.count(b"\n", start, close)
             stray = f"unbalanced ')' at line {stray_line}"
         if p < 0:
             self._advance(len(data))
@@ -691,10 +708,6 @@ def _parse_size(raw: bytes | None, default: int) -> tuple[int, int] | str:
     return width, height
 
 
-def _letter(b: int) -> int | None:
-    return b - 0x61 if 0x61 <= b <= 0x7A else None
-
-
 def _point(raw: bytes, ctx: _Ctx, allow_pass: bool) -> Point | str | None:
     """A point value -> ``Point``, ``None`` (pass) or an error message."""
     s = raw.strip()
@@ -702,8 +715,8 @@ def _point(raw: bytes, ctx: _Ctx, allow_pass: bool) -> Point | str | None:
         return None
     if len(s) != 2:
         return f"bad coordinate [{s.decode('latin-1')}]"
-    x, row = _letter(s[0]), _letter(s[1])
-    if x is None or row is None:
+    x, row = s[0] - 0x61, s[1] - 0x61  # letters a..z
+    if not (0 <= x < 26 and 0 <= row < 26):
         return f"bad coordinate [{s.decode('latin-1')}] (letters a-z expected)"
     if row >= ctx.height:
         return f"coordinate [{s.decode('latin-1')}] is below the {ctx.height}-row board"
@@ -949,8 +962,45 @@ class _Budget:
         self.spent = False
 
 
+class _Contexts:
+    """The ``_Ctx`` of the previous tree of a file, reused while the trees' root ``CA`` and
+    ``SZ`` values stay the same: in a collection of short games, building a decoder and a
+    context for each tree cost more than its nodes.  One entry only: a file whose values keep
+    changing costs no memory."""
+
+    def __init__(self, opts: ReadOptions) -> None:
+        self.opts = opts
+        self.key: tuple[bytes | None, bytes | None] | None = None
+        self.ctx: _Ctx | str = ""
+        self.notes: list[str] = []
+
+    def get(self, root: _Node) -> tuple[_Ctx | str, list[str]]:
+        """The context of a tree (or the message of its unreadable size), and its notes (shared:
+        not to be changed)."""
+        ca_raw, sz_raw = root.get("CA"), root.get("SZ")
+        key = (ca_raw[0] if ca_raw else None, sz_raw[0] if sz_raw else None)
+        if key != self.key:
+            ca = key[0].decode("latin-1").strip() if key[0] is not None else None
+            notes: list[str] = []
+            if ca is not None and text_codec(ca) is None:
+                notes.append(f"unknown charset CA[{ca[:40]}]; text decoded as UTF-8 or Latin-1")
+            size = _parse_size(key[1], self.opts.board_size)
+            if isinstance(size, str):
+                self.ctx = size
+            else:
+                decode = _make_decoder(ca, self.opts.encoding)
+                self.ctx = _Ctx(size[0], size[1], decode, self.opts.max_string)
+            self.key, self.notes = key, notes
+        return self.ctx, self.notes
+
+
 def _tree_records(
-    tree: _Tree, index: int, path_name: str, opts: ReadOptions, budget: _Budget | None = None
+    tree: _Tree,
+    index: int,
+    path_name: str,
+    opts: ReadOptions,
+    budget: _Budget | None = None,
+    contexts: _Contexts | None = None,
 ) -> Iterator[Record]:
     root = tree.root
     if root is None:
@@ -962,16 +1012,9 @@ def _tree_records(
             format=FORMAT,
         )
         return
-    ca_raw = root.get("CA")
-    ca = ca_raw[0].decode("latin-1").strip() if ca_raw else None
-    tree_notes: list[str] = []
-    if ca is not None and text_codec(ca) is None:
-        tree_notes.append(f"unknown charset CA[{ca[:40]}]; text decoded as UTF-8 or Latin-1")
-    decode = _make_decoder(ca, opts.encoding)
-    sz = root.get("SZ")
-    size = _parse_size(sz[0] if sz else None, opts.board_size)
-    if isinstance(size, str):
-        problems = [*tree.problems, ParseProblem(size, line=root.line, fatal=True)]
+    ctx, tree_notes = (contexts or _Contexts(opts)).get(root)
+    if isinstance(ctx, str):
+        problems = [*tree.problems, ParseProblem(ctx, line=root.line, fatal=True)]
         yield Record(
             moves=[],
             source=SourceLocation(path_name, index, tree.line),
@@ -979,10 +1022,18 @@ def _tree_records(
             format=FORMAT,
         )
         return
-    width, height = size
-    ctx = _Ctx(width, height, decode, opts.max_string)
-    walk = _PathWalk(tree.problems, tree_notes)
-    for nodes, variation, first_new in _paths(root):
+    paths: Iterable[tuple[list[_Node], str, int]]
+    if tree.branched:
+        paths = _paths(root)
+        walk = _PathWalk(tree.problems, tree_notes, rewindable=True)
+    else:
+        # one path, the main line (most games of a collection): no path ids, nothing to rewind
+        nodes = [root]
+        while nodes[-1].children:
+            nodes.append(nodes[-1].children[0])
+        paths = ((nodes, "main", 0),)
+        walk = _PathWalk(tree.problems, tree_notes, rewindable=False)
+    for nodes, variation, first_new in paths:
         # a path costs its nodes and the problems and notes it repeats (a tree's problems are
         # copied into every path): all of it counts against the file's budget
         if budget is not None and len(nodes) + len(tree.problems) > budget.left:
@@ -1005,6 +1056,10 @@ def _tree_records(
         if budget is not None:
             budget.left -= len(nodes) + len(record.problems) + len(record.notes)
         yield record
+
+
+def _after(event: OpeningEvent) -> int:
+    return event.after
 
 
 class _Mark(NamedTuple):
@@ -1033,7 +1088,9 @@ class _PathWalk:
     copies, events and problems made for the shared prefix are shared by those paths too.
     """
 
-    def __init__(self, tree_problems: list[ParseProblem], tree_notes: list[str]) -> None:
+    def __init__(
+        self, tree_problems: list[ParseProblem], tree_notes: list[str], rewindable: bool
+    ) -> None:
         self.moves: list[Move] = []
         self.setup: list[tuple[Point, Color]] = []
         self.events: list[OpeningEvent] = []  # in node order; sorted by ``after`` per record
@@ -1045,8 +1102,10 @@ class _PathWalk:
         self.info_order: list[str] = []
         self.comment: str | None = None  # ``metadata["comment"]`` (root or before any move)
         self.stopped = False  # a bad move or ``max_moves``: the path's moves end here
-        #: ``marks[k]``: the state before node ``k`` of the current path
+        #: ``marks[k]``: the state before node ``k`` of the current path (not kept for a tree
+        #: of one path, which is never rewound)
         self.marks: list[_Mark] = []
+        self.rewindable = rewindable
 
     def rewind(self, depth: int) -> None:
         """Take back the nodes from index ``depth`` on."""
@@ -1070,28 +1129,31 @@ class _PathWalk:
     def step(self, node: _Node, k: int, ctx: _Ctx, opts: ReadOptions) -> None:
         """Add node ``k`` of the path (the nodes before it are walked already)."""
         moves = self.moves
-        self.marks.append(
-            _Mark(
-                len(moves),
-                moves[-1] if moves else None,
-                len(self.setup),
-                len(self.events),
-                len(self.problems),
-                len(self.notes),
-                len(self.info_order),
-                self.comment,
-                self.stopped,
+        if self.rewindable:
+            self.marks.append(
+                _Mark(
+                    len(moves),
+                    moves[-1] if moves else None,
+                    len(self.setup),
+                    len(self.events),
+                    len(self.problems),
+                    len(self.notes),
+                    len(self.info_order),
+                    self.comment,
+                    self.stopped,
+                )
             )
-        )
         ni = _node_info(node, ctx)
         for ident, text in ni.info:
             if ident not in self.info:
                 self.info[ident] = text
                 self.info_order.append(ident)
-        self.notes.extend(ni.notes)
+        if ni.notes:
+            self.notes.extend(ni.notes)
         if self.stopped:
             return
-        self.problems.extend(ni.problems)
+        if ni.problems:
+            self.problems.extend(ni.problems)
         if ni.setup or ni.erase:
             if moves:
                 self.problems.append(
@@ -1149,25 +1211,27 @@ class _PathWalk:
         meta: dict[str, str] = {}
         if self.comment is not None:
             meta["comment"] = self.comment
-        for ident, key in _INFO_KEYS.items():
-            if info.get(ident):
-                meta[key] = info[ident]
-        gm = info.get("GM")
-        if gm is not None and gm.strip() not in ("4", "5"):
-            notes.append(f"GM[{gm}] is not gomoku/renju (GM[4] or GM[5]); read as gomoku")
-        declared = parse_result(info["RE"]) if "RE" in info else None
+        declared: DeclaredResult | None = None
         rule: str | None = None
-        if "RU" in info:
-            meta["rule_name"] = info["RU"]
-            rule, _ = ruleset_for(info["RU"])
-        elif "GN" in info:
-            rule, matched = ruleset_for(info["GN"], search=True)
-            if matched is not None:
-                meta["rule_name"] = matched
         opening_id = None
-        if "ON" in info and _OPENING_ID.fullmatch(info["ON"].strip()):
-            opening_id = info["ON"].strip().upper()
-        events = sorted(self.events, key=lambda e: e.after)
+        if info:  # (bare games, the many trees of a big collection, have no game info)
+            for ident, key in _INFO_KEYS.items():
+                if info.get(ident):
+                    meta[key] = info[ident]
+            gm = info.get("GM")
+            if gm is not None and gm.strip() not in ("4", "5"):
+                notes.append(f"GM[{gm}] is not gomoku/renju (GM[4] or GM[5]); read as gomoku")
+            declared = parse_result(info["RE"]) if "RE" in info else None
+            if "RU" in info:
+                meta["rule_name"] = info["RU"]
+                rule, _ = ruleset_for(info["RU"])
+            elif "GN" in info:
+                rule, matched = ruleset_for(info["GN"], search=True)
+                if matched is not None:
+                    meta["rule_name"] = matched
+            if "ON" in info and _OPENING_ID.fullmatch(info["ON"].strip()):
+                opening_id = info["ON"].strip().upper()
+        events = sorted(self.events, key=_after) if self.events else []
         if not moves and not setup and problems:
             problems = [
                 dataclasses.replace(p, fatal=True) if i == 0 else p for i, p in enumerate(problems)
@@ -1196,6 +1260,7 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     if b"\n" not in data and b"\r" in data:
         data = data.replace(b"\r", b"\n")  # old Mac line ends: keep line numbers meaningful
     parser = _Parser(data, options)
+    contexts = _Contexts(options)
     index = 0
     count = 0
     pending: list[ParseProblem] = []
@@ -1210,9 +1275,10 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
         if parser.pos >= len(data):
             break
         tree = parser.parse_tree()
-        tree.problems[:0] = pending
-        pending = []
-        for record in _tree_records(tree, index, path, options, budget):
+        if pending:
+            tree.problems[:0] = pending
+            pending = []
+        for record in _tree_records(tree, index, path, options, budget, contexts):
             if count >= options.max_records:
                 yield _unreadable(
                     path,
