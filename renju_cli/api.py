@@ -15,6 +15,7 @@ import io
 import os
 import stat
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -216,10 +217,7 @@ def read_path(
     """
     opts = options or ReadOptions()
     if path == "-":
-        data = sys.stdin.buffer.read()
-        if on_read is not None:
-            on_read(len(data))
-        yield from formats.read_stream(io.BufferedReader(io.BytesIO(data)), "<stdin>", fmt, opts)
+        yield from _read_stdin(fmt, opts, on_read)
         return
     try:
         raw = open(path, "rb", buffering=0)  # noqa: SIM115 - closed below, after the generator
@@ -237,6 +235,33 @@ def read_path(
         yield unreadable(path, f"read error: {e.strerror or e}")
     finally:
         stream.close()
+
+
+#: Standard input is kept in memory up to this size, on a temporary disk file beyond it.
+STDIN_MEMORY = 16 << 20
+
+
+def _read_stdin(
+    fmt: str | None, opts: ReadOptions, on_read: Callable[[int], None] | None
+) -> Iterator[Record]:
+    """The records of standard input.  It is read to its end first, into a spooled temporary
+    file: formats are detected from the first kilobytes, which a pipe may not have delivered
+    yet when they are first looked at, and memory stays bounded however much is piped in."""
+    spool = tempfile.SpooledTemporaryFile(max_size=STDIN_MEMORY)  # noqa: SIM115 - closed below
+    try:
+        try:
+            while chunk := sys.stdin.buffer.read(1 << 16):
+                spool.write(chunk)
+                if on_read is not None:
+                    on_read(len(chunk))
+        except OSError as e:
+            yield unreadable("<stdin>", f"read error: {e.strerror or e}")
+            return
+        spool.seek(0)
+        stream = io.BufferedReader(spool)  # type: ignore[type-var]
+        yield from formats.read_stream(stream, "<stdin>", fmt, opts)
+    finally:
+        spool.close()
 
 
 class _CountingRaw(io.RawIOBase):

@@ -113,6 +113,37 @@ def test_glob_patterns_and_standard_input(capsys: pytest.CaptureFixture[str], ga
     ]
 
 
+def test_standard_input_past_the_memory_bound_goes_to_disk_and_loses_nothing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(api, "STDIN_MEMORY", 1000)  # the spool rolls over to a file
+    piped = (FIVE + DOUBLE_THREE) * 500  # 24 kB
+    code, out, _ = renju(capsys, "check", "-", "-f", "jsonl", stdin=piped)
+    assert code == 1
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert len(reports) == 1000
+    assert [r["source"]["index"] for r in reports] == list(range(1000))
+    assert [r["result"]["reason"] for r in reports[:2]] == ["five", "forbidden"]
+
+
+def test_a_standard_input_that_fails_is_one_unreadable_record(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Failing(io.RawIOBase):
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Failing())))
+    code, out, _ = renju(capsys, "check", "-", "-f", "jsonl")
+    (report,) = [json.loads(line) for line in out.splitlines()]
+    assert report["unreadable"] and report["source"]["path"] == "<stdin>"
+    assert "read error: Input/output error" in report["findings"][0]["message"]
+    assert code == 1
+
+
 def test_a_missing_input_is_an_unreadable_record_but_no_input_at_all_is_a_usage_error(
     capsys: pytest.CaptureFixture[str], games: Path
 ) -> None:
