@@ -273,6 +273,31 @@ def _stop(executor: cf.Executor, wait: bool = False) -> None:
         executor.shutdown(wait=wait)
 
 
+#: Records of fewer moves than this on average are judged by the parent rather than sent to
+#: a worker: sending a record and its report back through pickle costs more than judging it.
+SEND_MOVES = 12
+#: A slice of a move-list or JSON Lines file whose lines are shorter than this on average holds
+#: records that small (a move is three bytes and a space).
+SEND_LINE_BYTES = 4 * SEND_MOVES
+
+
+def _worth_sending(items: Sequence[Item]) -> bool:
+    """Whether a chunk is worth a worker: files always (the worker reads them), parsed records
+    and slices of a line-based file only when their records are not tiny."""
+    moves = records = 0
+    for item in items:
+        if isinstance(item, FileTask):
+            return True
+        if isinstance(item, TextSlice):
+            lines = item.data.count(b"\n") + 1
+            if len(item.data) >= SEND_LINE_BYTES * lines:
+                return True
+        elif isinstance(item, Record):
+            moves += len(item.moves)
+            records += 1
+    return records > 0 and moves >= SEND_MOVES * records
+
+
 @dataclass
 class Chunk:
     """A unit of work: records and files in input order, and how far the input was read when
@@ -323,6 +348,11 @@ class _Engine:
             _stop(self.executor, wait=not queue)  # all done: let the workers end first
 
     def _submit(self, items: Sequence[Item]) -> tuple[cf.Future[Results], cf.Executor]:
+        if not _worth_sending(items):
+            # judged here, now: a finished future keeps the chunk in its place in the order
+            done: cf.Future[Results] = cf.Future()
+            done.set_result(judge_chunk(items, self.settings))
+            return done, self.executor
         try:
             return self.executor.submit(judge_chunk, items, self.settings), self.executor
         except cf.BrokenExecutor:  # a worker died: what it had taken is isolated when reached

@@ -605,3 +605,36 @@ def test_a_pool_run_ends_without_noise_on_stderr(tmp_path: Path, database: Path)
         )
         assert done.returncode == 1  # the double-threes
         assert done.stderr == ""
+
+
+def test_tiny_records_are_judged_by_the_parent_and_the_output_is_the_same(
+    tmp_path: Path,
+) -> None:
+    from renju_cli.batch import SEND_MOVES, FileTask, TextSlice, _worth_sending
+    from renju_cli.formats import ReadOptions
+    from renju_cli.formats.notation import parse_record
+
+    tiny = parse_record("h8 h9")
+    game = parse_record(FIVE.split(" ", 1)[1] * 2)
+    assert len(game.moves) >= SEND_MOVES
+    assert not _worth_sending([tiny] * 32)  # pickling them costs more than judging them
+    assert _worth_sending([game] * 32)
+    assert _worth_sending([FileTask("x.txt")])  # a worker reads it: nothing is pickled
+    opts = ReadOptions()
+    assert not _worth_sending([TextSlice("t", "notation", opts, b"a1\nb2\n" * 32, 1)])
+    line = (" ".join(["h8"] * 20) + "\n").encode()  # 20 moves a record
+    assert _worth_sending([TextSlice("t", "notation", opts, line * 64, 1)])
+    # a file of tiny records and real games mixed: the same report with --jobs 2
+    big = tmp_path / "mixed.txt"
+    big.write_text(("a1\nb2 c3\n" * 200 + FIVE + DOUBLE_THREE) * 30)
+    outs = []
+    for jobs in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-m", "renju_cli", "check", str(big), "-j", jobs, "-f", "jsonl"],
+            capture_output=True,
+            env=subprocess_env(),
+            check=False,
+        )
+        assert done.returncode == 1 and done.stderr == b""
+        outs.append(done.stdout)
+    assert outs[0] == outs[1] and outs[0].count(b"\n") == 30 * 402

@@ -377,12 +377,17 @@ def check(
     """
     from renju_cli import api
     from renju_cli.batch import Batch, cpu_count
-    from renju_cli.formats import FORMAT_MODULES
+    from renju_cli.formats import FORMAT_MODULES, available
     from renju_cli.render import RENDERERS
     from renju_cli.report import SEVERITIES
 
     ruleset = load_rules(rules)
     options = read_options(encoding)
+    # Every reader is imported now, not in the middle of the run: a Ctrl-C that lands in the
+    # import of a C extension may come out as an ImportError, which a library's fallback
+    # (``xml.etree.ElementTree`` falls back to pure Python) swallows, and the run goes on.
+    # Detection imports them all at the first file anyway.
+    available()
     if input_format is not None and input_format not in FORMAT_MODULES:
         raise UsageProblem(
             f"unknown input format {input_format!r}; known: {', '.join(FORMAT_MODULES)}"
