@@ -129,7 +129,12 @@ class OpeningEvent:
 
 @dataclass
 class Record:
-    """A game as written in a file."""
+    """A game as written in a file.
+
+    Readers of big files build records (and moves, sources, problems) with positional
+    arguments, a third faster than keywords: the order of the fields is part of the contract,
+    pinned by ``tests/test_notation.py``; append new fields at the end.
+    """
 
     moves: list[Move]
     source: SourceLocation

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import io
 import pickle
@@ -200,3 +201,21 @@ def test_diagram_round_trip_with_labels() -> None:
     assert parse_diagram("●○.\n...\n...".replace("\n", "..\n") + "..\n.....\n.....").stones == 2
     with pytest.raises(ValueError, match="row 2"):
         parse_diagram(".....\n....\n.....\n.....\n.....")
+
+
+def test_the_field_order_the_readers_build_positionally() -> None:
+    # readers of big files call these constructors positionally (a third faster than with
+    # keywords): reordering a field would silently shift values, so the order is pinned here
+    from renju_cli.record import DeclaredResult, ParseProblem
+
+    def names(cls: type) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls)]
+
+    assert names(Record) == [
+        "moves", "source", "width", "height", "declared_result", "rule", "opening_id",
+        "metadata", "setup", "opening_events", "notes", "problems", "format",
+    ]  # fmt: skip
+    assert names(Move) == ["point", "color", "line", "offset", "token", "comment"]
+    assert names(SourceLocation) == ["path", "index", "line", "offset", "variation"]
+    assert names(ParseProblem) == ["message", "line", "offset", "fatal"]
+    assert names(DeclaredResult) == ["winner", "reason", "text"]

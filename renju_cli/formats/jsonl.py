@@ -17,7 +17,7 @@ from typing import Any, BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, parse_point
 from renju_cli.formats import ReadOptions
-from renju_cli.formats.notation import RECORD_POSITIONAL, parse_moves, write_record
+from renju_cli.formats.notation import parse_moves, write_record
 from renju_cli.record import (
     DeclaredResult,
     Move,
@@ -56,7 +56,7 @@ def record_from_json(
             format=NAME,
             problems=[ParseProblem(f"line {line}: expected a JSON object", line=line, fatal=True)],
         )
-    # the fields are gathered first and the record built once (see notation.RECORD_POSITIONAL)
+    # the fields are gathered first and the record built once, positionally (see Record)
     moves: list[Move] = []
     events: list[OpeningEvent] = []
     problems: list[ParseProblem] = []
@@ -126,24 +126,10 @@ def record_from_json(
             events.append(OpeningEvent("offers", 4, points=pts, line=line))
         except ValueError as e:
             problems.append(ParseProblem(f"line {line}: offers: {e}", line=line))
-    if RECORD_POSITIONAL:
-        return Record(
-            moves, source, width, width, declared, rule, opening, metadata, [], events, [],
-            problems, NAME,
-        )  # fmt: skip
-    return Record(
-        moves=moves,
-        source=source,
-        width=width,
-        height=width,
-        declared_result=declared,
-        rule=rule,
-        opening_id=opening,
-        metadata=metadata,
-        opening_events=events,
-        problems=problems,
-        format=NAME,
-    )
+    return Record(  # positional (see Record): files of tiny records build hundreds of thousands
+        moves, source, width, width, declared, rule, opening, metadata, [], events, [],
+        problems, NAME,
+    )  # fmt: skip
 
 
 def _clip(text: str, limit: int = 40) -> str:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import fields
 from typing import BinaryIO
 
 from renju_cli.coords import Point
@@ -110,32 +109,6 @@ def split_result(text: str) -> tuple[str | None, str]:
 
 #: Points by token as written (``h8``, ``H8``, ``h08``), filled as tokens are first seen.
 _POINT_OF: dict[str, Point] = {}
-#: ``Move(point, None, line, None, token)`` builds a move a third faster than keywords do; it
-#: is used only while ``Move``'s fields start in this order.
-_MOVE_POSITIONAL = [f.name for f in fields(Move)][:5] == [
-    "point",
-    "color",
-    "line",
-    "offset",
-    "token",
-]
-#: ``Record`` is built positionally (a third faster than by keyword; files of tiny records
-#: build hundreds of thousands) only while its fields are in this order.
-RECORD_POSITIONAL = [f.name for f in fields(Record)] == [
-    "moves",
-    "source",
-    "width",
-    "height",
-    "declared_result",
-    "rule",
-    "opening_id",
-    "metadata",
-    "setup",
-    "opening_events",
-    "notes",
-    "problems",
-    "format",
-]
 
 
 def _plain_moves(body: str, line: int, limit: int | None = None) -> list[Move] | None:
@@ -157,10 +130,7 @@ def _plain_moves(body: str, line: int, limit: int | None = None) -> list[Move] |
             if _POINT.fullmatch(token) is None:
                 return None
             point = point_of[token] = Point(ord(token[0].lower()) - ord("a"), int(token[1:]) - 1)
-        if _MOVE_POSITIONAL:
-            moves.append(Move(point, None, line, None, token))
-        else:
-            moves.append(Move(point, line=line, token=token))
+        moves.append(Move(point, None, line, None, token))  # positional: see Record
     return moves
 
 
@@ -254,10 +224,7 @@ def parse_record(
     moves = _plain_moves(text, line, opts.max_moves)
     if moves is not None:
         source = SourceLocation(path, index, line)
-        if RECORD_POSITIONAL:  # see RECORD_POSITIONAL: a third faster than by keyword
-            record = Record(moves, source, None, None, None, None, None, {}, [], [], [], [], NAME)
-        else:
-            record = Record(moves=moves, source=source, format=NAME)
+        record = Record(moves, source, None, None, None, None, None, {}, [], [], [], [], NAME)
         if len(moves) > opts.max_moves:
             _cut_at_limit(record, opts.max_moves, line)
         return record
