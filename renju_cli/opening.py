@@ -787,8 +787,7 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
         c = _board_center(width, height, None)
         if len(record.moves) < 3 or record.setup or c is None:
             return OpeningCheck(None, [], None)
-        first = [p for p in _placed_points(record, width, height, 3) if p is not None]
-        ident = identify(first, c) if len(first) == 3 else None
+        ident = _name_of_first_three(_placed_points(record, width, height, 3), c)
         return OpeningCheck(ident.to_json() if ident is not None else None, [], None)
     findings: list[Finding] = []
     try:
@@ -811,11 +810,10 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
     points = _placed_points(record, width, height, reach)
     summary: dict[str, Any] = {}
     if not record.setup and c is not None:
-        first = [p for p in points[:3] if p is not None]
-        ident = identify(first, c) if len(first) == 3 else None
+        ident = _name_of_first_three(points, c)
         if ident is not None:
             summary.update(ident.to_json())
-        findings.extend(_declared_id(record, ident, len(first) == 3))
+        findings.extend(_declared_id(record, ident, sum(p is not None for p in points[:3]) == 3))
     state: _State | None = None
     if protocol is not None:
         summary = {"id": None, "name": None, "symmetry": None, **summary}
@@ -846,14 +844,19 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
                 findings.extend(_leftover_events(ctx, state))
                 summary.update(_protocol_summary(state))
                 if state.base and c is not None:  # name the opening played after a rejection
-                    again = [p for p in points[state.base : state.base + 3] if p is not None]
-                    ident = identify(again, c) if len(again) == 3 else None
+                    ident = _name_of_first_three(points[state.base :], c)
                     summary.update(ident.to_json() if ident else {"id": None, "name": None})
     elif not record.setup:
         findings.extend(_events_without_protocol(record, ruleset))
     course, more = _course(record, ruleset, state)
     findings.extend(more)
     return OpeningCheck(summary or None, findings, course)
+
+
+def _name_of_first_three(points: Sequence[Point | None], c: Point) -> Identified | None:
+    """The opening named by the first three placed stones of ``points``, if they name one."""
+    first = [p for p in points[:3] if p is not None]
+    return identify(first, c) if len(first) == 3 else None
 
 
 def _board_events(record: Record) -> list[OpeningEvent]:

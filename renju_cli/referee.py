@@ -59,7 +59,7 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
         return replay_uncached(record, ruleset)
     hit = memo.get(key)
     if hit is not None:
-        return hit.report_for(record)
+        return hit.report_for(record, ruleset)
     report = replay_uncached(record, ruleset)
     memo.put(key, _Template(report, record))
     return report
@@ -133,6 +133,36 @@ MEMO_SIZE = 4096
 MEMO_RULESETS = 16
 
 
+def _copy_judgement(
+    source: GameReport, target: GameReport, line_shift: int = 0, offset_shift: int = 0
+) -> None:
+    """Give ``target`` fresh copies of what the replay of ``source`` found (result, first five,
+    forbidden moves, findings with their lines and offsets shifted, opening): a report handed
+    out is the caller's to change, and the memo or the resumable replay keeps its own."""
+    r, ff = source.result, source.first_five
+    target.result = Result(r.winner, r.reason, r.move, r.point)
+    target.first_five = (
+        None if ff is None else FirstFive(ff.move, ff.color, ff.point, list(ff.stones))
+    )
+    target.forbidden_moves = [
+        ForbiddenMove(f.move, f.point, list(f.kinds)) for f in source.forbidden_moves
+    ]
+    target.findings = [
+        Finding(
+            f.code,
+            f.message,
+            f.severity,
+            f.move,
+            f.point,
+            None if f.line is None else f.line + line_shift,
+            None if f.offset is None else f.offset + offset_shift,
+            dict(f.counts) if f.counts else None,
+        )
+        for f in source.findings
+    ]
+    target.opening = copy.deepcopy(source.opening) if source.opening is not None else None
+
+
 class _Template:
     """A report of a short record, to give any record with the same key a report of its own.
 
@@ -141,85 +171,24 @@ class _Template:
     relative to the record's start, so shifting them by the start is exact.
     """
 
-    __slots__ = (
-        "findings",
-        "first_five",
-        "forbidden",
-        "line",
-        "offset",
-        "opening",
-        "result",
-        "ruleset",
-    )
+    __slots__ = ("line", "offset", "report")
 
     def __init__(self, report: GameReport, record: Record) -> None:
         self.line = record.source.line or 0
         self.offset = record.source.offset or 0
-        self.ruleset = report.ruleset
-        # copies: the report handed out is the caller's to change (``report_for`` copies
-        # again, so plain references to fresh copies are enough here)
-        r = report.result
-        self.result = Result(r.winner, r.reason, r.move, r.point)
-        self.opening = copy.deepcopy(report.opening) if report.opening is not None else None
-        ff = report.first_five
-        self.first_five = (
-            None if ff is None else FirstFive(ff.move, ff.color, ff.point, list(ff.stones))
-        )
-        self.forbidden = tuple(
-            ForbiddenMove(f.move, f.point, list(f.kinds)) for f in report.forbidden_moves
-        )
-        self.findings = tuple(
-            Finding(
-                f.code,
-                f.message,
-                f.severity,
-                f.move,
-                f.point,
-                f.line,
-                f.offset,
-                dict(f.counts) if f.counts else None,
-            )
-            for f in report.findings
-        )
+        self.report = GameReport(report.source, report.ruleset)
+        _copy_judgement(report, self.report)
 
-    def report_for(self, record: Record) -> GameReport:
+    def report_for(self, record: Record, ruleset: Ruleset) -> GameReport:
         """The report of ``record``, whose key is this template's: fresh objects throughout."""
-        dl = (record.source.line or 0) - self.line
-        do = (record.source.offset or 0) - self.offset
-        ff, r = self.first_five, self.result
-        return GameReport(
-            source=record.source,
-            ruleset=self.ruleset,
-            moves=len(record.moves),
-            format=record.format,
-            opening=copy.deepcopy(self.opening) if self.opening is not None else None,
-            result=Result(r.winner, r.reason, r.move, r.point),
-            declared_result=record.declared_result,
-            first_five=(
-                FirstFive(ff.move, ff.color, ff.point, list(ff.stones)) if ff is not None else None
-            ),
-            forbidden_moves=[ForbiddenMove(f.move, f.point, list(f.kinds)) for f in self.forbidden]
-            if self.forbidden
-            else [],
-            findings=[
-                Finding(
-                    f.code,
-                    f.message,
-                    f.severity,
-                    f.move,
-                    f.point,
-                    None if f.line is None else f.line + dl,
-                    None if f.offset is None else f.offset + do,
-                    dict(f.counts) if f.counts else None,
-                )
-                for f in self.findings
-            ]
-            if self.findings
-            else [],
-            metadata=dict(record.metadata),
-            notes=list(record.notes),
-            unreadable=record.unreadable,
+        report = _new_report(record, ruleset, problems=False)
+        _copy_judgement(
+            self.report,
+            report,
+            (record.source.line or 0) - self.line,
+            (record.source.offset or 0) - self.offset,
         )
+        return report
 
 
 class _Memo:
@@ -315,9 +284,9 @@ class _Memo:
             self.walker = walker
             walker.run()
         else:
-            walker.rewind(shared)
+            resume = walker.rewind(shared)
             walker.record = record
-            walker.run(resume=shared)
+            walker.run(resume=resume)
         report = walker.report_copy(record)
         _finish(report, check, walker)
         return report
@@ -407,12 +376,6 @@ class _Replay:
         #: come back there: ``_Checkpoint`` values, and the stones it placed in order
         self.checkpoints: list[_Checkpoint] | None = [] if resumable else None
         self.placed: list[int] = []
-        self._resume_walk: tuple[int, int, tuple[int, Point, tuple[str, ...], int] | None] = (
-            BLACK,
-            0,
-            None,
-        )
-        self.width, self.height = width, height
 
     def dropped_counts(self) -> Counter[tuple[str, str]] | None:
         if self.dropped_tally is None:
@@ -432,7 +395,7 @@ class _Replay:
                 record.width or self.rules.width,
                 record.height or record.width or self.rules.height,
             )
-            != (self.width, self.height)
+            != (self.board.width, self.board.height)
             or record.setup != old.setup
             or record.problems != old.problems
             or record.opening_events != old.opening_events
@@ -443,8 +406,9 @@ class _Replay:
         guided = course.until if course is not None else 0
         return k if k >= max(guided, 1) else None
 
-    def rewind(self, k: int) -> None:
-        """Back to the state before move ``k + 1`` (after ``k`` moves)."""
+    def rewind(self, k: int) -> _Checkpoint:
+        """Back to the state before move ``k + 1`` (after ``k`` moves); that state, for
+        ``run(resume=...)`` to go on from."""
         assert self.checkpoints is not None
         c = self.checkpoints[k]
         del self.checkpoints[k:]  # the walk puts it back before move k + 1
@@ -464,7 +428,7 @@ class _Replay:
         r.winner, r.reason, r.move, r.point = c.result
         self.end_move, self.after_end_reported, self.after_end_at = c.end
         self._first_at, self._scanned = {}, 0
-        self._resume_walk = c.walk
+        return c
 
     def _checkpoint(
         self, to_move: int, passes: int, pending: tuple[int, Point, tuple[str, ...], int] | None
@@ -486,18 +450,7 @@ class _Replay:
         """The report of ``record`` from this (resumable) replay's state: fresh objects, so
         that the caller may change it and the replay may go on."""
         report = _new_report(record, self.rules, problems=False)
-        own = self.report
-        report.findings = [
-            Finding(f.code, f.message, f.severity, f.move, f.point, f.line, f.offset, f.counts)
-            for f in own.findings
-        ]
-        report.forbidden_moves = [
-            ForbiddenMove(f.move, f.point, list(f.kinds)) for f in own.forbidden_moves
-        ]
-        ff = own.first_five
-        report.first_five = None if ff is None else dataclasses.replace(ff, stones=list(ff.stones))
-        r = own.result
-        report.result = Result(r.winner, r.reason, r.move, r.point)
+        _copy_judgement(self.report, report)
         return report
 
     def add(
@@ -539,8 +492,8 @@ class _Replay:
         self.result.point = point.name if point is not None else None
         self.end_move = number
 
-    def run(self, resume: int | None = None) -> None:
-        """Walk the moves (from move ``resume + 1`` after ``rewind(resume)``), then close."""
+    def run(self, resume: _Checkpoint | None = None) -> None:
+        """Walk the moves (after ``rewind``: on from the checkpoint it returned), then close."""
         # The loop runs for every move of every record: names are bound to locals, points are
         # turned into array indices inline, and one window lookup (``Judge.shape``) per move
         # tells whether the move may be forbidden and whether it makes a five.
@@ -560,8 +513,9 @@ class _Replay:
             pending_claim = None
             start = 0
         else:
-            to_move, passes, pending_claim = self._resume_walk  # set by ``rewind``
-            start = resume
+            assert checkpoints is not None
+            to_move, passes, pending_claim = resume.walk
+            start = len(checkpoints)  # the moves before the checkpoint
         guided = self.course.until if self.course is not None else 0
         for number, move in enumerate(moves[start:] if start else moves, start + 1):
             if checkpoints is not None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from renju_cli.board import BLACK, EMPTY, WHITE, Board
 from renju_cli.coords import Point
 from renju_cli.record import Move
-from renju_cli.referee import COLOR_NAME, _Replay
+from renju_cli.referee import COLOR_NAME, _Checkpoint, _Replay
 from renju_cli.report import FirstFive
 
 BOARDS = "ab"
@@ -45,7 +45,7 @@ def turn_ends(number: int) -> bool:
 class TwoBoardReplay(_Replay):
     """The referee's replay on two boards, with turns of two stones and the both-boards win."""
 
-    def run(self, resume: int | None = None) -> None:
+    def run(self, resume: _Checkpoint | None = None) -> None:
         assert resume is None  # two-board records are never resumed (see referee._Memo)
         width, height = self.board.width, self.board.height
         boards = {"a": self.board, "b": Board(width, height)}
