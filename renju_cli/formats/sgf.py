@@ -76,7 +76,7 @@ import codecs
 import dataclasses
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO, NamedTuple, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
@@ -1004,23 +1004,11 @@ def _tree_records(
 ) -> Iterator[Record]:
     root = tree.root
     if root is None:
-        problems = [*tree.problems, ParseProblem("empty game tree", line=tree.line, fatal=True)]
-        yield Record(
-            moves=[],
-            source=SourceLocation(path_name, index, tree.line),
-            problems=problems,
-            format=FORMAT,
-        )
+        yield _unreadable(path_name, index, tree.line, "empty game tree", tree.problems)
         return
     ctx, tree_notes = (contexts or _Contexts(opts)).get(root)
-    if isinstance(ctx, str):
-        problems = [*tree.problems, ParseProblem(ctx, line=root.line, fatal=True)]
-        yield Record(
-            moves=[],
-            source=SourceLocation(path_name, index, tree.line),
-            problems=problems,
-            format=FORMAT,
-        )
+    if isinstance(ctx, str):  # the board size cannot be used
+        yield _unreadable(path_name, index, tree.line, ctx, tree.problems, root.line)
         return
     paths: Iterable[tuple[list[_Node], str, int]]
     if tree.branched:
@@ -1297,11 +1285,21 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
         yield _unreadable(path, index, pending[0].line if pending else None, message)
 
 
-def _unreadable(path: str, index: int, line: int | None, message: str) -> Record:
+def _unreadable(
+    path: str,
+    index: int,
+    line: int | None,
+    message: str,
+    earlier: Sequence[ParseProblem] = (),
+    at: int | None = None,
+) -> Record:
+    """A record that could not be read: the ``earlier`` problems of its tree, then ``message``
+    (at line ``at``, by default the record's ``line``)."""
+    fatal = ParseProblem(message, line=line if at is None else at, fatal=True)
     return Record(
         moves=[],
         source=SourceLocation(path, index, line),
-        problems=[ParseProblem(message, line=line, fatal=True)],
+        problems=[*earlier, fatal],
         format=FORMAT,
     )
 
