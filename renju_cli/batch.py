@@ -44,11 +44,13 @@ import stat
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from renju_cli import api
 from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
 from renju_cli.formats import ReadOptions, unreadable
 from renju_cli.record import Record, SourceLocation
+from renju_cli.referee import replay
 from renju_cli.report import Finding, GameReport, Summary
 from renju_cli.ruleset import Ruleset
 
@@ -92,9 +94,9 @@ class Settings:
     fault: str | None = field(default_factory=lambda: os.environ.get(FAULT_ENV) or None)
 
 
-@dataclass
-class Judged:
-    """The report of one record, and its duplicate key when asked for."""
+class Judged(NamedTuple):
+    """The report of one record, and its duplicate key when asked for (a tuple: one is made
+    per record of a batch)."""
 
     report: GameReport
     key: bytes | None = None
@@ -136,8 +138,8 @@ def judge_one(item: Record | GameReport, settings: Settings) -> Judged:
     try:
         if settings.fault:
             _fault(item, settings.fault)
-        ruleset = api.choose_ruleset(item, settings.rules)
-        report = api.judge_record(item, ruleset)
+        ruleset = settings.rules or api.choose_ruleset(item, None)
+        report = replay(item, ruleset)
         key = game_key(item, ruleset) if settings.keys else None
     except Exception as e:  # any bug in one record must not stop the batch
         return Judged(failed_report(item, settings, f"judging this record failed: {_why(e)}"))
@@ -148,12 +150,14 @@ def judge_chunk(items: Sequence[Item], settings: Settings) -> list[list[Judged]]
     """Judge a unit of work, in order: one report per record, every record of a file."""
     out = []
     for item in items:
-        if isinstance(item, FileTask):
+        if isinstance(item, Record):  # most items: a record read by the parent
+            out.append([judge_one(item, settings)])
+        elif isinstance(item, FileTask):
             records = read_file(item.path, item.fmt, item.options, settings)
             out.append([judge_one(r, settings) for r in records])
         elif isinstance(item, TextSlice):
             out.append([judge_one(r, settings) for r in read_slice(item, settings)])
-        else:
+        else:  # the report of an input that could not be read
             out.append([judge_one(item, settings)])
     return out
 
@@ -451,16 +455,19 @@ class Batch:
         index = DuplicateIndex()
         done = 0
         numbered: dict[str, int] = {}  # the next record index of a file read in slices
+        add = self.summary.add
         for chunk, results in self._judged():
             for item, judged_all in zip(chunk.items, results, strict=True):
                 done += len(judged_all)
-                for judged in judged_all:
-                    report = judged.report
-                    if isinstance(item, TextSlice):
+                record = item if isinstance(item, Record) else None
+                sliced = isinstance(item, TextSlice)
+                for report, key in judged_all:
+                    if sliced:
+                        assert isinstance(item, TextSlice)
                         n = numbered.get(item.path, 0)
                         numbered[item.path] = n + 1
                         report.source = dataclasses.replace(report.source, index=n)
-                    first = index.seen(judged.key, report.source) if judged.key else None
+                    first = index.seen(key, report.source) if key else None
                     if first is not None:
                         self.summary.duplicates += 1
                         if self.duplicates == "skip":
@@ -471,8 +478,8 @@ class Batch:
                         report.findings = [f for f in report.findings if f.code in self._select]
                     if self._ignore:
                         report.findings = [f for f in report.findings if f.code not in self._ignore]
-                    self.summary.add(report)
-                    yield (item if isinstance(item, Record) else None), report
+                    add(report)
+                    yield record, report
             if self.progress is not None:
                 self.progress(done, chunk.read_bytes)
 

@@ -13,7 +13,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from renju_cli.board import BLACK, EMPTY, STONE, WHITE, Board
 from renju_cli.coords import Point
@@ -57,29 +57,38 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
         if record.source.variation is not None and memo.enabled and not record.unreadable:
             return memo.replay_line(record)
         return replay_uncached(record, ruleset)
-    hit = memo.get(key)
-    if hit is not None:
-        return hit.report_for(record, ruleset)
+    seen = memo.reports.get(key, _UNSEEN)
+    if isinstance(seen, _Template):
+        return seen.report_for(record, ruleset)
     report = replay_uncached(record, ruleset)
-    memo.put(key, _Template(report, record))
+    # a template is kept from the second time a content is seen: a batch of short records
+    # that are all different must not pay for a copy of each report it will never reuse
+    memo.put(key, None if seen is _UNSEEN else _Template(report, record, ruleset))
     return report
 
 
-def _new_report(record: Record, ruleset: Ruleset, *, problems: bool = True) -> GameReport:
+def _new_report(record: Record, ruleset: Ruleset) -> GameReport:
     """The report before the replay: what the record says, and its parse problems."""
+    # positional: the field order of GameReport is a contract (see there); a batch of tiny
+    # records builds one report per record
     report = GameReport(
-        source=record.source,
-        ruleset=ruleset.name,
-        moves=len(record.moves),
-        format=record.format,
-        declared_result=record.declared_result,
-        metadata=dict(record.metadata),
-        notes=list(record.notes),
-        unreadable=record.unreadable,
+        record.source,
+        ruleset.name,
+        len(record.moves),
+        record.format,
+        None,
+        Result(),
+        record.declared_result,
+        None,
+        [],
+        [],
+        dict(record.metadata),
+        list(record.notes),
+        record.unreadable,
     )
     # the first ``MAX_FINDINGS`` only: they sort first, so the rest would never be listed (a
     # tree's problems repeat in each of its lines); ``_Replay`` counts the rest as dropped
-    for problem in record.problems[:MAX_FINDINGS] if problems else ():
+    for problem in record.problems[:MAX_FINDINGS]:
         report.findings.append(
             Finding("parse-error", problem.message, line=problem.line, offset=problem.offset)
         )
@@ -133,34 +142,58 @@ MEMO_SIZE = 4096
 MEMO_RULESETS = 16
 
 
-def _copy_judgement(
-    source: GameReport, target: GameReport, line_shift: int = 0, offset_shift: int = 0
-) -> None:
-    """Give ``target`` fresh copies of what the replay of ``source`` found (result, first five,
-    forbidden moves, findings with their lines and offsets shifted, opening): a report handed
-    out is the caller's to change, and the memo or the resumable replay keeps its own."""
-    r, ff = source.result, source.first_five
-    target.result = Result(r.winner, r.reason, r.move, r.point)
-    target.first_five = (
-        None if ff is None else FirstFive(ff.move, ff.color, ff.point, list(ff.stones))
+def _report_like(
+    record: Record,
+    ruleset: Ruleset,
+    judged: GameReport,
+    line_shift: int = 0,
+    offset_shift: int = 0,
+) -> GameReport:
+    """The report of ``record`` with fresh copies of what the replay of ``judged`` found
+    (result, first five, forbidden moves, findings with their lines and offsets shifted,
+    opening): a report handed out is the caller's to change, and the memo or the resumable
+    replay keeps its own."""
+    r, ff = judged.result, judged.first_five
+    return GameReport(
+        record.source,
+        ruleset.name,
+        len(record.moves),
+        record.format,
+        _fresh_opening(judged.opening),
+        Result(r.winner, r.reason, r.move, r.point),
+        record.declared_result,
+        None if ff is None else FirstFive(ff.move, ff.color, ff.point, list(ff.stones)),
+        [ForbiddenMove(f.move, f.point, list(f.kinds)) for f in judged.forbidden_moves],
+        [
+            Finding(
+                f.code,
+                f.message,
+                f.severity,
+                f.move,
+                f.point,
+                None if f.line is None else f.line + line_shift,
+                None if f.offset is None else f.offset + offset_shift,
+                dict(f.counts) if f.counts else None,
+            )
+            for f in judged.findings
+        ],
+        dict(record.metadata),
+        list(record.notes),
+        record.unreadable,
     )
-    target.forbidden_moves = [
-        ForbiddenMove(f.move, f.point, list(f.kinds)) for f in source.forbidden_moves
-    ]
-    target.findings = [
-        Finding(
-            f.code,
-            f.message,
-            f.severity,
-            f.move,
-            f.point,
-            None if f.line is None else f.line + line_shift,
-            None if f.offset is None else f.offset + offset_shift,
-            dict(f.counts) if f.counts else None,
-        )
-        for f in source.findings
-    ]
-    target.opening = copy.deepcopy(source.opening) if source.opening is not None else None
+
+
+_SCALARS = (str, int, bool, type(None))
+
+
+def _fresh_opening(opening: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of an opening summary: a flat dict (an opening's name) costs a ``dict``, a
+    protocol's summary (lists of offers...) a deep copy."""
+    if opening is None:
+        return None
+    if all(type(v) in _SCALARS for v in opening.values()):
+        return dict(opening)
+    return copy.deepcopy(opening)
 
 
 class _Template:
@@ -173,22 +206,20 @@ class _Template:
 
     __slots__ = ("line", "offset", "report")
 
-    def __init__(self, report: GameReport, record: Record) -> None:
+    def __init__(self, report: GameReport, record: Record, ruleset: Ruleset) -> None:
         self.line = record.source.line or 0
         self.offset = record.source.offset or 0
-        self.report = GameReport(report.source, report.ruleset)
-        _copy_judgement(report, self.report)
+        self.report = _report_like(record, ruleset, report)  # its own: ``report`` is handed out
 
     def report_for(self, record: Record, ruleset: Ruleset) -> GameReport:
         """The report of ``record``, whose key is this template's: fresh objects throughout."""
-        report = _new_report(record, ruleset, problems=False)
-        _copy_judgement(
+        return _report_like(
+            record,
+            ruleset,
             self.report,
-            report,
             (record.source.line or 0) - self.line,
             (record.source.offset or 0) - self.offset,
         )
-        return report
 
 
 class _Memo:
@@ -196,7 +227,8 @@ class _Memo:
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
-        self.reports: dict[tuple[object, ...], _Template] = {}
+        #: templates by key; ``None``: the key was seen once
+        self.reports: dict[tuple[object, ...], _Template | None] = {}
         # a variant with a replay of its own reads more of the record than the key holds
         self.enabled = ruleset.data.get("variant") is None
         # per thread: a threaded scheduler (Dask workers, a library user's thread pool) may
@@ -291,16 +323,15 @@ class _Memo:
         _finish(report, check, walker)
         return report
 
-    def get(self, key: tuple[object, ...]) -> _Template | None:
-        return self.reports.get(key)
-
-    def put(self, key: tuple[object, ...], template: _Template) -> None:
+    def put(self, key: tuple[object, ...], template: _Template | None) -> None:
+        """Remember ``key``'s template, or (``None``) that it was seen once."""
         if len(self.reports) >= MEMO_SIZE:
             self.reports.clear()
         self.reports[key] = template
 
 
 _MEMOS: dict[int, _Memo] = {}
+_UNSEEN = object()
 
 
 def _common_prefix(a: list[Move], b: list[Move], limit: int) -> int:
@@ -367,7 +398,9 @@ class _Replay:
         #: findings past ``MAX_FINDINGS``, never made: counted by (code, severity), and listed
         #: in order so that a resumed replay can take the last ones back
         self.dropped_tally = _problems_not_made(record)
-        self.dropped: list[tuple[str, str]] = list((self.dropped_tally or Counter()).elements())
+        self.dropped: list[tuple[str, str]] = (
+            list(self.dropped_tally.elements()) if self.dropped_tally else []
+        )
         #: the first move at each point, for messages, filled as far as they ask
         self._first_at: dict[Point, int] = {}
         self._scanned = 0
@@ -449,9 +482,7 @@ class _Replay:
     def report_copy(self, record: Record) -> GameReport:
         """The report of ``record`` from this (resumable) replay's state: fresh objects, so
         that the caller may change it and the replay may go on."""
-        report = _new_report(record, self.rules, problems=False)
-        _copy_judgement(self.report, report)
-        return report
+        return _report_like(record, self.rules, self.report)
 
     def add(
         self,

@@ -165,7 +165,12 @@ class ForbiddenMove:
 
 @dataclass
 class GameReport:
-    """What replaying one record found."""
+    """What replaying one record found.
+
+    The referee builds reports (and their findings, results...) with positional arguments, once
+    per record of a batch: the order of the fields is part of the contract, pinned by
+    ``tests/test_referee.py``; append new fields at the end.
+    """
 
     source: SourceLocation
     ruleset: str
@@ -238,23 +243,27 @@ class Summary:
     def add(self, report: GameReport) -> None:
         """Count one reported record (after ``--select``/``--ignore``)."""
         self.records += 1
+        findings = report.findings
         if report.unreadable:
             self.unreadable += 1
-        elif any(f.code == "internal-error" for f in report.findings):
-            self.internal_errors += 1
-        if report.findings:
+        if findings:  # once per record of a batch: one pass over the findings
             self.with_findings += 1
-        for f in report.findings:
-            self.findings[f.code] += 1
-            self.severities[f.severity] += 1
-            if f.counts:  # the findings a too-many-findings finding stands for count too
-                self.findings.update(f.counts)
+            internal = False
+            for f in findings:
+                self.findings[f.code] += 1
+                self.severities[f.severity] += 1
+                if f.counts:  # the findings a too-many-findings finding stands for count too
+                    self.findings.update(f.counts)
+                internal = internal or f.code == "internal-error"
+            if internal and not report.unreadable:
+                self.internal_errors += 1
         r = report.result
-        key = f"{r.winner}/{r.reason}" if r.winner else "undecided"
-        self.results[key] += 1
-        self.winners[r.winner or "undecided"] += 1
-        if report.opening and report.opening.get("id"):
-            self.openings[str(report.opening["id"])] += 1
+        winner = r.winner
+        self.results[f"{winner}/{r.reason}" if winner else "undecided"] += 1
+        self.winners[winner or "undecided"] += 1
+        opening = report.opening
+        if opening and opening.get("id"):
+            self.openings[str(opening["id"])] += 1
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -22,7 +22,7 @@ from renju_cli.record import (
     SourceLocation,
 )
 from renju_cli.referee import MEMO_MOVES, replay, replay_uncached
-from renju_cli.report import MAX_FINDINGS, Finding, Summary, elide_findings
+from renju_cli.report import MAX_FINDINGS, Finding, GameReport, Summary, elide_findings
 from renju_cli.ruleset import from_text, load
 
 
@@ -343,3 +343,25 @@ def test_a_record_with_more_problems_than_are_listed() -> None:
             assert counts["parse-error"] == 30
             if not fatal:  # the replay went on: its occupied finding is counted, not listed
                 assert counts["occupied"] == 1
+
+
+def test_the_field_order_the_referee_builds_positionally() -> None:
+    # the referee builds reports positionally (one per record of a batch): reordering a field
+    # would silently shift values, so the order is pinned here
+    import dataclasses
+
+    from renju_cli.report import FirstFive, ForbiddenMove, Result
+
+    def names(cls: type) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls)]
+
+    assert names(GameReport) == [
+        "source", "ruleset", "moves", "format", "opening", "result", "declared_result",
+        "first_five", "forbidden_moves", "findings", "metadata", "notes", "unreadable",
+    ]  # fmt: skip
+    assert names(Result) == ["winner", "reason", "move", "point"]
+    assert names(FirstFive) == ["move", "color", "point", "stones"]
+    assert names(ForbiddenMove) == ["move", "point", "kinds"]
+    assert names(Finding) == [
+        "code", "message", "severity", "move", "point", "line", "offset", "counts",
+    ]  # fmt: skip
