@@ -163,7 +163,10 @@ def _report_like(
         Result(r.winner, r.reason, r.move, r.point),
         record.declared_result,
         None if ff is None else FirstFive(ff.move, ff.color, ff.point, list(ff.stones)),
-        [ForbiddenMove(f.move, f.point, list(f.kinds)) for f in judged.forbidden_moves],
+        # (most short records have neither: an empty comprehension still costs a call)
+        [ForbiddenMove(f.move, f.point, list(f.kinds)) for f in judged.forbidden_moves]
+        if judged.forbidden_moves
+        else [],
         [
             Finding(
                 f.code,
@@ -176,7 +179,9 @@ def _report_like(
                 dict(f.counts) if f.counts else None,
             )
             for f in judged.findings
-        ],
+        ]
+        if judged.findings
+        else [],
         dict(record.metadata),
         list(record.notes),
         record.unreadable,

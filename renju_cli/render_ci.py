@@ -19,7 +19,6 @@ import re
 import sys
 import tempfile
 from typing import TextIO
-from xml.sax.saxutils import escape, quoteattr
 
 from renju_cli.record import SourceLocation
 from renju_cli.render import RENDERERS, Renderer, place, summary_text
@@ -165,10 +164,14 @@ _SPOOL_BYTES = 8 << 20
 
 
 def _xml_text(text: str) -> str:
+    from xml.sax.saxutils import escape  # imported by JunitRenderer: see there
+
     return escape(_NOT_XML.sub("\ufffd", text))
 
 
 def _xml_attr(text: str) -> str:
+    from xml.sax.saxutils import quoteattr
+
     return quoteattr(_NOT_XML.sub("\ufffd", text), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
 
@@ -181,6 +184,11 @@ class JunitRenderer(Renderer):
 
     def __init__(self, out: TextIO, quiet: bool = False, *, fail_on: str | None = ERROR) -> None:
         super().__init__(out, quiet, fail_on=fail_on)
+        # Imported when a JUnit report is asked for, not with this module: xml.sax.saxutils
+        # pulls in urllib.request, http.client and ssl, which every other format would pay for
+        # at start-up.  Now, not at the first record: a Ctrl-C must not land in an import.
+        import xml.sax.saxutils  # noqa: F401
+
         self.threshold = None if fail_on is None else SEVERITIES.index(fail_on)
         self.out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="renju check">\n')
         self.path: str | None = None

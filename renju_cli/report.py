@@ -202,8 +202,11 @@ class GameReport:
             "result": self.result.to_json(),
             "declared_result": self.declared_result.to_json() if self.declared_result else None,
             "first_five": self.first_five.to_json() if self.first_five else None,
-            "forbidden_moves": [f.to_json() for f in self.forbidden_moves],
-            "findings": [f.to_json() for f in self.findings],
+            # (an empty comprehension still costs a call: most reports of a batch have none)
+            "forbidden_moves": [f.to_json() for f in self.forbidden_moves]
+            if self.forbidden_moves
+            else [],
+            "findings": [f.to_json() for f in self.findings] if self.findings else [],
             "metadata": self.metadata,
             "notes": self.notes,
             "unreadable": self.unreadable,
