@@ -105,10 +105,19 @@ _STRUCT = re.compile(rb"[()\[]")
 _VALUE_SPECIAL = re.compile(rb"[\\\]]")
 _VALUE_SPECIAL_DBCS = re.compile(rb"[\\\]\x81-\xfe]")
 _RESYNC = re.compile(rb"(?m)^[ \t]*\(\s*;")
+#: Bounds of the memos of one file (property names, move values): entries, and bytes of a key (a
+#: hostile file may hold any number of distinct names and values, of any length)
+_MEMO_ENTRIES = 4096
+_MEMO_KEY_BYTES = 16
 #: A property with plain values (no escapes), and one value: read in one go (a hostile node may
 #: hold hundreds of thousands of ``AB[..]``, each many Python loop turns otherwise)
 _PLAIN_PROPERTY = re.compile(rb"([A-Za-z0-9]+)[ \t\r\n\f\v]*((?:\[[^\]\\]*\][ \t\r\n\f\v]*)+)")
 _PLAIN_VALUE = re.compile(rb"\[([^\]\\]*)\]")
+#: The usual node (``;B[hh]``, and every tree of a collection of tiny games): one property with
+#: one value, then the next node or a variation.  A value of ASCII bytes without ``\\`` or ``(``
+#: is read alike whatever the charset (no lead byte) and cannot be unterminated (no ``(;`` in
+#: it), so ``_parse_node`` reads such a node in one match, not in two turns of its loop.
+_ONE_PROPERTY_NODE = re.compile(rb"([A-Za-z0-9]+)\[([^\]\\(\x80-\xff]*)\](?=[ \t\r\n\f\v]*[;()])")
 #: Properties whose values are short (points, numbers): one that spans a line starting with
 #: ``(;`` is taken as unterminated.
 _SHORT_PROPS = frozenset({"B", "W", "AB", "AW", "AE", "5A", "FA", "SZ", "GM", "FF", "SW", "CA"})
@@ -296,8 +305,22 @@ class _Parser:
         self.opts = options
         self.default_dbcs = _dbcs_kind(options.encoding)
         self.dbcs: str | None = self.default_dbcs
+        #: (from, at): ``at`` is the first ``CA`` of the data at or after ``from`` (-1: none)
+        self.next_ca = (len(data) + 1, -1)
+        #: ``_normalize_ident`` of the short raw names met so far: a file repeats a few names
+        #: (``B``, ``W``) in every node, and a look-up costs a fraction of decoding and normalising
+        self.idents: dict[bytes, str] = {}
 
     # -- low level
+
+    def _ident(self, raw: bytes) -> str:
+        """``_normalize_ident`` of a raw property name (``[A-Za-z0-9]+``, so ASCII)."""
+        ident = self.idents.get(raw)
+        if ident is None:
+            ident = _normalize_ident(raw.decode("ascii"))
+            if len(raw) <= _MEMO_KEY_BYTES and len(self.idents) < _MEMO_ENTRIES:
+                self.idents[raw] = ident
+        return ident
 
     def _advance(self, newpos: int) -> None:
         self.line += self.data.count(b"\n", self.pos, newpos)
@@ -362,9 +385,22 @@ class _Parser:
         """Parse the properties of a node; ``pos`` is just after its ``;``."""
         node = _Node(line)
         data = self.data
+        one = _ONE_PROPERTY_NODE.match(data, self.pos)
+        if one is not None:
+            ident, value = self._ident(one[1]), one[2]
+            if ident == "CA" and is_root:
+                kind = _dbcs_kind(value.decode("latin-1").strip())
+                if kind is not None:
+                    self.dbcs = kind
+            node.props.append((ident, [value]))
+            end = one.end()
+            self.line += data.count(b"\n", self.pos, end)  # (``_advance``, without a call)
+            self.pos = end
+            return node
         n = len(data)
         while True:
-            self._skip_ws()
+            if self.pos < n and data[self.pos] in _WS_BYTES:  # (the call only when needed)
+                self._skip_ws()
             if self.pos >= n:
                 return node
             c = data[self.pos]
@@ -382,7 +418,7 @@ class _Parser:
                 prop = _PLAIN_PROPERTY.match(data, self.pos)
                 # (a value that is not plain after the plain ones: read them all slowly below)
                 if prop is not None and data[prop.end() : prop.end() + 1] != b"[":
-                    ident = _normalize_ident(prop.group(1).decode("ascii"))
+                    ident = self._ident(prop.group(1))
                     raw_values = prop.group(2)
                     plain = _PLAIN_VALUE.findall(raw_values)
                     # (no "(" in the values: none can run over a line starting with "(;")
@@ -481,6 +517,14 @@ class _Parser:
             first = ws.end() if ws is not None else first
         if first >= len(data) or data[first] != 0x3B:
             return  # no root node: nothing to scan (and no scan far past this tree)
+        # the first "CA" at or after ``first``, kept from tree to tree: a collection of many
+        # short games without a charset needs one search in all, not three per tree
+        ca_from, ca_at = self.next_ca
+        if ca_from > first or 0 <= ca_at < first:
+            ca_at = data.find(b"CA", first)
+            self.next_ca = (first, ca_at)
+        if ca_at < 0 or ca_at + 2 > min(len(data), first + 65536):
+            return  # no "CA" within the longest root node scanned below
         # scan the root node only (up to the next node or variation), so that the scans of a
         # file of many trees add up to one pass over it, not one window per tree
         limit = min(len(data), first + 65536)
@@ -511,7 +555,8 @@ class _Parser:
         orphan = False  # a second root-level sequence, not readable
         too_deep_reported = False
         while True:
-            self._skip_ws()
+            if self.pos < n and data[self.pos] in _WS_BYTES:  # (the call only when needed)
+                self._skip_ws()
             if self.pos >= n:
                 tree.problems.append(
                     ParseProblem(
@@ -632,7 +677,8 @@ class _Parser:
         if p < 0:
             self._advance(len(data))
             return None if stray is None else (stray, stray_line)
-        self._advance(p)
+        if p > start:  # (between trees of a collection: nothing, or a line end)
+            self._advance(p)
         return stray, stray_line
 
 
@@ -656,6 +702,9 @@ class _Ctx:
         self.height = height
         self.decode = decode
         self.max_string = max_string
+        #: (``B``/``W``, raw value) -> the move's token and ``_point``: a collection of many games
+        #: on one board repeats few move values, and the context is shared by its trees
+        self.moves: dict[tuple[str, bytes], tuple[str, Point | str | None]] = {}
 
     def text(self, raw: bytes, notes: list[str], ident: str, line: int, simple: bool = True) -> str:
         text = self.decode(raw)
@@ -848,9 +897,14 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
     for ident, values in node.props:
         if ident in ("B", "W"):
             color = BLACK if ident == "B" else WHITE
+            memo = ctx.moves
             for v in values:
-                token = f"{ident}[{v.decode('latin-1')}]"
-                p = _point(v, ctx, allow_pass=True)
+                known = memo.get((ident, v))
+                if known is None:
+                    known = (f"{ident}[{v.decode('latin-1')}]", _point(v, ctx, allow_pass=True))
+                    if len(v) <= _MEMO_KEY_BYTES and len(memo) < _MEMO_ENTRIES:
+                        memo[ident, v] = known
+                token, p = known
                 if isinstance(p, str):
                     ni.problems.append(
                         ParseProblem(
@@ -859,7 +913,8 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
                     )
                     ni.bad = True
                     break
-                ni.moves.append(Move(p, color, line=line, token=token))
+                # positional, in field order: point, color, line, offset, token
+                ni.moves.append(Move(p, color, line, None, token))
         elif ident in ("AB", "AW"):
             color = BLACK if ident == "AB" else WHITE
             for v in values:
@@ -999,51 +1054,84 @@ def _tree_records(
     index: int,
     path_name: str,
     opts: ReadOptions,
-    budget: _Budget | None = None,
-    contexts: _Contexts | None = None,
-) -> Iterator[Record]:
+    budget: _Budget,
+    contexts: _Contexts,
+) -> Iterable[Record]:
+    """The records of a tree: its paths, or one unreadable record.
+
+    A tree of one path (most games of a collection) gives a tuple, not a generator: a
+    collection of tiny games would spend a good part of each game on making and running one.
+    """
     root = tree.root
     if root is None:
-        yield _unreadable(path_name, index, tree.line, "empty game tree", tree.problems)
-        return
-    ctx, tree_notes = (contexts or _Contexts(opts)).get(root)
+        return (_unreadable(path_name, index, tree.line, "empty game tree", tree.problems),)
+    ctx, tree_notes = contexts.get(root)
     if isinstance(ctx, str):  # the board size cannot be used
-        yield _unreadable(path_name, index, tree.line, ctx, tree.problems, root.line)
-        return
-    paths: Iterable[tuple[list[_Node], str, int]]
+        return (_unreadable(path_name, index, tree.line, ctx, tree.problems, root.line),)
     if tree.branched:
-        paths = _paths(root)
         walk = _PathWalk(tree.problems, tree_notes, rewindable=True)
-    else:
-        # one path, the main line (most games of a collection): no path ids, nothing to rewind
-        nodes = [root]
-        while nodes[-1].children:
-            nodes.append(nodes[-1].children[0])
-        paths = ((nodes, "main", 0),)
-        walk = _PathWalk(tree.problems, tree_notes, rewindable=False)
-    for nodes, variation, first_new in paths:
-        # a path costs its nodes and the problems and notes it repeats (a tree's problems are
-        # copied into every path): all of it counts against the file's budget
-        if budget is not None and len(nodes) + len(tree.problems) > budget.left:
-            budget.spent = True
-            yield _unreadable(
-                path_name,
-                index,
-                tree.line,
-                f"the variations read so far hold more than {budget.total} moves and problems "
-                f"in all ({opts.moves_per_byte} per byte of the file + {opts.moves_allowance}): "
-                "a tree this repetitive is refused; the rest of the file is not read",
-            )
+        return _branched_records(tree, root, walk, ctx, index, path_name, opts, budget)
+    # one path, the main line: no path ids, nothing to rewind
+    nodes = [root]
+    while nodes[-1].children:
+        nodes.append(nodes[-1].children[0])
+    walk = _PathWalk(tree.problems, tree_notes, rewindable=False)
+    return (_path_record(tree, nodes, "main", 0, walk, ctx, index, path_name, opts, budget),)
+
+
+def _branched_records(
+    tree: _Tree,
+    root: _Node,
+    walk: _PathWalk,
+    ctx: _Ctx,
+    index: int,
+    path_name: str,
+    opts: ReadOptions,
+    budget: _Budget,
+) -> Iterator[Record]:
+    for nodes, variation, first_new in _paths(root):
+        yield _path_record(
+            tree, nodes, variation, first_new, walk, ctx, index, path_name, opts, budget
+        )
+        if budget.spent:
             return
-        # consecutive paths share the nodes before ``first_new``: take the walk back to there
-        # and walk only the new nodes
-        walk.rewind(first_new)
-        for k in range(first_new, len(nodes)):
-            walk.step(nodes[k], k, ctx, opts)
-        record = walk.record(SourceLocation(path_name, index, tree.line, variation=variation), ctx)
-        if budget is not None:
-            budget.left -= len(nodes) + len(record.problems) + len(record.notes)
-        yield record
+
+
+def _path_record(
+    tree: _Tree,
+    nodes: list[_Node],
+    variation: str,
+    first_new: int,
+    walk: _PathWalk,
+    ctx: _Ctx,
+    index: int,
+    path_name: str,
+    opts: ReadOptions,
+    budget: _Budget,
+) -> Record:
+    """The record of one path of ``tree`` (the walk is at the previous path), or, past the
+    file's budget, the unreadable record that ends the file (``budget.spent``)."""
+    # a path costs its nodes and the problems and notes it repeats (a tree's problems are
+    # copied into every path): all of it counts against the file's budget
+    if len(nodes) + len(tree.problems) > budget.left:
+        budget.spent = True
+        return _unreadable(
+            path_name,
+            index,
+            tree.line,
+            f"the variations read so far hold more than {budget.total} moves and problems "
+            f"in all ({opts.moves_per_byte} per byte of the file + {opts.moves_allowance}): "
+            "a tree this repetitive is refused; the rest of the file is not read",
+        )
+    # consecutive paths share the nodes before ``first_new``: take the walk back to there
+    # and walk only the new nodes
+    walk.rewind(first_new)
+    for k in range(first_new, len(nodes)):
+        walk.step(nodes[k], k, ctx, opts)
+    # (path, index, line, offset, variation)
+    record = walk.record(SourceLocation(path_name, index, tree.line, None, variation), ctx)
+    budget.left -= len(nodes) + len(record.problems) + len(record.notes)
+    return record
 
 
 def _after(event: OpeningEvent) -> int:
@@ -1190,12 +1278,17 @@ class _PathWalk:
             self.stopped = True
 
     def record(self, source: SourceLocation, ctx: _Ctx) -> Record:
-        """The record of the current path: copies of the walk's lists, which go on changing."""
+        """The record of the current path: copies of the walk's lists, which go on changing;
+        the lists themselves when the walk cannot be rewound (its only path: nothing changes
+        them after this, and a collection of tiny games saves four copies per game)."""
         info = self.info
-        moves = list(self.moves)
-        setup = list(self.setup)
-        problems = list(self.problems)
-        notes = list(self.notes)
+        if self.rewindable:
+            moves = list(self.moves)
+            setup = list(self.setup)
+            problems = list(self.problems)
+            notes = list(self.notes)
+        else:
+            moves, setup, problems, notes = self.moves, self.setup, self.problems, self.notes
         meta: dict[str, str] = {}
         if self.comment is not None:
             meta["comment"] = self.comment
@@ -1224,20 +1317,22 @@ class _PathWalk:
             problems = [
                 dataclasses.replace(p, fatal=True) if i == 0 else p for i, p in enumerate(problems)
             ]
+        # positional arguments, in field order: keywords cost a third more, and a collection of
+        # tiny games makes hundreds of thousands of records
         return Record(
-            moves=moves,
-            source=source,
-            width=ctx.width,
-            height=ctx.height,
-            declared_result=declared,
-            rule=rule,
-            opening_id=opening_id,
-            metadata=meta,
-            setup=setup,
-            opening_events=events,
-            notes=notes,
-            problems=problems,
-            format=FORMAT,
+            moves,
+            source,
+            ctx.width,
+            ctx.height,
+            declared,  # declared_result
+            rule,
+            opening_id,
+            meta,  # metadata
+            setup,
+            events,  # opening_events
+            notes,
+            problems,
+            FORMAT,
         )
 
 
