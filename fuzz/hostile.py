@@ -59,6 +59,31 @@ def _distinct_records(size: int) -> bytes:
     return bytes(out[:size])
 
 
+def _distinct_lines(size: int, moves: int, line: Callable[[list[bytes]], bytes]) -> bytes:
+    # records of ``moves`` distinct-ish moves each, no two alike (15x15 points, a counter's
+    # digits spread over the moves); ``line`` writes one record in its format
+    names = [f"{c}{r}".encode() for c in "abcdefghijklmno" for r in range(1, 16)]
+    out, i = bytearray(), 0
+    while len(out) < size:
+        points: list[bytes] = []
+        seen, k, step = set(), i, 1
+        while len(points) < moves:
+            n = (k + step * 37) % 225
+            k //= 7
+            step += 1
+            if n not in seen:
+                seen.add(n)
+                points.append(names[n])
+        out += line(points)
+        i += 1
+    return bytes(out[:size])
+
+
+def _sgf_point(name: bytes) -> bytes:
+    # "h8" -> "hh" (SGF letters, row 1 at the bottom of a 15x15 board)
+    return name[:1] + bytes([ord("a") + 15 - int(name[1:])])
+
+
 def _xml_games(size: int, game: bytes) -> bytes:
     return _fill(game, size, b"<?xml version='1.0'?><database><games>", b"</games></database>")
 
@@ -113,6 +138,57 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "playok-open-comment": lambda n: _fill(b"x ", n, b'[Site "PlayOK"]\n\n1. h8 {'),
     "playok-tiny-games": lambda n: _fill(b"1-0 ", n, b'[Site "PlayOK"]\n'),
     "pos-oversized": lambda n: _fill(b"\x70", n, b"\xe1"),
+    # records just past the memo of short records (9 moves), none alike, in each line format
+    "notation-nine-moves": lambda n: _distinct_lines(n, 9, lambda p: b" ".join(p) + b"\n"),
+    "jsonl-distinct-records": lambda n: _distinct_lines(
+        n, 3, lambda p: b'{"moves":"' + b" ".join(p) + b'"}\n'
+    ),
+    "renjunet-distinct-games": lambda n: _distinct_lines(
+        n, 5, lambda p: b"<game><move>" + b" ".join(p) + b"</move></game>"
+    ),
+    "sgf-distinct-games": lambda n: _distinct_lines(
+        n,
+        3,
+        lambda p: (
+            b"(;"
+            + b";".join(
+                b"BW"[i % 2 : i % 2 + 1] + b"[" + _sgf_point(x) + b"]" for i, x in enumerate(p)
+            )
+            + b")"
+        ),
+    ),
+    "playok-distinct-games": lambda n: _distinct_lines(
+        n,
+        4,
+        lambda p: (
+            b'[Site "PlayOK"]\n\n1. '
+            + p[0]
+            + b" "
+            + p[1]
+            + b" 2. "
+            + p[2]
+            + b" "
+            + p[3]
+            + b" 1-0\n\n"
+        ),
+    ),
+    # one move, then many siblings of one move each: as many two-move lines as bytes / 8
+    "sgf-many-siblings": lambda n: _fill(b"(;W[aa])", n, b"(;SZ[15];B[hh]", b")"),
+    # a root with many leaf children, each with a comment of its own (memory per leaf)
+    "sgf-commented-siblings": lambda n: _fill(
+        b"(;W[aa]C[" + b"c" * 100 + b"])", n, b"(;B[hh]", b")"
+    ),
+    # RenLib: one move, then siblings of one move each (flag 0x80: a next sibling; 0x40: a leaf)
+    "renlib-wide": lambda n: _fill(
+        b"\x79\xc0", n, b"\xffRenLib\xff\x03\x00" + b"\xff" * 10 + b"\x78\x00", b"\x79\x40"
+    ),
+    # JSON Lines records carrying big metadata (copied into every report)
+    "jsonl-big-metadata": lambda n: _fill(
+        b'{"moves":"h8","metadata":{' + b",".join(b'"k%d":"v"' % i for i in range(2000)) + b"}}\n",
+        n,
+    ),
+    # a long game replayed in full, many times over, nothing alike beyond the memo
+    "notation-long-games": lambda n: _distinct_lines(n, 200, lambda p: b" ".join(p) + b"\n"),
     "binary-noise": lambda n: bytes((i * 7919 + 13) % 256 for i in range(n)),
 }
 

@@ -52,10 +52,16 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
     million one-move records must not cost a million replays.
     """
     memo = _Memo.of(ruleset)
+    variation = record.source.variation
+    if variation is not None and variation != MAIN_LINE and memo.enabled and not record.unreadable:
+        # a later line of a variation tree: it shares its first moves with the line before
+        # (the same nodes), so resuming that line's replay costs its new moves; it is seldom
+        # like an earlier line in the memo's sense (its moves lie at their nodes' places)
+        return memo.replay_line(record)
     key = memo.key(record)
     if key is None:
-        if record.source.variation is not None and memo.enabled and not record.unreadable:
-            return memo.replay_line(record)
+        if variation is not None and memo.enabled and not record.unreadable:
+            return memo.replay_line(record)  # a tree's long first line
         return replay_uncached(record, ruleset)
     seen = memo.reports.get(key, _UNSEEN)
     if isinstance(seen, _Template):
@@ -133,6 +139,10 @@ def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
 
 
 # -- the memo of short records -------------------------------------------------------------------
+#: ``source.variation`` of the first line of a variation tree (the SGF reader's name; a tree of
+#: one line, as every game of a collection, has only that one): the memo takes it, the later
+#: lines resume the replay of the line before (``_Memo.replay_line``).
+MAIN_LINE = "main"
 #: Records of at most this many moves are looked up in the memo: their key is cheap to build, and
 #: they are the ones whose replay costs more than its moves (a batch of tiny records).
 MEMO_MOVES = 8

@@ -59,16 +59,14 @@ def test_exit_3_on_an_internal_error(
 ) -> None:
     """A bug while judging one record: that record gets an internal-error finding, the batch
     goes on, and the exit code is 3 with one line on stderr (no traceback)."""
-    import renju_cli.batch
-
-    real = renju_cli.batch.replay  # what judges each record of a batch
+    from renju_cli.referee import replay as real
 
     def boom(record: Any, rules: Any) -> Any:
         if record.source.path.endswith("black-five.txt"):
             raise RuntimeError("injected")
         return real(record, rules)
 
-    monkeypatch.setattr(renju_cli.batch, "replay", boom)
+    monkeypatch.setattr("renju_cli.batch.replay", boom)  # what judges each record of a batch
     code, out, err = renju(capsys, "check", str(EXAMPLES), "-f", "jsonl")
     assert code == 3
     reports = [json.loads(line) for line in out.splitlines()]

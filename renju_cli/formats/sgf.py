@@ -962,7 +962,10 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
             ni.info.append(
                 (ident, ctx.text(values[0], ni.notes, ident, line, ident not in _TEXT_INFO))
             )
-    node.info = ni
+    # kept for a node with children, which the paths through it share; a leaf ends one path
+    # and is walked once (a node with 100,000 leaf children must not keep 100,000 infos)
+    if node.children:
+        node.info = ni
     return ni
 
 
