@@ -184,7 +184,7 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     ),
     # JSON Lines records carrying big metadata (copied into every report)
     "jsonl-big-metadata": lambda n: _fill(
-        b'{"moves":"h8","metadata":{' + b",".join(b'"k%d":"v"' % i for i in range(2000)) + b"}}\n",
+        b'{"moves":"h8","metadata":{' + b",".join(b'"k%d":"v"' % i for i in range(100)) + b"}}\n",
         n,
     ),
     # a long game replayed in full, many times over, nothing alike beyond the memo
