@@ -128,6 +128,11 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
         b"(;SZ[15]" + b"! " * (n // 4) + b"(;B[hh])" * max(1, n // 16) + b")"
     ),
     "sgf-empty-trees": lambda n: _fill(b"()", n),
+    # a sequence of a million empty nodes (each was kept: 344 MB for 1 MB), of moves off the
+    # board (the line stops at the first; the nodes stay), and of empty variations (a line each)
+    "sgf-empty-nodes": lambda n: _fill(b";", n, b"(;SZ[15]", b")"),
+    "sgf-bad-move-nodes": lambda n: _fill(b";B[zz]", n, b"(;SZ[15]", b")"),
+    "sgf-empty-variations": lambda n: _fill(b"(;)", n, b"(;SZ[15]", b")"),
     "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),
     "psq-many-moves": lambda n: _fill(b"1,1,0\n", n, b"Piskvorky 20x20, 11:11, 0\n"),
@@ -143,8 +148,10 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "jsonl-distinct-records": lambda n: _distinct_lines(
         n, 3, lambda p: b'{"moves":"' + b" ".join(p) + b'"}\n'
     ),
-    "renjunet-distinct-games": lambda n: _distinct_lines(
-        n, 5, lambda p: b"<game><move>" + b" ".join(p) + b"</move></game>"
+    "renjunet-distinct-games": lambda n: (
+        b"<?xml version='1.0'?><database><games>"
+        + _distinct_lines(n - 64, 5, lambda p: b"<game><move>" + b" ".join(p) + b"</move></game>")
+        + b"</games></database>"
     ),
     "sgf-distinct-games": lambda n: _distinct_lines(
         n,

@@ -253,3 +253,22 @@ def test_hostile_files_are_read_within_loose_bounds(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(hostile.HOSTILE))
 def test_hostile_files_are_judged_and_rendered(name: str) -> None:
     fuzz_target.run_input(hostile.HOSTILE[name](2048), None)
+
+
+def test_empty_nodes_of_a_sequence_are_not_kept() -> None:
+    # (;SZ[15];;;;...;B[hh]): an empty node adds nothing to a line; 1 MB of ";" was a million
+    # nodes (344 MB).  One that opens a variation is kept: it makes a line of its own.
+    data = b"(;SZ[15]" + b";" * (256 << 10) + b";B[hh])"
+    tracemalloc.start()
+    try:
+        recs = read(data, "sgf")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert [[m.token for m in r.moves] for r in recs] == [["B[hh]"]]
+    assert peak < 16 << 20
+    lines = read(b"(;B[hh](;)(;;W[ii]))", "sgf")
+    assert [(r.source.variation, [m.token for m in r.moves]) for r in lines] == [
+        ("main", ["B[hh]"]),
+        ("1", ["B[hh]", "W[ii]"]),
+    ]

@@ -250,7 +250,7 @@ def sniff(head: bytes) -> int:
 class _Node:
     """One SGF node: its properties in file order, with raw (unescaped) byte values."""
 
-    __slots__ = ("children", "info", "line", "problems", "props", "unterminated")
+    __slots__ = ("children", "line", "problems", "props", "unterminated")
 
     def __init__(self, line: int) -> None:
         self.line = line
@@ -259,7 +259,6 @@ class _Node:
         self.problems: list[ParseProblem] = []
         #: (line, byte offset) of a ``[`` whose value never ends.
         self.unterminated: tuple[int, int] | None = None
-        self.info: _NodeInfo | None = None
 
     def get(self, ident: str) -> list[bytes] | None:
         for name, values in self.props:
@@ -554,6 +553,8 @@ class _Parser:
         current: _Node | None = None
         orphan = False  # a second root-level sequence, not readable
         too_deep_reported = False
+        # the last thing read was a node (not a "(" or ")"): a node now follows it in sequence
+        in_sequence = False
         while True:
             if self.pos < n and data[self.pos] in _WS_BYTES:  # (the call only when needed)
                 self._skip_ws()
@@ -572,6 +573,7 @@ class _Parser:
                 if depth == 0:
                     return tree
                 current = stack.pop()
+                in_sequence = False
             elif c == 0x28:  # (
                 if self._starts_new_game():
                     tree.problems.append(
@@ -605,10 +607,22 @@ class _Parser:
                 stack.append(current)
                 depth += 1
                 self.pos += 1
+                in_sequence = False
             elif c == 0x3B:  # ;
                 line = self.line
                 self.pos += 1
                 node = self._parse_node(line, is_root=tree.root is None and current is None)
+                if (
+                    in_sequence
+                    and not node.props
+                    and not node.problems
+                    and node.unterminated is None
+                ):
+                    # An empty node in the middle of a sequence adds nothing to any line: it is
+                    # not kept (1 MB of ";" would otherwise be a million nodes, 300 MB).  One
+                    # that opens a variation is kept: it makes a line of its own.
+                    continue
+                in_sequence = True
                 if current is None:
                     if tree.root is None:
                         tree.root = node
@@ -888,8 +902,9 @@ class _NodeInfo:
 
 
 def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
-    if node.info is not None:
-        return node.info
+    """What a node adds to the path walked through it.  Not kept: a walk steps each node once
+    (the paths after the first walk only their new nodes), and a long tree must not hold an
+    info per node besides the node."""
     ni = _NodeInfo()
     ni.problems.extend(node.problems)
     line = node.line
@@ -962,10 +977,6 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
             ni.info.append(
                 (ident, ctx.text(values[0], ni.notes, ident, line, ident not in _TEXT_INFO))
             )
-    # kept for a node with children, which the paths through it share; a leaf ends one path
-    # and is walked once (a node with 100,000 leaf children must not keep 100,000 infos)
-    if node.children:
-        node.info = ni
     return ni
 
 
