@@ -33,7 +33,7 @@ BLACK = Color.BLACK
 WHITE = Color.WHITE
 
 
-@dataclass(unsafe_hash=True)
+@dataclass(unsafe_hash=True, slots=True)
 class SourceLocation:
     """Where a record (or one of its moves) comes from.  Treat it as immutable (it is hashable);
     it is not frozen because a frozen dataclass costs four times as much to build, and readers
@@ -59,7 +59,7 @@ class SourceLocation:
         return out
 
 
-@dataclass
+@dataclass(slots=True)
 class Move:
     """One move of a record: a stone at ``point``, or a pass when ``point`` is ``None``.
 
@@ -79,7 +79,7 @@ class Move:
         return self.point is None
 
 
-@dataclass
+@dataclass(slots=True)
 class DeclaredResult:
     """The result a record states, which the board may or may not show.
 
@@ -100,7 +100,7 @@ class DeclaredResult:
         return out
 
 
-@dataclass
+@dataclass(slots=True)
 class ParseProblem:
     """Something a reader could not make sense of.  Becomes a ``parse-error`` finding."""
 
@@ -110,7 +110,7 @@ class ParseProblem:
     fatal: bool = False  # the record could not be read at all (no moves were kept)
 
 
-@dataclass
+@dataclass(slots=True)
 class OpeningEvent:
     """A decision of the opening protocol recorded beside the stones.
 
@@ -127,7 +127,7 @@ class OpeningEvent:
     line: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Record:
     """A game as written in a file.
 

@@ -57,7 +57,7 @@ def severity_rank(severity: str) -> int:
     return SEVERITIES.index(severity)
 
 
-@dataclass
+@dataclass(slots=True)
 class Finding:
     """One problem or fact about a record, with where it is."""
 
@@ -120,7 +120,7 @@ def elide_findings(
     return kept
 
 
-@dataclass
+@dataclass(slots=True)
 class Result:
     """How the game ended on the board."""
 
@@ -142,7 +142,7 @@ class Result:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class FirstFive:
     move: int
     color: str
@@ -153,7 +153,7 @@ class FirstFive:
         return {"move": self.move, "color": self.color, "point": self.point, "stones": self.stones}
 
 
-@dataclass
+@dataclass(slots=True)
 class ForbiddenMove:
     move: int
     point: str
@@ -163,7 +163,7 @@ class ForbiddenMove:
         return {"move": self.move, "point": self.point, "kinds": self.kinds}
 
 
-@dataclass
+@dataclass(slots=True)
 class GameReport:
     """What replaying one record found.
 

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from helpers import random_board, reference_position
@@ -216,4 +217,4 @@ def test_plain_move_lists_read_as_the_tokenizer_reads_them(
     slow, _, slow_problem = _parse_body(body + " pass", 7)
     assert fast_problem is None and slow_problem is None and fast_events == []
     assert slow[-1].point is None
-    assert [vars(m) for m in fast] == [vars(m) for m in slow[:-1]]
+    assert [dataclasses.astuple(m) for m in fast] == [dataclasses.astuple(m) for m in slow[:-1]]

@@ -248,17 +248,28 @@ def sniff(head: bytes) -> int:
 
 
 class _Node:
-    """One SGF node: its properties in file order, with raw (unescaped) byte values."""
+    """One SGF node: its properties in file order, with raw (unescaped) byte values.
+
+    A file may hold a node every three bytes (``;AB``) and the whole tree is kept while its
+    lines are walked, so a node holds no empty lists: ``children`` and ``problems`` are
+    ``None`` until they get an entry.
+    """
 
     __slots__ = ("children", "line", "problems", "props", "unterminated")
 
     def __init__(self, line: int) -> None:
         self.line = line
         self.props: list[tuple[str, list[bytes]]] = []
-        self.children: list[_Node] = []
-        self.problems: list[ParseProblem] = []
+        self.children: list[_Node] | None = None
+        self.problems: list[ParseProblem] | None = None
         #: (line, byte offset) of a ``[`` whose value never ends.
         self.unterminated: tuple[int, int] | None = None
+
+    def problem(self, problem: ParseProblem) -> None:
+        if self.problems is None:
+            self.problems = [problem]
+        else:
+            self.problems.append(problem)
 
     def get(self, ident: str) -> list[bytes] | None:
         for name, values in self.props:
@@ -410,7 +421,7 @@ class _Parser:
                 if self._read_value() is None:
                     node.unterminated = (vline, vpos)
                     return node
-                node.problems.append(ParseProblem("value without a property name", line=vline))
+                node.problem(ParseProblem("value without a property name", line=vline))
                 continue
             if self.dbcs is None:
                 # the common case in one match: a name and plain values (no escapes)
@@ -438,9 +449,7 @@ class _Parser:
                 j = _JUNK.match(data, self.pos)
                 end = j.end() if j is not None and j.end() > self.pos else self.pos + 1
                 snippet = data[self.pos : min(end, self.pos + 20)].decode("latin-1")
-                node.problems.append(
-                    ParseProblem(f"unexpected text {snippet!r} in a node", line=self.line)
-                )
+                node.problem(ParseProblem(f"unexpected text {snippet!r} in a node", line=self.line))
                 self._advance(end)
                 continue
             ident_line = self.line
@@ -462,9 +471,7 @@ class _Parser:
                     return node
                 values.append(value)
             if not values:
-                node.problems.append(
-                    ParseProblem(f"property {raw_ident} has no value", line=ident_line)
-                )
+                node.problem(ParseProblem(f"property {raw_ident} has no value", line=ident_line))
                 continue
             if ident == "CA" and is_root:
                 kind = _dbcs_kind(values[0].decode("latin-1").strip())
@@ -634,9 +641,10 @@ class _Parser:
                                 line=line,
                             )
                         )
+                elif current.children is None:
+                    current.children = [node]
                 else:
-                    if current.children:
-                        tree.branched = True
+                    tree.branched = True
                     current.children.append(node)
                 current = node
                 if node.unterminated is not None:
@@ -906,7 +914,8 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
     (the paths after the first walk only their new nodes), and a long tree must not hold an
     info per node besides the node."""
     ni = _NodeInfo()
-    ni.problems.extend(node.problems)
+    if node.problems:
+        ni.problems.extend(node.problems)
     line = node.line
     too_many = False  # setup stones past the board's points (said once)
     for ident, values in node.props:
@@ -993,11 +1002,11 @@ def _paths(root: _Node) -> Iterator[tuple[list[_Node], str, int]]:
     ids: list[str] = []
     first_new = 0
     while True:
-        node = path[-1]
-        if node.children:
-            if len(node.children) > 1:
+        children = path[-1].children
+        if children:
+            if len(children) > 1:
                 ids.append("0")
-            path.append(node.children[0])
+            path.append(children[0])
             choice.append(0)
             continue
         # trailing zeros dropped: they all come after the node where this path left the
@@ -1009,13 +1018,14 @@ def _paths(root: _Node) -> Iterator[tuple[list[_Node], str, int]]:
         while len(path) > 1:
             idx = choice.pop()
             path.pop()
-            parent = path[-1]
-            if len(parent.children) > 1:
+            siblings = path[-1].children
+            assert siblings is not None  # the parent of the node just left
+            if len(siblings) > 1:
                 ids.pop()
-            if idx + 1 < len(parent.children):
+            if idx + 1 < len(siblings):
                 first_new = len(path)
                 ids.append(str(idx + 1))
-                path.append(parent.children[idx + 1])
+                path.append(siblings[idx + 1])
                 choice.append(idx + 1)
                 break
         else:
@@ -1087,8 +1097,10 @@ def _tree_records(
         return _branched_records(tree, root, walk, ctx, index, path_name, opts, budget)
     # one path, the main line: no path ids, nothing to rewind
     nodes = [root]
-    while nodes[-1].children:
-        nodes.append(nodes[-1].children[0])
+    children = root.children
+    while children:
+        nodes.append(children[0])
+        children = children[0].children
     walk = _PathWalk(tree.problems, tree_notes, rewindable=False)
     return (_path_record(tree, nodes, "main", 0, walk, ctx, index, path_name, opts, budget),)
 
