@@ -251,19 +251,25 @@ class _Node:
     """One SGF node: its properties in file order, with raw (unescaped) byte values.
 
     A file may hold a node every three bytes (``;AB``) and the whole tree is kept while its
-    lines are walked, so a node holds no empty lists: ``children`` and ``problems`` are
-    ``None`` until they get an entry.
+    lines are walked, so a node holds no empty lists: ``props``, ``children`` and ``problems``
+    are ``None`` until they get an entry.
     """
 
     __slots__ = ("children", "line", "problems", "props", "unterminated")
 
     def __init__(self, line: int) -> None:
         self.line = line
-        self.props: list[tuple[str, list[bytes]]] = []
+        self.props: list[tuple[str, list[bytes]]] | None = None
         self.children: list[_Node] | None = None
         self.problems: list[ParseProblem] | None = None
         #: (line, byte offset) of a ``[`` whose value never ends.
         self.unterminated: tuple[int, int] | None = None
+
+    def prop(self, ident: str, values: list[bytes]) -> None:
+        if self.props is None:
+            self.props = [(ident, values)]
+        else:
+            self.props.append((ident, values))
 
     def problem(self, problem: ParseProblem) -> None:
         if self.problems is None:
@@ -272,13 +278,13 @@ class _Node:
             self.problems.append(problem)
 
     def get(self, ident: str) -> list[bytes] | None:
-        for name, values in self.props:
+        for name, values in self.props or ():
             if name == ident:
                 return values
         return None
 
     def has(self, *idents: str) -> bool:
-        return any(name in idents for name, _ in self.props)
+        return any(name in idents for name, _ in self.props or ())
 
 
 class _Tree:
@@ -320,6 +326,9 @@ class _Parser:
         #: ``_normalize_ident`` of the short raw names met so far: a file repeats a few names
         #: (``B``, ``W``) in every node, and a look-up costs a fraction of decoding and normalising
         self.idents: dict[bytes, str] = {}
+        #: problems of nodes by (message, line): a node per three bytes may each say the same
+        #: thing on one line (``;AB;AB;AB``), and a record holds its path's problems
+        self.problem_memo: dict[tuple[str, int], ParseProblem] = {}
 
     # -- low level
 
@@ -331,6 +340,15 @@ class _Parser:
             if len(raw) <= _MEMO_KEY_BYTES and len(self.idents) < _MEMO_ENTRIES:
                 self.idents[raw] = ident
         return ident
+
+    def _problem(self, message: str, line: int) -> ParseProblem:
+        """A node's problem (one object for the same words on the same line)."""
+        problem = self.problem_memo.get((message, line))
+        if problem is None:
+            problem = ParseProblem(message, line=line)
+            if len(self.problem_memo) < _MEMO_ENTRIES:
+                self.problem_memo[message, line] = problem
+        return problem
 
     def _advance(self, newpos: int) -> None:
         self.line += self.data.count(b"\n", self.pos, newpos)
@@ -402,7 +420,7 @@ class _Parser:
                 kind = _dbcs_kind(value.decode("latin-1").strip())
                 if kind is not None:
                     self.dbcs = kind
-            node.props.append((ident, [value]))
+            node.prop(ident, [value])
             end = one.end()
             self.line += data.count(b"\n", self.pos, end)  # (``_advance``, without a call)
             self.pos = end
@@ -421,7 +439,7 @@ class _Parser:
                 if self._read_value() is None:
                     node.unterminated = (vline, vpos)
                     return node
-                node.problem(ParseProblem("value without a property name", line=vline))
+                node.problem(self._problem("value without a property name", vline))
                 continue
             if self.dbcs is None:
                 # the common case in one match: a name and plain values (no escapes)
@@ -442,14 +460,14 @@ class _Parser:
                             kind = _dbcs_kind(plain[0].decode("latin-1").strip())
                             if kind is not None:
                                 self.dbcs = kind
-                        node.props.append((ident, plain))
+                        node.prop(ident, plain)
                         continue
             m = _IDENT.match(data, self.pos)
             if m is None:
                 j = _JUNK.match(data, self.pos)
                 end = j.end() if j is not None and j.end() > self.pos else self.pos + 1
                 snippet = data[self.pos : min(end, self.pos + 20)].decode("latin-1")
-                node.problem(ParseProblem(f"unexpected text {snippet!r} in a node", line=self.line))
+                node.problem(self._problem(f"unexpected text {snippet!r} in a node", self.line))
                 self._advance(end)
                 continue
             ident_line = self.line
@@ -467,17 +485,17 @@ class _Parser:
                     # a short value running over a line that starts a node: its ']' is missing
                     node.unterminated = (vline, vpos)
                     if values:
-                        node.props.append((ident, values))
+                        node.prop(ident, values)
                     return node
                 values.append(value)
             if not values:
-                node.problem(ParseProblem(f"property {raw_ident} has no value", line=ident_line))
+                node.problem(self._problem(f"property {raw_ident} has no value", ident_line))
                 continue
             if ident == "CA" and is_root:
                 kind = _dbcs_kind(values[0].decode("latin-1").strip())
                 if kind is not None:
                     self.dbcs = kind
-            node.props.append((ident, values))
+            node.prop(ident, values)
 
     def _starts_new_game(self) -> bool:
         """Whether the ``(`` at ``pos`` opens a node with a root-only property (a new game)."""
@@ -918,7 +936,7 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
         ni.problems.extend(node.problems)
     line = node.line
     too_many = False  # setup stones past the board's points (said once)
-    for ident, values in node.props:
+    for ident, values in node.props or ():
         if ident in ("B", "W"):
             color = BLACK if ident == "B" else WHITE
             memo = ctx.moves
