@@ -95,8 +95,10 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "notation-garbage": lambda n: _fill(b"h8 \xff\xfe z99 ", n),
     "jsonl-deep-nesting": lambda n: _fill(b"[", n // 2, b'{"moves":"h8","x":') + b"]" * (n // 2),
     "jsonl-tiny-records": lambda n: _fill(b'{"moves":"h8"}\n', n),
+    "jsonl-empty-objects": lambda n: _fill(b"{}\n", n),
     "jsonl-no-newline": lambda n: _fill(b" ", n, b'{"moves":"', b'"}'),
     "diagram-huge-board": lambda n: _fill(b"X" * 1000 + b"\n", n),
+    "diagram-many": lambda n: _fill(b". . .\n. X .\n. . .\n\n", n),
     "diagram-one-row": lambda n: _fill(b"X.", n),
     "renjunet-billion-laughs": lambda n: (
         b'<?xml version="1.0"?><!DOCTYPE database [<!ENTITY a "aaaaaaaaaa">'
@@ -133,6 +135,9 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-empty-nodes": lambda n: _fill(b";", n, b"(;SZ[15]", b")"),
     "sgf-bad-move-nodes": lambda n: _fill(b";B[zz]", n, b"(;SZ[15]", b")"),
     "sgf-empty-variations": lambda n: _fill(b"(;)", n, b"(;SZ[15]", b")"),
+    # a node every three or four bytes, each with a problem or a pass: the tree is kept whole
+    "sgf-valueless-properties": lambda n: _fill(b";AB", n, b"(;SZ[15]", b")"),
+    "sgf-pass-nodes": lambda n: _fill(b";B[]", n, b"(;SZ[15]", b")"),
     "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),
     "psq-many-moves": lambda n: _fill(b"1,1,0\n", n, b"Piskvorky 20x20, 11:11, 0\n"),
