@@ -53,10 +53,17 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
     """
     memo = _Memo.of(ruleset)
     variation = record.source.variation
-    if variation is not None and variation != MAIN_LINE and memo.enabled and not record.unreadable:
+    if (
+        variation is not None
+        and variation != MAIN_LINE
+        and record.moves
+        and memo.enabled
+        and not record.unreadable
+    ):
         # a later line of a variation tree: it shares its first moves with the line before
         # (the same nodes), so resuming that line's replay costs its new moves; it is seldom
-        # like an earlier line in the memo's sense (its moves lie at their nodes' places)
+        # like an earlier line in the memo's sense (its moves lie at their nodes' places).  A
+        # line without moves has nothing to resume: the memo takes it.
         return memo.replay_line(record)
     key = memo.key(record)
     if key is None:
