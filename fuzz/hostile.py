@@ -138,6 +138,8 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     # a node every three or four bytes, each with a problem or a pass: the tree is kept whole
     "sgf-valueless-properties": lambda n: _fill(b";AB", n, b"(;SZ[15]", b")"),
     "sgf-pass-nodes": lambda n: _fill(b";B[]", n, b"(;SZ[15]", b")"),
+    # a node of junk on every line: a problem each, none alike (the most memory per byte)
+    "sgf-junk-nodes": lambda n: _fill(b";!\n", n, b"(;SZ[15]", b")"),
     "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),
     "psq-many-moves": lambda n: _fill(b"1,1,0\n", n, b"Piskvorky 20x20, 11:11, 0\n"),

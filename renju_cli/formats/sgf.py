@@ -100,6 +100,7 @@ FORMAT = "sgf"
 _WS = re.compile(rb"[ \t\r\n\f\v]*")
 _WS_BYTES = frozenset(b" \t\r\n\f\v")
 _IDENT = re.compile(rb"[A-Za-z0-9]+")
+_IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _JUNK = re.compile(rb"[^A-Za-z0-9;()\[ \t\r\n\f\v]+")
 _STRUCT = re.compile(rb"[()\[]")
 _VALUE_SPECIAL = re.compile(rb"[\\\]]")
@@ -329,6 +330,7 @@ class _Parser:
         #: problems of nodes by (message, line): a node per three bytes may each say the same
         #: thing on one line (``;AB;AB;AB``), and a record holds its path's problems
         self.problem_memo: dict[tuple[str, int], ParseProblem] = {}
+        self.problem_words: dict[str, str] = {}
 
     # -- low level
 
@@ -342,9 +344,14 @@ class _Parser:
         return ident
 
     def _problem(self, message: str, line: int) -> ParseProblem:
-        """A node's problem (one object for the same words on the same line)."""
+        """A node's problem: one object for the same words on the same line, one string for
+        the same words (a hostile tree may say the same on each of 300,000 lines)."""
         problem = self.problem_memo.get((message, line))
         if problem is None:
+            words = self.problem_words
+            message = words.get(message, message)
+            if len(words) < _MEMO_ENTRIES:
+                words[message] = message
             problem = ParseProblem(message, line=line)
             if len(self.problem_memo) < _MEMO_ENTRIES:
                 self.problem_memo[message, line] = problem
@@ -441,6 +448,13 @@ class _Parser:
                     return node
                 node.problem(self._problem("value without a property name", vline))
                 continue
+            if c not in _IDENT_BYTES:  # no property name starts here: junk up to the next one
+                j = _JUNK.match(data, self.pos)
+                end = j.end() if j is not None and j.end() > self.pos else self.pos + 1
+                snippet = data[self.pos : min(end, self.pos + 20)].decode("latin-1")
+                node.problem(self._problem(f"unexpected text {snippet!r} in a node", self.line))
+                self._advance(end)
+                continue
             if self.dbcs is None:
                 # the common case in one match: a name and plain values (no escapes)
                 prop = _PLAIN_PROPERTY.match(data, self.pos)
@@ -463,13 +477,7 @@ class _Parser:
                         node.prop(ident, plain)
                         continue
             m = _IDENT.match(data, self.pos)
-            if m is None:
-                j = _JUNK.match(data, self.pos)
-                end = j.end() if j is not None and j.end() > self.pos else self.pos + 1
-                snippet = data[self.pos : min(end, self.pos + 20)].decode("latin-1")
-                node.problem(self._problem(f"unexpected text {snippet!r} in a node", self.line))
-                self._advance(end)
-                continue
+            assert m is not None  # ``c`` is a name's first byte
             ident_line = self.line
             raw_ident = m.group().decode("ascii")
             self.pos = m.end()
