@@ -148,6 +148,10 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "gomocup-many-lines": lambda n: _fill(b"0,0\n", n),
     "playok-many-tags": lambda n: _fill(b'[Site "PlayOK"]\n', n),
     "playok-open-comment": lambda n: _fill(b"x ", n, b'[Site "PlayOK"]\n\n1. h8 {'),
+    # a comment after a move, 200,000 times: each was appended to the text so far (quadratic)
+    "playok-comments": lambda n: _fill(
+        b"{x} ", n, b'[Site "PlayOK"]\n[GameType "61,15"]\n\n1. h8 '
+    ),
     "playok-tiny-games": lambda n: _fill(b"1-0 ", n, b'[Site "PlayOK"]\n'),
     "pos-oversized": lambda n: _fill(b"\x70", n, b"\xe1"),
     # records just past the memo of short records (9 moves), none alike, in each line format

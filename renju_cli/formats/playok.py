@@ -144,6 +144,7 @@ class _Game:
     """
 
     __slots__ = (
+        "comments",
         "events",
         "in_movetext",
         "index",
@@ -169,6 +170,15 @@ class _Game:
         self.in_movetext = False
         self.stopped = False  # a bad token or a bound: the rest of the movetext is skipped
         self.last_line: int | None = None
+        #: the comments of the last move so far, joined when the next move comes or the game
+        #: ends (joining each time would copy the text so far: quadratic for 100,000 comments)
+        self.comments: list[str] | None = None
+
+    def end_comments(self) -> None:
+        """Give the last move the comments it got so far."""
+        if self.comments is not None:
+            self.moves[-1].comment = " ".join(self.comments)
+            self.comments = None
 
 
 #: One movetext token: its kind (a group name of ``_TOKEN_RE``), its text, its point if a stone.
@@ -323,6 +333,7 @@ class _Reader:
                     line=game.last_line,
                 )
             )
+        game.end_comments()
         return _build(game, self.path)
 
     # -- scanning ----------------------------------------------------------------------------
@@ -433,6 +444,7 @@ class _Reader:
                 )
                 game.stopped = True
                 return None
+            game.end_comments()
             game.moves.append(Move(point, None, n, None, tok))  # point, color, line, offset, token
         elif kind == "choice":
             game.events.append(
@@ -474,9 +486,12 @@ class _Reader:
 
     def _attach_comment(self, text: str) -> None:
         text = text.strip()[: self.options.max_string]
-        if text and self.game is not None and self.game.moves:
-            last = self.game.moves[-1]
-            last.comment = text if last.comment is None else f"{last.comment} {text}"
+        game = self.game
+        if text and game is not None and game.moves:
+            if game.comments is None:
+                last = game.moves[-1].comment
+                game.comments = [] if last is None else [last]
+            game.comments.append(text)
 
 
 def _opening_slot(game: _Game) -> bool:
