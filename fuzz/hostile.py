@@ -130,6 +130,11 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
         b"(;SZ[15]" + b"! " * (n // 4) + b"(;B[hh])" * max(1, n // 16) + b")"
     ),
     "sgf-empty-trees": lambda n: _fill(b"()", n),
+    # a root comment of half the file, repeated in every line of the tree (its metadata): 4 GB
+    # of report for 360 KB before the text of a line counted against the move budget
+    "sgf-comment-in-every-line": lambda n: (
+        b"(;SZ[15]C[" + b"x" * (n // 2) + b"]" + b"(;B[hh])" * max(1, n // 16) + b")"
+    ),
     # a sequence of a million empty nodes (each was kept: 344 MB for 1 MB), of moves off the
     # board (the line stops at the first; the nodes stay), and of empty variations (a line each)
     "sgf-empty-nodes": lambda n: _fill(b";", n, b"(;SZ[15]", b")"),
@@ -195,6 +200,15 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     # a root with many leaf children, each with a comment of its own (memory per leaf)
     "sgf-commented-siblings": lambda n: _fill(
         b"(;W[aa]C[" + b"c" * 100 + b"])", n, b"(;B[hh]", b")"
+    ),
+    # RenLib: comments on no-move nodes before many leaves (the line's metadata, every line)
+    "renlib-comments-in-every-line": lambda n: (
+        b"\xffRenLib\xff\x03\x00"
+        + b"\xff" * 10
+        + b"\x78\x00"
+        + (b"\x00\x0a" + b"x" * 200 + b"\x00\x00") * max(1, n // 408)
+        + b"\x79\xc0" * max(1, n // 4)
+        + b"\x79\x40"
     ),
     # RenLib: one move, then siblings of one move each (flag 0x80: a next sibling; 0x40: a leaf)
     "renlib-wide": lambda n: _fill(

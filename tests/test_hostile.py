@@ -272,3 +272,19 @@ def test_empty_nodes_of_a_sequence_are_not_kept() -> None:
         ("main", ["B[hh]"]),
         ("1", ["B[hh]", "W[ii]"]),
     ]
+
+
+@pytest.mark.parametrize("name", ["sgf-comment-in-every-line", "renlib-comments-in-every-line"])
+def test_text_repeated_in_every_line_of_a_tree_counts_against_the_budget(name: str) -> None:
+    # a tree repeats its root's text (an SGF root comment, RenLib comments before the leaves)
+    # in the metadata of every line: 360 KB of SGF made 4 GB of report.  The text costs one
+    # move per TEXT_PER_MOVE characters, so the lines stop at the file's move budget.
+    from renju_cli.formats import TEXT_PER_MOVE, text_cost
+
+    data = hostile.HOSTILE[name](256 << 10)
+    recs = read(data)
+    assert recs[-1].unreadable and "a tree this repetitive is refused" in messages(recs[-1:])
+    held = sum(len(r.moves) + text_cost(r) for r in recs[:-1])
+    assert held <= ReadOptions().move_budget(len(data))
+    text = sum(len(v) for r in recs for v in r.metadata.values())
+    assert text <= TEXT_PER_MOVE * ReadOptions().move_budget(len(data)) + len(data)

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from renju_cli.coords import Point, point_name
-from renju_cli.formats import ReadOptions
+from renju_cli.formats import TEXT_PER_MOVE, ReadOptions, text_cost
 from renju_cli.record import Move, ParseProblem, Record, SourceLocation
 
 NAME = "renlib"
@@ -421,16 +421,23 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
                 message = (
                     f"more than {options.max_records} lines; the rest of the library is skipped"
                 )
-            elif emitted > options.move_budget(reader.offset):
-                message = (
-                    f"the lines read so far hold {emitted} moves in all, more than "
-                    f"{options.moves_per_byte} per byte of the file (+{options.moves_allowance}): "
-                    "a tree this repetitive is refused; the rest of the library is skipped"
-                )
             else:
-                yield _record(path, leaves, line, line_moves, reader, options)
-                leaves += 1
-                continue
+                budget = options.move_budget(reader.offset)
+                if emitted <= budget:
+                    record = _record(path, leaves, line, line_moves, reader, options)
+                    # its text (the comments of the nodes before it) costs too: it is repeated
+                    # in every line below them
+                    emitted += text_cost(record)
+                    if emitted <= budget:
+                        yield record
+                        leaves += 1
+                        continue
+                message = (
+                    f"the lines read so far hold {emitted} moves and text ({TEXT_PER_MOVE} "
+                    f"characters a move) in all, more than {options.moves_per_byte} per byte of "
+                    f"the file (+{options.moves_allowance}): a tree this repetitive is refused; "
+                    "the rest of the library is skipped"
+                )
             yield _failed(path, leaves, message, node.offset, reader, line)
             return
     except RenlibError as exc:
@@ -444,11 +451,6 @@ def _move(node: Node) -> Move | None:
     return Move(node.point, offset=node.offset, token=f"0x{node.pos:02x}", comment=node.comment)
 
 
-def _metadata_add(metadata: dict[str, str], key: str, text: str) -> None:
-    # Several no-move nodes can sit at the same move number.
-    metadata[key] = f"{metadata[key]}\n{text}" if key in metadata else text
-
-
 def _record(
     path: str,
     index: int,
@@ -458,17 +460,22 @@ def _record(
     options: ReadOptions,
 ) -> Record:
     moves = [m for m in line_moves if m is not None]
-    metadata: dict[str, str] = {}
-    if reader.version is not None:
-        metadata["renlib.version"] = reader.version
+    # the texts of the line by key; several no-move nodes can sit at the same move number,
+    # their texts joined once (joining as they come would copy the text so far each time)
+    texts: dict[str, list[str]] = {}
     played = 0
     for node in line:
         if node.carries_move:
             played += 1
         elif node.comment is not None:
-            _metadata_add(metadata, f"renlib.comment.{played}", node.comment)
+            texts.setdefault(f"renlib.comment.{played}", []).append(node.comment)
         if node.board_text is not None:
-            _metadata_add(metadata, f"renlib.board_text.{played}", node.board_text)
+            texts.setdefault(f"renlib.board_text.{played}", []).append(node.board_text)
+    metadata: dict[str, str] = {}
+    if reader.version is not None:
+        metadata["renlib.version"] = reader.version
+    for key, parts in texts.items():
+        metadata[key] = "\n".join(parts)
     leaf = line[-1]
     record = Record(
         moves=moves,

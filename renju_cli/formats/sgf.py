@@ -80,7 +80,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO, NamedTuple, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
-from renju_cli.formats import ReadOptions, text_codec
+from renju_cli.formats import TEXT_PER_MOVE, ReadOptions, text_codec, text_cost
 from renju_cli.record import (
     BLACK,
     WHITE,
@@ -1163,18 +1163,10 @@ def _path_record(
 ) -> Record:
     """The record of one path of ``tree`` (the walk is at the previous path), or, past the
     file's budget, the unreadable record that ends the file (``budget.spent``)."""
-    # a path costs its nodes and the problems and notes it repeats (a tree's problems are
-    # copied into every path): all of it counts against the file's budget
+    # a path costs its nodes and the problems, notes and text it repeats (a tree's problems
+    # and root text are copied into every path): all of it counts against the file's budget
     if len(nodes) + len(tree.problems) > budget.left:
-        budget.spent = True
-        return _unreadable(
-            path_name,
-            index,
-            tree.line,
-            f"the variations read so far hold more than {budget.total} moves and problems "
-            f"in all ({opts.moves_per_byte} per byte of the file + {opts.moves_allowance}): "
-            "a tree this repetitive is refused; the rest of the file is not read",
-        )
+        return _refused(tree, index, path_name, opts, budget)
     # consecutive paths share the nodes before ``first_new``: take the walk back to there
     # and walk only the new nodes
     walk.rewind(first_new)
@@ -1182,8 +1174,25 @@ def _path_record(
         walk.step(nodes[k], k, ctx, opts)
     # (path, index, line, offset, variation)
     record = walk.record(SourceLocation(path_name, index, tree.line, None, variation), ctx)
-    budget.left -= len(nodes) + len(record.problems) + len(record.notes)
+    cost = len(nodes) + len(record.problems) + len(record.notes) + text_cost(record)
+    if cost > budget.left:
+        return _refused(tree, index, path_name, opts, budget)
+    budget.left -= cost
     return record
+
+
+def _refused(tree: _Tree, index: int, path_name: str, opts: ReadOptions, budget: _Budget) -> Record:
+    """The unreadable record that ends a file past its budget (``budget.spent``)."""
+    budget.spent = True
+    return _unreadable(
+        path_name,
+        index,
+        tree.line,
+        f"the variations read so far hold more than {budget.total} moves, problems and text "
+        f"({TEXT_PER_MOVE} characters a move) in all ({opts.moves_per_byte} per byte of the "
+        f"file + {opts.moves_allowance}): a tree this repetitive is refused; the rest of the "
+        "file is not read",
+    )
 
 
 def _after(event: OpeningEvent) -> int:
