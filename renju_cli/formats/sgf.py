@@ -434,8 +434,11 @@ class _Parser:
             return node
         n = len(data)
         while True:
-            if self.pos < n and data[self.pos] in _WS_BYTES:  # (the call only when needed)
-                self._skip_ws()
+            if self.pos < n and data[self.pos] in _WS_BYTES:  # (``_skip_ws``, without a call)
+                ws = _WS.match(data, self.pos)
+                assert ws is not None  # (the pattern matches the empty string)
+                self.line += data.count(b"\n", self.pos, ws.end())
+                self.pos = ws.end()
             if self.pos >= n:
                 return node
             c = data[self.pos]
@@ -453,7 +456,8 @@ class _Parser:
                 end = j.end() if j is not None and j.end() > self.pos else self.pos + 1
                 snippet = data[self.pos : min(end, self.pos + 20)].decode("latin-1")
                 node.problem(self._problem(f"unexpected text {snippet!r} in a node", self.line))
-                self._advance(end)
+                self.line += data.count(b"\n", self.pos, end)  # (``_advance``, without a call)
+                self.pos = end
                 continue
             if self.dbcs is None:
                 # the common case in one match: a name and plain values (no escapes)
