@@ -460,12 +460,11 @@ class Batch:
             for item, judged_all in zip(chunk.items, results, strict=True):
                 done += len(judged_all)
                 record = item if isinstance(item, Record) else None
-                sliced = isinstance(item, TextSlice)
+                sliced = item.path if isinstance(item, TextSlice) else None
                 for report, key in judged_all:
-                    if sliced:
-                        assert isinstance(item, TextSlice)
-                        n = numbered.get(item.path, 0)
-                        numbered[item.path] = n + 1
+                    if sliced is not None:  # renumbered in the file: a slice starts from 0
+                        n = numbered.get(sliced, 0)
+                        numbered[sliced] = n + 1
                         report.source = dataclasses.replace(report.source, index=n)
                     first = index.seen(key, report.source) if key else None
                     if first is not None:

@@ -33,6 +33,11 @@ BLACK = Color.BLACK
 WHITE = Color.WHITE
 
 
+#: ``SourceLocation.variation`` of the first line of a variation tree (its main line; a tree of
+#: one line, as every game of an SGF collection, has only that one).
+MAIN_LINE = "main"
+
+
 @dataclass(unsafe_hash=True, slots=True)
 class SourceLocation:
     """Where a record (or one of its moves) comes from.  Treat it as immutable (it is hashable);

@@ -27,7 +27,7 @@ from renju_cli.judge import (
     row_through,
 )
 from renju_cli.opening import Course, OpeningCheck, check_opening, move_stones
-from renju_cli.record import Color, Move, OpeningEvent, Record
+from renju_cli.record import MAIN_LINE, Color, Move, OpeningEvent, Record
 from renju_cli.report import (
     CODES,
     ERROR,
@@ -53,23 +53,16 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
     """
     memo = _Memo.of(ruleset)
     variation = record.source.variation
-    if (
-        variation is not None
-        and variation != MAIN_LINE
-        and record.moves
-        and memo.enabled
-        and not record.unreadable
-    ):
+    tree_line = variation is not None and memo.enabled and not record.unreadable
+    if tree_line and variation != MAIN_LINE and record.moves:
         # a later line of a variation tree: it shares its first moves with the line before
         # (the same nodes), so resuming that line's replay costs its new moves; it is seldom
         # like an earlier line in the memo's sense (its moves lie at their nodes' places).  A
-        # line without moves has nothing to resume: the memo takes it.
+        # line without moves has nothing to resume: the memo takes it, as a tree's first line.
         return memo.replay_line(record)
     key = memo.key(record)
-    if key is None:
-        if variation is not None and memo.enabled and not record.unreadable:
-            return memo.replay_line(record)  # a tree's long first line
-        return replay_uncached(record, ruleset)
+    if key is None:  # too long for the memo
+        return memo.replay_line(record) if tree_line else replay_uncached(record, ruleset)
     seen = memo.reports.get(key, _UNSEEN)
     if isinstance(seen, _Template):
         return seen.report_for(record, ruleset)
@@ -146,10 +139,6 @@ def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
 
 
 # -- the memo of short records -------------------------------------------------------------------
-#: ``source.variation`` of the first line of a variation tree (the SGF reader's name; a tree of
-#: one line, as every game of a collection, has only that one): the memo takes it, the later
-#: lines resume the replay of the line before (``_Memo.replay_line``).
-MAIN_LINE = "main"
 #: Records of at most this many moves are looked up in the memo: their key is cheap to build, and
 #: they are the ones whose replay costs more than its moves (a batch of tiny records).
 MEMO_MOVES = 8

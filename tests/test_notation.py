@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import io
 import pickle
@@ -206,10 +205,9 @@ def test_diagram_round_trip_with_labels() -> None:
 def test_the_field_order_the_readers_build_positionally() -> None:
     # readers of big files call these constructors positionally (a third faster than with
     # keywords): reordering a field would silently shift values, so the order is pinned here
-    from renju_cli.record import DeclaredResult, ParseProblem
+    from helpers import field_names as names
 
-    def names(cls: type) -> list[str]:
-        return [f.name for f in dataclasses.fields(cls)]
+    from renju_cli.record import DeclaredResult, ParseProblem
 
     assert names(Record) == [
         "moves", "source", "width", "height", "declared_result", "rule", "opening_id",

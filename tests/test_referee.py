@@ -348,12 +348,9 @@ def test_a_record_with_more_problems_than_are_listed() -> None:
 def test_the_field_order_the_referee_builds_positionally() -> None:
     # the referee builds reports positionally (one per record of a batch): reordering a field
     # would silently shift values, so the order is pinned here
-    import dataclasses
+    from helpers import field_names as names
 
     from renju_cli.report import FirstFive, ForbiddenMove, Result
-
-    def names(cls: type) -> list[str]:
-        return [f.name for f in dataclasses.fields(cls)]
 
     assert names(GameReport) == [
         "source", "ruleset", "moves", "format", "opening", "result", "declared_result",

@@ -84,6 +84,14 @@ def text_cost(record: Record) -> int:
     return chars // TEXT_PER_MOVE
 
 
+def budget_terms(options: ReadOptions) -> str:
+    """How the move budget of a file is counted, for the finding that refuses a tree past it."""
+    return (
+        f"{options.moves_per_byte} per byte of the file + {options.moves_allowance}; "
+        f"{TEXT_PER_MOVE} characters of text count as a move"
+    )
+
+
 def text_codec(name: str | None) -> str | None:
     """The codec name of ``name`` when it is a text encoding, else ``None``; never raises.
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from renju_cli.coords import Point, point_name
-from renju_cli.formats import TEXT_PER_MOVE, ReadOptions, text_cost
+from renju_cli.formats import ReadOptions, budget_terms, text_cost
 from renju_cli.record import Move, ParseProblem, Record, SourceLocation
 
 NAME = "renlib"
@@ -433,10 +433,9 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
                         leaves += 1
                         continue
                 message = (
-                    f"the lines read so far hold {emitted} moves and text ({TEXT_PER_MOVE} "
-                    f"characters a move) in all, more than {options.moves_per_byte} per byte of "
-                    f"the file (+{options.moves_allowance}): a tree this repetitive is refused; "
-                    "the rest of the library is skipped"
+                    f"the lines read so far hold {emitted} moves and text in all, more than "
+                    f"the file's budget ({budget_terms(options)}): a tree this repetitive is "
+                    "refused; the rest of the library is skipped"
                 )
             yield _failed(path, leaves, message, node.offset, reader, line)
             return

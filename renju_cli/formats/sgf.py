@@ -80,9 +80,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO, NamedTuple, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
-from renju_cli.formats import TEXT_PER_MOVE, ReadOptions, text_codec, text_cost
+from renju_cli.formats import ReadOptions, budget_terms, text_codec, text_cost
 from renju_cli.record import (
     BLACK,
+    MAIN_LINE,
     WHITE,
     Color,
     DeclaredResult,
@@ -1044,7 +1045,7 @@ def _paths(root: _Node) -> Iterator[tuple[list[_Node], str, int]]:
         end = len(ids)
         while end and ids[end - 1] == "0":
             end -= 1
-        yield path, ".".join(ids[:end]) if end else "main", first_new
+        yield path, ".".join(ids[:end]) if end else MAIN_LINE, first_new
         while len(path) > 1:
             idx = choice.pop()
             path.pop()
@@ -1132,7 +1133,7 @@ def _tree_records(
         nodes.append(children[0])
         children = children[0].children
     walk = _PathWalk(tree.problems, tree_notes, rewindable=False)
-    return (_path_record(tree, nodes, "main", 0, walk, ctx, index, path_name, opts, budget),)
+    return (_path_record(tree, nodes, MAIN_LINE, 0, walk, ctx, index, path_name, opts, budget),)
 
 
 def _branched_records(
@@ -1193,8 +1194,7 @@ def _refused(tree: _Tree, index: int, path_name: str, opts: ReadOptions, budget:
         index,
         tree.line,
         f"the variations read so far hold more than {budget.total} moves, problems and text "
-        f"({TEXT_PER_MOVE} characters a move) in all ({opts.moves_per_byte} per byte of the "
-        f"file + {opts.moves_allowance}): a tree this repetitive is refused; the rest of the "
+        f"in all ({budget_terms(opts)}): a tree this repetitive is refused; the rest of the "
         "file is not read",
     )
 
