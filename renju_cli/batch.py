@@ -48,7 +48,7 @@ from typing import NamedTuple
 
 from renju_cli import api
 from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
-from renju_cli.formats import ReadOptions, unreadable
+from renju_cli.formats import ReadOptions, no_record_message, unreadable
 from renju_cli.record import Record, SourceLocation
 from renju_cli.referee import replay
 from renju_cli.report import Finding, GameReport, Summary
@@ -533,9 +533,10 @@ class Batch:
                 continue
             yield from read_file(entry, self.fmt, self.options, self.settings, self._read.add)
 
-    def _slices(self, path: str) -> Iterator[TextSlice] | None:
-        """A big move-list or JSON Lines file cut into slices of whole records, or ``None``
-        when the file is of another format (or cannot be opened: ``read_file`` says why)."""
+    def _slices(self, path: str) -> Iterator[TextSlice | Record] | None:
+        """A big move-list or JSON Lines file cut into slices of whole records (or, when no
+        line starts one, its unreadable record), or ``None`` when the file is of another format
+        (or cannot be opened: ``read_file`` says why)."""
         from renju_cli import formats
 
         if path == "-":
@@ -555,20 +556,26 @@ class Batch:
             return None
         return self._cut(stream, path, fmt)
 
-    def _cut(self, stream: io.BufferedReader, path: str, fmt: str) -> Iterator[TextSlice]:
+    def _cut(self, stream: io.BufferedReader, path: str, fmt: str) -> Iterator[TextSlice | Record]:
         options = self.options or ReadOptions()
         lines: list[bytes] = []
         first = 1
         number = 0
+        any_record = False  # a file of blank or comment lines is one unreadable record
         with stream:
             for raw in stream:
                 number += 1
+                if not any_record:
+                    any_record = _starts_record(raw, fmt)
                 if len(lines) >= SLICE_LINES and _starts_record(raw, fmt):
                     yield self._slice(path, fmt, options, lines, first)
                     lines, first = [], number
                 lines.append(raw)
-            if lines:
+            if any_record:
                 yield self._slice(path, fmt, options, lines, first)
+            else:
+                self._read.add(sum(len(line) for line in lines))
+                yield unreadable(path, no_record_message(fmt))
 
     def _slice(
         self, path: str, fmt: str, options: ReadOptions, lines: list[bytes], first: int

@@ -234,6 +234,46 @@ def test_an_empty_file_is_one_unreadable_record(tmp_path: Path) -> None:
     assert rec.unreadable and "empty" in messages([rec])
 
 
+NOTHING_TO_CHECK = {
+    "blank.txt": b"\n  \n\t\r\n",
+    "comments.txt": b"# a title\n# nothing else\n",
+    "blank.jsonl": b"\n\n",
+    "no-games.xml": b'<?xml version="1.0"?>\n<database><games></games></database>\n',
+    "no-database.xml": b'<?xml version="1.0"?>\n<database/>\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOTHING_TO_CHECK))
+def test_a_file_without_a_record_is_one_unreadable_record(tmp_path: Path, name: str) -> None:
+    # like an empty file: a batch must not pass a file that held nothing to check as clean
+    path = tmp_path / name
+    path.write_bytes(NOTHING_TO_CHECK[name])
+    (rec,) = api.read_path(str(path))
+    assert rec.unreadable and "no record found" in messages([rec])
+
+
+def test_a_txt_file_no_reader_recognizes_is_read_as_a_move_list(tmp_path: Path) -> None:
+    # .txt is claimed by move lists, PlayOK and Gomocup openings: a line that is none of them
+    # is reported as a move list would be, not as a bad opening line
+    path = tmp_path / "odd.txt"
+    path.write_bytes(b"# my notes\nzz top\n")
+    (rec,) = api.read_path(str(path))
+    assert rec.format == "notation" and rec.problems and "opening" not in messages([rec])
+
+
+def test_a_big_file_of_blank_lines_cut_for_workers_is_one_unreadable_record(
+    tmp_path: Path,
+) -> None:
+    from renju_cli import batch
+
+    path = tmp_path / "blank.txt"
+    path.write_bytes(b"# nothing\n\n" * 20_000)  # past SMALL_FILE_BYTES: cut into slices
+    assert path.stat().st_size > batch.SMALL_FILE_BYTES
+    reports = [r for _, r in batch.Batch([str(path)], jobs=2)]
+    assert len(reports) == 1 and reports[0].unreadable
+    assert "no record found" in reports[0].findings[0].message
+
+
 # -- every hostile file, small ------------------------------------------------------------------
 @pytest.mark.parametrize("name", sorted(hostile.HOSTILE))
 def test_hostile_files_are_read_within_loose_bounds(name: str) -> None:

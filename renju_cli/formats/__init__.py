@@ -39,6 +39,9 @@ FORMAT_MODULES: dict[str, str] = {
     "notation": "renju_cli.formats.notation",
 }
 
+#: The format of a file whose content no reader recognizes and whose extension several claim.
+PLAIN_FORMAT = "notation"
+
 #: How many bytes detection looks at.
 HEAD_BYTES = 4096
 
@@ -162,10 +165,12 @@ def detect(head: bytes, path: str) -> str | None:
             best, best_name = key, name
     if best_name is not None:
         return best_name
-    for name in available():
-        if ext in load(name).EXTENSIONS:
-            return name
-    return None
+    claimed = [name for name in available() if ext in load(name).EXTENSIONS]
+    if len(claimed) > 1 and PLAIN_FORMAT in claimed:
+        # several text formats use ``.txt``: what none of them recognizes is read as a move
+        # list, whose reader says line by line what is not a move (and skips ``#`` comments)
+        return PLAIN_FORMAT
+    return claimed[0] if claimed else None
 
 
 def read_stream(
@@ -173,7 +178,9 @@ def read_stream(
 ) -> Iterator[Record]:
     """Yield the records of one file, detecting its format unless ``fmt`` is given.
 
-    A file that matches no format yields one unreadable record with a ``parse-error`` problem.
+    A file that matches no format, or in which the reader finds no record (blank lines, an
+    empty ``<games>``, comments only), yields one unreadable record with a ``parse-error``
+    problem: a file that held nothing to check must not pass a batch as clean.
     """
     opts = options or ReadOptions()
     if fmt is None:
@@ -182,7 +189,18 @@ def read_stream(
         if fmt is None:
             yield unreadable(path, "matches no known record format", offset=0)
             return
-    yield from load(fmt).read(stream, path, opts)
+    records = load(fmt).read(stream, path, opts)
+    first = next(records, None)
+    if first is None:
+        yield unreadable(path, no_record_message(fmt))
+        return
+    yield first
+    yield from records
+
+
+def no_record_message(fmt: str) -> str:
+    """The problem of a file in which the ``fmt`` reader found no record."""
+    return f"no record found (read as {fmt}): nothing to check"
 
 
 def _peek(stream: BinaryIO) -> bytes:
