@@ -546,12 +546,13 @@ class Batch:
         except OSError:
             return None
         try:
-            fmt = self.fmt or formats.detect(
-                stream.peek(formats.HEAD_BYTES)[: formats.HEAD_BYTES], path
-            )
+            head = stream.peek(formats.HEAD_BYTES)[: formats.HEAD_BYTES]
+            fmt = self.fmt or formats.detect(head, path)
         except OSError:
-            fmt = None
-        if fmt not in LINE_FORMATS:
+            head, fmt = b"", None
+        if fmt not in LINE_FORMATS or formats.recoding(head) is not None:
+            # a file recoded as it is read (UTF-16, CR line ends) is read whole: its own
+            # bytes do not cut into its lines
             stream.close()
             return None
         return self._cut(stream, path, fmt)

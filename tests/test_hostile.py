@@ -261,6 +261,61 @@ def test_a_txt_file_no_reader_recognizes_is_read_as_a_move_list(tmp_path: Path) 
     assert rec.format == "notation" and rec.problems and "opening" not in messages([rec])
 
 
+# -- text in another encoding or with other line ends ------------------------------------------
+UNICODE_FILES = {
+    # (a file saved as "Unicode" by Windows Notepad; its lines end with CR LF)
+    "game.txt": ("utf-16", "h8 h9 i10\r\nh8 i9 # comment ♔\r\n"),
+    "game.psq": ("utf-16", "Piskvorky 15x15, 11:11, 0\r\n8,8,0\r\n9,9,0\r\n"),
+    "game.sgf": ("utf-16", "(;GM[4]SZ[15]C[𝄞 a clef];B[hh];W[hi])"),
+    "game.jsonl": ("utf-32", '{"moves": "h8 h9"}\n'),
+    "game.pgn": ("utf-16", '[Site "PlayOK"]\n[GameType "renju"]\n\n1. h8 h9 2. i10 1-0\n'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNICODE_FILES))
+def test_utf16_and_utf32_text_files_read_as_their_utf8_twins(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from renju_cli import formats
+
+    codec, text = UNICODE_FILES[name]
+    twin = tmp_path / ("utf8-" + name)
+    twin.write_bytes(text.encode("utf-8"))
+    path = tmp_path / name
+    path.write_bytes(text.encode(codec))  # with its byte order mark
+    # tiny chunks: code units and surrogate pairs are cut between two reads
+    monkeypatch.setattr(formats, "RECODE_CHUNK", 3)
+    got, want = list(api.read_path(str(path))), list(api.read_path(str(twin)))
+    assert [r.format for r in got] == [r.format for r in want] and not messages(got)
+    assert [[m.point for m in r.moves] for r in got] == [[m.point for m in r.moves] for r in want]
+    assert [r.metadata for r in got] == [r.metadata for r in want]
+    assert [r.source.line for r in got] == [r.source.line for r in want]
+
+
+def test_classic_mac_line_ends_separate_records(tmp_path: Path) -> None:
+    # CR alone ends a line (Mac OS before X): two records, not one of five moves
+    path = tmp_path / "mac.txt"
+    path.write_bytes(b"h8 h9 i10\rh8 i9\r")
+    recs = list(api.read_path(str(path)))
+    assert [len(r.moves) for r in recs] == [3, 2] and [r.source.line for r in recs] == [1, 2]
+
+
+def test_bad_utf16_is_replaced_not_fatal() -> None:
+    recs = read(b"\xff\xfe" + "h8 h9\n".encode("utf-16-le") + b"\x00\xd8\x41")  # lone surrogate
+    assert [len(r.moves) for r in recs][:1] == [2] and "\ufffd" in messages(recs)
+
+
+def test_a_binary_library_is_never_recoded() -> None:
+    # a RenLib file is read as its own bytes, even when they look like CR-ended text
+    from renju_cli.formats import recoding, renlib
+
+    data = fuzz_seeds.own_seeds()["lib.lib"].replace(b"\n", b"\r")
+    assert recoding(data[:4096]) == "mac"
+    direct = list(renlib.read(io.BufferedReader(io.BytesIO(data)), "hostile", ReadOptions()))
+    assert [r.moves for r in read(data)] == [r.moves for r in direct]
+    assert [r.moves for r in read(data, "renlib")] == [r.moves for r in direct]
+
+
 def test_a_big_file_of_blank_lines_cut_for_workers_is_one_unreadable_record(
     tmp_path: Path,
 ) -> None:

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import codecs
 import importlib
+import io
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from renju_cli.record import ParseProblem, Record, SourceLocation
 
@@ -183,12 +184,17 @@ def read_stream(
     problem: a file that held nothing to check must not pass a batch as clean.
     """
     opts = options or ReadOptions()
+    head = _peek(stream) if fmt not in RAW_FORMATS else b""
+    how = recoding(head)
     if fmt is None:
-        head = _peek(stream)
         fmt = detect(head, path)
+        if how is not None and fmt not in RAW_FORMATS:  # a text file: its recoded text tells
+            fmt = detect(_recoded_head(head, how), path)
         if fmt is None:
             yield unreadable(path, "matches no known record format", offset=0)
             return
+    if how is not None and fmt not in RAW_FORMATS:
+        stream = io.BufferedReader(Recoded(stream, how))
     records = load(fmt).read(stream, path, opts)
     first = next(records, None)
     if first is None:
@@ -196,6 +202,69 @@ def read_stream(
         return
     yield first
     yield from records
+
+
+#: Formats whose readers take the file's own bytes: binary layouts, and XML, whose parser reads
+#: a byte order mark and an encoding declaration itself.
+RAW_FORMATS = frozenset({"renlib", "pos", "renjunet"})
+
+
+def recoding(head: bytes) -> str | None:
+    """How a text file that starts with ``head`` must be recoded for the text readers, which
+    read UTF-8 (or ``--encoding``) lines: the codec of a UTF-16 or UTF-32 byte order mark (a
+    file saved as "Unicode" by Windows Notepad), ``"mac"`` for classic Mac OS line ends (CR
+    alone), else ``None``."""
+    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    if b"\r" in head and b"\n" not in head:
+        return "mac"
+    return None
+
+
+def _recoded_head(head: bytes, how: str) -> bytes:
+    """``head`` as ``Recoded`` gives it, for detection."""
+    if how == "mac":
+        return head.replace(b"\r", b"\n")
+    decoder = codecs.getincrementaldecoder(how)("replace")
+    return decoder.decode(head).encode("utf-8", "replace")
+
+
+class Recoded(io.RawIOBase):
+    """A text file read as UTF-8 with LF line ends (see ``recoding``): decoded chunk by chunk
+    as it is read, so memory stays bounded.  Line numbers are the file's; byte offsets in
+    findings count the recoded bytes (a UTF-16 file has no UTF-8 offsets of its own)."""
+
+    def __init__(self, stream: BinaryIO, how: str) -> None:
+        super().__init__()
+        self._stream = stream
+        self._decoder = None if how == "mac" else codecs.getincrementaldecoder(how)("replace")
+        self._pending = b""
+        self._at = 0
+        self._eof = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while self._at >= len(self._pending) and not self._eof:
+            chunk = self._stream.read(RECODE_CHUNK)
+            self._eof = not chunk
+            if self._decoder is None:
+                self._pending = chunk.replace(b"\r", b"\n")
+            else:
+                text = self._decoder.decode(chunk, final=self._eof)
+                self._pending = text.encode("utf-8", "replace")
+            self._at = 0
+        n = min(len(buffer), len(self._pending) - self._at)
+        buffer[:n] = self._pending[self._at : self._at + n]
+        self._at += n
+        return n
+
+
+#: Bytes of the file ``Recoded`` decodes at a time.
+RECODE_CHUNK = 1 << 16
 
 
 def no_record_message(fmt: str) -> str:
@@ -208,9 +277,12 @@ def _peek(stream: BinaryIO) -> bytes:
     if peek is not None:
         head: bytes = peek(HEAD_BYTES)[:HEAD_BYTES]
         return head
-    pos = stream.tell()
-    head = stream.read(HEAD_BYTES)
-    stream.seek(pos)
+    try:
+        pos = stream.tell()
+        head = stream.read(HEAD_BYTES)
+        stream.seek(pos)
+    except (OSError, ValueError):  # io.UnsupportedOperation: a pipe given as it is
+        return b""
     return head
 
 
