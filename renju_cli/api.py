@@ -133,7 +133,9 @@ def expand_inputs(
     exclude: Iterable[str] = (),
 ) -> Iterator[str | InputError]:
     """Files to read, in a deterministic order: files as given, directories recursed (sorted),
-    glob patterns expanded; ``-`` is standard input.  Unreadable paths come as ``InputError``.
+    glob patterns expanded; ``-`` is standard input.  Unreadable paths come as ``InputError``,
+    and so do named pipes, sockets and devices found in a directory or by a pattern (a path
+    named on its own is read whatever it is: ``<(zcat games.gz)`` is a pipe).
     """
     import fnmatch
 
@@ -164,9 +166,31 @@ def expand_inputs(
                 if os.path.isdir(m):
                     yield from _walk(m, wanted)
                 elif wanted(m):
-                    yield m
+                    yield _found(m)
         else:
             yield InputError(raw, "no such file or directory")
+
+
+def _found(path: str, entry: os.DirEntry[str] | None = None) -> str | InputError:
+    """A file found in a directory or by a pattern: its path, or an ``InputError`` when it is
+    not a regular file (after symbolic links) -- opening a named pipe found this way would wait
+    for a writer forever.  A broken link is left to ``read_path``, which says why."""
+    try:
+        mode = (entry.stat() if entry is not None else os.stat(path)).st_mode
+    except OSError:
+        return path
+    kind = _special_kind(mode)
+    return path if kind is None else InputError(path, f"not a regular file ({kind}): not read")
+
+
+def _special_kind(mode: int) -> str | None:
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
 
 
 def _walk(root: str, wanted: Any) -> Iterator[str | InputError]:
@@ -200,7 +224,7 @@ def _walk(root: str, wanted: Any) -> Iterator[str | InputError]:
             if is_dir:
                 subdirs.append(entry.path)
             elif wanted(entry.path):
-                yield entry.path
+                yield _found(entry.path, entry)
         stack.extend(reversed(subdirs))
 
 

@@ -231,6 +231,47 @@ def test_a_file_that_cannot_be_opened_is_a_finding(
     assert recs[1]["moves"] == 3 and not recs[1]["unreadable"]
 
 
+def test_pipes_and_sockets_found_in_a_directory_are_findings_not_hangs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    (tmp_path / "a.txt").write_text("h8 h9\n")
+    os.mkfifo(tmp_path / "b-pipe.txt")  # opening it would wait for a writer forever
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(tmp_path / "c.sock"))
+        for paths in ([str(tmp_path)], [str(tmp_path / "*")]):
+            code, out = run_main([*paths, "--format", "jsonl"], capsys)
+            recs = {
+                r["source"]["path"].rsplit("/", 1)[-1]: r for r in map(json.loads, out.splitlines())
+            }
+            assert code == 1 and sorted(recs) == ["a.txt", "b-pipe.txt", "c.sock"]
+            assert "a named pipe" in recs["b-pipe.txt"]["findings"][0]["message"]
+            assert "a socket" in recs["c.sock"]["findings"][0]["message"]
+            assert recs["a.txt"]["moves"] == 2
+    finally:
+        server.close()
+
+
+def test_a_named_pipe_named_on_its_own_is_read(tmp_path: Path) -> None:
+    # renju check <(zcat games.gz): the shell hands over a pipe
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+
+    def write() -> None:
+        with open(pipe, "wb") as w:
+            w.write(b"h8 h9 i10\n")
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    (rec,) = api.read_path(str(pipe), "notation")
+    writer.join(10)
+    assert len(rec.moves) == 3
+
+
 class _FailingFile(io.FileIO):
     """A file that fails (EIO) after ``good`` bytes, like one truncated or unmounted mid-read."""
 
