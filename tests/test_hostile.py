@@ -261,6 +261,36 @@ def test_a_txt_file_no_reader_recognizes_is_read_as_a_move_list(tmp_path: Path) 
     assert rec.format == "notation" and rec.problems and "opening" not in messages([rec])
 
 
+def test_an_endless_line_is_never_held_whole() -> None:
+    # a move list with an 8 MB line (or /dev/zero): read max_string bytes of it, skip the rest
+    options = ReadOptions(max_string=1 << 16)
+    data = b"h8 " + b"x" * (8 << 20) + b"\nh8 h9\n"
+    tracemalloc.start()
+    try:
+        recs = read(data, "notation", options)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 << 20  # the data itself is not traced: it lives outside (a BytesIO copy)
+    assert [len(r.moves) for r in recs] == [1, 2] and recs[0].problems
+    assert [r.source.line for r in recs] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "data"),
+    [
+        ("sgf", b"(;B[hh];W[hi])"),
+        ("psq", b"Piskvorky 15x15, 11:11, 0\n8,8,0\n"),
+        ("gomocup-openings", b"0,0, 1,1\n"),
+    ],
+)
+def test_a_file_read_whole_is_read_up_to_max_file(fmt: str, data: bytes) -> None:
+    exact = ReadOptions(max_file=len(data))
+    assert not messages(read(data, fmt, exact))
+    (rec,) = read(data + b" ", fmt, exact)  # a byte more: refused, never read further
+    assert rec.unreadable and f"longer than {len(data)} bytes" in messages([rec])
+
+
 # -- text in another encoding or with other line ends ------------------------------------------
 UNICODE_FILES = {
     # (a file saved as "Unicode" by Windows Notepad; its lines end with CR LF)

@@ -8,6 +8,8 @@ import pickle
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from renju_cli.board import BLACK, WHITE, Board, parse_diagram
 from renju_cli.coords import Point, center, parse_point, point_name
@@ -168,6 +170,46 @@ def test_records_read_before_a_disk_error_are_kept() -> None:
         for rec in read(stream, "f.txt", ReadOptions()):
             recs.append(rec)
     assert [r.source.line for r in recs] == [1, 2]
+
+
+def _reference_lines(data: bytes, options: ReadOptions) -> list[tuple[int, str]]:
+    """What ``_line_blocks`` must give: every line of ``data``, cut to ``max_string`` bytes."""
+    raws = data.split(b"\n")
+    if raws[-1] == b"":
+        raws.pop()  # after the last line end
+    decode = notation._decode_line
+    return [(n, decode(raw, "utf-8", options)) for n, raw in enumerate(raws, options.first_line)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(
+        st.one_of(
+            st.binary(max_size=12),
+            st.sampled_from([b"h8 h9", b"\xef\xbb\xbfh8", b"\xff\xfe", b"a\rb", b"x" * 40]),
+        ),
+        max_size=30,
+    ),
+    end=st.booleans(),
+    max_string=st.integers(1, 20),
+    block=st.integers(1, 24),
+    first_line=st.integers(1, 5),
+)
+def test_line_blocks_are_the_lines_cut_to_max_string(
+    lines: list[bytes], end: bool, max_string: int, block: int, first_line: int
+) -> None:
+    # blocks of a few bytes: lines, line ends, UTF-8 characters and overlong lines are cut
+    # anywhere between two reads
+    data = b"\n".join(line.replace(b"\n", b"") for line in lines) + (b"\n" if end else b"")
+    options = ReadOptions(max_string=max_string, first_line=first_line)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(notation, "_BLOCK_BYTES", block)
+        got = [
+            (n, line)
+            for first, got_lines in notation._line_blocks(io.BytesIO(data), options)
+            for n, line in enumerate(got_lines, first)
+        ]
+    assert got == _reference_lines(data, options)
 
 
 def test_a_record_continued_on_many_lines_is_read_in_linear_time() -> None:

@@ -61,6 +61,9 @@ class ReadOptions:
     max_records: int = 10_000_000
     max_depth: int = 4096
     max_string: int = 1 << 20
+    #: Bytes of a file read whole before it is parsed (SGF, psq, Gomocup openings: the other
+    #: readers stream); a longer file, or an endless stream, is one unreadable record.
+    max_file: int = 64 << 20
     #: Bound on the moves that all records of one file hold together: ``moves_per_byte`` per
     #: byte of the file plus ``moves_allowance``.  Variation trees (RenLib, SGF) repeat a line's
     #: moves in every record that continues it, so a small hostile tree could otherwise expand
@@ -265,6 +268,34 @@ class Recoded(io.RawIOBase):
 
 #: Bytes of the file ``Recoded`` decodes at a time.
 RECODE_CHUNK = 1 << 16
+
+
+def read_whole(stream: BinaryIO, options: ReadOptions) -> bytes | None:
+    """The whole file for a reader that parses it at once, or ``None`` when it holds more than
+    ``options.max_file`` bytes (``too_long`` is its record); never more is read."""
+    # a chunk at a time: ``read(n)`` sets n bytes aside before it reads any
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := stream.read(min(READ_CHUNK, options.max_file + 1 - size)):
+        size += len(chunk)
+        if size > options.max_file:
+            return None
+        chunks.append(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+#: Bytes ``read_whole`` reads at a time.
+READ_CHUNK = 1 << 20
+
+
+def too_long(path: str, fmt: str, options: ReadOptions) -> Record:
+    """The unreadable record of a file longer than ``options.max_file`` (see ``read_whole``)."""
+    return unreadable(
+        path,
+        f"the file is longer than {options.max_file} bytes, the limit for a format read whole "
+        f"({fmt}): not read",
+        offset=options.max_file,
+    )
 
 
 def no_record_message(fmt: str) -> str:

@@ -295,51 +295,67 @@ _BLOCK_BYTES = 1 << 16
 def _line_blocks(stream: BinaryIO, options: ReadOptions) -> Iterator[tuple[int, list[str]]]:
     """The lines of the stream a block at a time: ``(number of the first line, lines)``.
 
-    A line is what iterating the stream gives, cut to ``max_string`` bytes, decoded with the
-    encoding (or as UTF-8 with U+FFFD for bad bytes), without leading BOMs.  A UTF-8 block of
-    short lines is decoded and split whole, which gives the same text much faster (a ``b"\\n"``
-    byte is never part of a UTF-8 character); a block that does not decode whole goes line by
-    line, so that only the bad line gets U+FFFD, as always.  When reading fails (a disk error),
-    the lines read before are handed out first, so that their records are kept.
+    The stream is read ``_BLOCK_BYTES`` at a time and cut at its last line end; a line is cut
+    to ``max_string`` bytes (the rest of it is read past, never held: a file without line ends,
+    ``/dev/zero``, costs one block of memory), decoded with the encoding (or as UTF-8 with
+    U+FFFD for bad bytes), without leading BOMs.  A UTF-8 block of short lines is decoded and
+    split whole, which gives the same text much faster (a ``b"\\n"`` byte is never part of a
+    UTF-8 character); a block that does not decode whole goes line by line, so that only the
+    bad line gets U+FFFD, as always.  When reading fails (a disk error), the whole lines read
+    before are handed out first, so that their records are kept.
     """
     encoding = options.encoding or "utf-8"
     utf8 = text_codec(encoding) == "utf-8"
+    limit = options.max_string
     number = options.first_line
-    lines_of = iter(stream)
-    more = True
-    while more:
-        raws: list[bytes] = []
-        size = 0
+    rest = b""  # the start of a line whose end is not read yet
+    skipping = False  # past the first ``limit`` bytes of an overlong line, up to its end
+    # one read of the file at a time: a buffered ``read(n)`` that fails part way loses what it
+    # read before
+    read = getattr(stream, "read1", stream.read)
+    while True:
         failure: Exception | None = None
         try:
-            for raw in lines_of:
-                raws.append(raw)
-                size += len(raw)
-                if size >= _BLOCK_BYTES:
-                    break
-            else:
-                more = False
+            chunk = read(_BLOCK_BYTES)
         except Exception as e:  # raised below, after the lines read before it
-            failure = e
+            failure, chunk = e, b""
+        eof = not chunk
+        if skipping:
+            end = chunk.find(b"\n")
+            if end < 0 and not eof:
+                continue
+            chunk, skipping = chunk[end + 1 :], False
+            number += 1  # the overlong line, handed out when it was cut
+        data = rest + chunk if rest else chunk
+        if not eof:
+            cut = data.rfind(b"\n") + 1
+            block, rest = data[:cut], data[cut:]
+        else:  # the end: the last line has no line end (a failure drops its partial line)
+            block, rest = (data if failure is None else b""), b""
+        overlong = len(rest) > limit
+        if overlong:  # a line longer than any kept, whose end is not read yet: cut it
+            block, rest, skipping = block + rest[:limit], b"", True
         lines: list[str] | None = None
-        if utf8 and size <= options.max_string:  # then no line needs cutting
+        if utf8 and len(block) <= limit:  # then no line needs cutting
             try:
-                text = b"".join(raws).decode(encoding)
+                text = block.decode(encoding)
             except UnicodeError:
                 pass
             else:
                 lines = text.split("\n")
-                if not lines[-1]:
-                    lines.pop()  # the last line has its line end
                 if "\ufeff" in text:
                     lines = [line.lstrip("\ufeff") for line in lines]
         if lines is None:
-            lines = [_decode_line(raw, encoding, options) for raw in raws]
+            lines = [_decode_line(raw, encoding, options) for raw in block.split(b"\n")]
+        if not overlong and (not block or block.endswith(b"\n")):
+            lines.pop()  # after the line end of the last line: nothing (or no line at all)
         if lines:
             yield number, lines
-            number += len(lines)
+            number += len(lines) - (1 if overlong else 0)
         if failure is not None:
             raise failure
+        if eof:
+            return
 
 
 def _decode_line(raw: bytes, encoding: str, options: ReadOptions) -> str:

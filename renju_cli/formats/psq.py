@@ -57,7 +57,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
-from renju_cli.formats import ReadOptions
+from renju_cli.formats import ReadOptions, read_whole, too_long
 from renju_cli.record import (
     BLACK,
     Color,
@@ -108,8 +108,11 @@ def _lines(raw: bytes, encoding: str | None) -> list[str]:
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """Yield the one game of a ``.psq`` file."""
-    lines = _lines(stream.read(), options.encoding)
-    yield parse_psq(lines, path, options)
+    data = read_whole(stream, options)
+    if data is None:
+        yield too_long(path, FORMAT, options)
+        return
+    yield parse_psq(_lines(data, options.encoding), path, options)
 
 
 def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -> Record:
@@ -350,8 +353,11 @@ def read_openings(
     Blank lines are skipped; ``source.index`` counts openings, ``source.line`` is the file line.
     """
     opts = options or ReadOptions()
-    lines = _lines(stream.read(), opts.encoding)
-    yield from _opening_records(lines, path, width, height, opts, [])
+    data = read_whole(stream, opts)
+    if data is None:
+        yield too_long(path, OPENING_FORMAT, opts)
+        return
+    yield from _opening_records(_lines(data, opts.encoding), path, width, height, opts, [])
 
 
 #: The offsets of each distinct line of a file (``None``: not an opening line).
@@ -464,7 +470,11 @@ def _opening_records(
 
 def read_openings_auto(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """Read an opening file on ``options.board_size``, or on 20x20 when the offsets need it."""
-    lines = _lines(stream.read(), options.encoding)
+    data = read_whole(stream, options)
+    if data is None:
+        yield too_long(path, OPENING_FORMAT, options)
+        return
+    lines = _lines(data, options.encoding)
     size = options.board_size
     notes: list[str] = []
     parsed = _parse_lines(lines)  # once: also used for the records

@@ -80,7 +80,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO, NamedTuple, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
-from renju_cli.formats import ReadOptions, budget_terms, text_codec, text_cost
+from renju_cli.formats import (
+    ReadOptions,
+    budget_terms,
+    read_whole,
+    text_codec,
+    text_cost,
+    too_long,
+)
 from renju_cli.record import (
     BLACK,
     MAIN_LINE,
@@ -1403,8 +1410,11 @@ class _PathWalk:
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """Yield every root-to-leaf path of every game tree of an SGF file as a record."""
-    data = stream.read()
-    data = data.removeprefix(codecs.BOM_UTF8)
+    whole = read_whole(stream, options)
+    if whole is None:
+        yield too_long(path, FORMAT, options)
+        return
+    data = whole.removeprefix(codecs.BOM_UTF8)
     if b"\n" not in data and b"\r" in data:
         data = data.replace(b"\r", b"\n")  # old Mac line ends: keep line numbers meaningful
     parser = _Parser(data, options)
