@@ -580,3 +580,14 @@ def test_comments_of_a_move_are_joined_in_order_and_in_linear_time() -> None:
     many = "1. h8 " + "{xy} " * 100_000
     (rec,) = read_text(game(many, result="*"))
     assert rec.moves[0].comment == " ".join(["xy"] * 100_000)
+
+
+def test_an_endless_tag_section_is_bounded() -> None:
+    # one game whose tag section never ends (a hostile or broken file): MAX_TAGS tag lines are
+    # read, the rest read past with one note, well-formed or not
+    lines = ['[Site "PlayOK"]', "[broken"] * playok.MAX_TAGS + ["", "1. h8 h9 1-0"]
+    (rec,) = read_text("\n".join(lines) + "\n")
+    assert [m.point.name if m.point else None for m in rec.moves] == ["h8", "h9"]
+    assert len(rec.problems) + 1 <= playok.MAX_TAGS  # the tags kept and the broken ones
+    (note,) = [n for n in rec.notes if "tag lines" in n]
+    assert note.startswith(f"line {playok.MAX_TAGS + 1}: more than {playok.MAX_TAGS}")

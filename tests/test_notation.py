@@ -259,3 +259,13 @@ def test_the_field_order_the_readers_build_positionally() -> None:
     assert names(SourceLocation) == ["path", "index", "line", "offset", "variation"]
     assert names(ParseProblem) == ["message", "line", "offset", "fatal"]
     assert names(DeclaredResult) == ["winner", "reason", "text"]
+
+
+def test_an_endless_record_is_cut_at_max_string() -> None:
+    # "1. h8" continued by "2. h9" lines without end: read up to max_string characters
+    data = b"1. h8\n" + b"2. a1\n" * 2000 + b"h8 h9\n"
+    recs = list(read(io.BytesIO(data), "f.txt", ReadOptions(max_string=100)))
+    assert [r.source.line for r in recs] == [1, 2002]
+    cut = recs[0].problems[-1]
+    assert "past 100 characters" in cut.message and cut.line is not None and 20 < cut.line < 40
+    assert not recs[1].problems

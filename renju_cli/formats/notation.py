@@ -265,6 +265,8 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     index = 0
     start = 0  # the line where the pending record starts
     pending: list[str] = []  # its lines (several when continued), joined by spaces when done
+    size = 0  # their characters: a record continued past max_string is cut (an endless one)
+    cut: int | None = None  # the first line not read of a record cut so
     continuation = _CONTINUATION.match
     for first, lines in _line_blocks(stream, options):
         for number, text in enumerate(lines, first):
@@ -277,15 +279,35 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
                 # a body that starts with a letter (most do) is no move number: skip the regex
                 cont = None if body[0].isalpha() else continuation(body)
                 if cont is not None and int(cont.group(1)) > 1:
-                    pending.append(body)  # a list: joining once keeps long records linear
+                    if size <= options.max_string:
+                        pending.append(body)  # a list: joining once keeps long records linear
+                        size += len(body)
+                    elif cut is None:
+                        cut = number
                     continue
-                yield parse_record(" ".join(pending), path, index, start, options)
+                yield _continued(pending, path, index, start, options, cut)
                 index += 1
                 if index >= options.max_records:
                     return
-            start, pending = number, [body]
+            start, pending, size, cut = number, [body], len(body), None
     if pending:
-        yield parse_record(" ".join(pending), path, index, start, options)
+        yield _continued(pending, path, index, start, options, cut)
+
+
+def _continued(
+    lines: list[str], path: str, index: int, start: int, options: ReadOptions, cut: int | None
+) -> Record:
+    """The record of a line and the lines that continue it."""
+    record = parse_record(" ".join(lines), path, index, start, options)
+    if cut is not None:
+        record.problems.append(
+            ParseProblem(
+                f"line {cut}: the record goes on past {options.max_string} characters; "
+                "the rest of it is not read",
+                line=cut,
+            )
+        )
+    return record
 
 
 #: Bytes of lines decoded at a time: lines are decoded and split a block at a time.

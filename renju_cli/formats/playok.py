@@ -156,12 +156,14 @@ class _Game:
         "result",
         "stopped",
         "tags",
+        "tags_cut",
     )
 
     def __init__(self, index: int, line: int, notes: list[str]) -> None:
         self.index = index
         self.line = line  # line of the first tag (or of the first token without tags)
         self.tags: list[tuple[str, str, int]] = []
+        self.tags_cut = False  # past MAX_TAGS tag lines: the rest are read past
         self.moves: list[Move] = []
         self.events: list[OpeningEvent] = []
         self.notes = notes
@@ -180,6 +182,10 @@ class _Game:
             self.moves[-1].comment = " ".join(self.comments)
             self.comments = None
 
+
+#: Tag lines of one game that are read (real games have a dozen): a file that is one endless
+#: tag section must not grow one game without bound.
+MAX_TAGS = 1024
 
 #: One movetext token: its kind (a group name of ``_TOKEN_RE``), its text, its point if a stone.
 _Token = tuple[str, str, Point | None]
@@ -401,6 +407,11 @@ class _Reader:
                 done = self._finish()
             game = self._open(n)
         game.last_line = n
+        if len(game.tags) + len(game.problems) >= MAX_TAGS:  # a tag section without end
+            if not game.tags_cut:
+                game.tags_cut = True
+                game.notes.append(f"line {n}: more than {MAX_TAGS} tag lines; the rest not read")
+            return done, len(line)
         m = _TAG_RE.match(line, pos)
         if m is None:
             game.problems.append(
