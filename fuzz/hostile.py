@@ -222,6 +222,11 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     # a long game replayed in full, many times over, nothing alike beyond the memo
     "notation-long-games": lambda n: _distinct_lines(n, 200, lambda p: b" ".join(p) + b"\n"),
     "binary-noise": lambda n: bytes((i * 7919 + 13) % 256 for i in range(n)),
+    # one move list continued line after line ("2. h9" ...): a single record that never ends
+    "notation-continued-record": lambda n: _fill(b"2. h9\n", n, b"1. h8\n"),
+    # text recoded as it is read: UTF-16 with a byte order mark, classic Mac line ends
+    "notation-utf16": lambda n: _fill("h8 h9 i10\r\n".encode("utf-16-le"), n, b"\xff\xfe"),
+    "notation-cr-lines": lambda n: _fill(b"h8 h9 i10\r", n),
 }
 
 _READ_ONLY = """

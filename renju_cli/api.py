@@ -15,7 +15,6 @@ import io
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -261,31 +260,63 @@ def read_path(
         stream.close()
 
 
-#: Standard input is kept in memory up to this size, on a temporary disk file beyond it.
-STDIN_MEMORY = 16 << 20
-
-
 def _read_stdin(
     fmt: str | None, opts: ReadOptions, on_read: Callable[[int], None] | None
 ) -> Iterator[Record]:
-    """The records of standard input.  It is read to its end first, into a spooled temporary
-    file: formats are detected from the first kilobytes, which a pipe may not have delivered
-    yet when they are first looked at, and memory stays bounded however much is piped in."""
-    spool = tempfile.SpooledTemporaryFile(max_size=STDIN_MEMORY)  # noqa: SIM115 - closed below
+    """The records of standard input, as a stream: records come out as their bytes arrive, and
+    memory stays bounded however much (or how long) is piped in.  Its first kilobytes are read
+    before anything else, since the format is detected from them and a pipe delivers a few
+    bytes at a time."""
+    # one read of the pipe at a time: ``read(n)`` would wait for n bytes
+    read: Callable[[int], bytes] = getattr(sys.stdin.buffer, "read1", sys.stdin.buffer.read)
+    head = b""
     try:
-        try:
-            while chunk := sys.stdin.buffer.read(1 << 16):
-                spool.write(chunk)
-                if on_read is not None:
-                    on_read(len(chunk))
-        except OSError as e:
-            yield unreadable("<stdin>", f"read error: {e.strerror or e}")
-            return
-        spool.seek(0)
-        stream = io.BufferedReader(spool)  # type: ignore[type-var]
+        while len(head) < formats.HEAD_BYTES:
+            chunk = read(formats.HEAD_BYTES - len(head))
+            if not chunk:
+                break
+            head += chunk
+    except OSError as e:
+        yield unreadable("<stdin>", f"read error: {e.strerror or e}")
+        return
+    if not head:
+        yield unreadable("<stdin>", "standard input is empty")
+        return
+    if on_read is not None:
+        on_read(len(head))
+    stream = io.BufferedReader(_AfterHead(head, read, on_read))
+    try:
         yield from formats.read_stream(stream, "<stdin>", fmt, opts)
-    finally:
-        spool.close()
+    except OSError as e:
+        yield unreadable("<stdin>", f"read error: {e.strerror or e}")
+
+
+class _AfterHead(io.RawIOBase):
+    """Standard input again from its start: the head already read, then the rest as it comes."""
+
+    def __init__(
+        self, head: bytes, read: Callable[[int], bytes], on_read: Callable[[int], None] | None
+    ) -> None:
+        super().__init__()
+        self.head = head
+        self.read_more = read
+        self.on_read = on_read
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.head:
+            n = min(len(buffer), len(self.head))
+            buffer[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        data = self.read_more(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        if n and self.on_read is not None:
+            self.on_read(n)
+        return n
 
 
 class _CountingRaw(io.RawIOBase):

@@ -113,17 +113,40 @@ def test_glob_patterns_and_standard_input(capsys: pytest.CaptureFixture[str], ga
     ]
 
 
-def test_standard_input_past_the_memory_bound_goes_to_disk_and_loses_nothing(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+def test_standard_input_is_streamed_and_loses_nothing(
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(api, "STDIN_MEMORY", 1000)  # the spool rolls over to a file
-    piped = (FIVE + DOUBLE_THREE) * 500  # 24 kB
+    piped = (FIVE + DOUBLE_THREE) * 500  # 24 kB: the head read for detection, then the rest
     code, out, _ = renju(capsys, "check", "-", "-f", "jsonl", stdin=piped)
     assert code == 1
     reports = [json.loads(line) for line in out.splitlines()]
     assert len(reports) == 1000
     assert [r["source"]["index"] for r in reports] == list(range(1000))
     assert [r["result"]["reason"] for r in reports[:2]] == ["five", "forbidden"]
+
+
+def test_standard_input_is_judged_as_it_arrives() -> None:
+    # a pipe that stays open (a live feed, an endless stream): reports come out before its end
+    import select
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "renju_cli", "check", "-", "-f", "jsonl"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(b"h8 h9\n" * 5000)  # past the head, and output past a pipe's buffer
+        proc.stdin.flush()
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, "no report before the end of standard input"
+        first = json.loads(proc.stdout.readline())
+        assert first["source"] == {"path": "<stdin>", "index": 0, "line": 1}
+    finally:
+        proc.stdin.close()
+        proc.stdout.read()
+        proc.wait(60)
 
 
 def test_a_standard_input_that_fails_is_one_unreadable_record(
