@@ -413,3 +413,13 @@ def test_text_repeated_in_every_line_of_a_tree_counts_against_the_budget(name: s
     assert held <= ReadOptions().move_budget(len(data))
     text = sum(len(v) for r in recs for v in r.metadata.values())
     assert text <= TEXT_PER_MOVE * ReadOptions().move_budget(len(data)) + len(data)
+
+
+# -- endless input (fuzz/endless.py measures every probe for longer) ---------------------------
+@pytest.mark.parametrize("name", ["notation-no-line-end", "notation-continued", "sgf-one-tree"])
+def test_an_endless_stream_is_read_in_bounded_memory(name: str, tmp_path: Path) -> None:
+    import endless
+
+    row = endless.run(name, 1.5, tmp_path)
+    assert not row["traceback"] and row["exit"] in (1, 130)
+    assert float(str(row["peak_mb"])) < 200
