@@ -139,12 +139,16 @@ class TextRenderer(Renderer):
         if report.opening and report.opening.get("id"):
             opening = f" {report.opening['id']} {report.opening.get('name', '')}".rstrip()
         self.out.write(
-            f"{where(report)} {report.ruleset}{opening}: {report.moves} moves, "
+            f"{where(report)} {report.ruleset}{opening}: {report.moves} "
+            f"{'move' if report.moves == 1 else 'moves'}, "
             f"{result_words(report)}\n"
         )
+        line = report.source.line
         for f in report.findings:
             sev = _color(f.severity, _SEVERITY_COLOR.get(f.severity, "0"), self.color)
             at = f" move {f.move}" if f.move is not None else ""
+            if f.line is not None and f.line != line and not f.message.startswith("line "):
+                at += f" at line {f.line}"  # a record of many lines: where to look
             self.out.write(f"  {sev} {f.code}{at}: {f.message}\n")
 
     def finish(self, summary: Summary) -> None:

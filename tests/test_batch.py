@@ -661,3 +661,17 @@ def test_tiny_records_are_judged_by_the_parent_and_the_output_is_the_same(
         assert done.returncode == 1 and done.stderr == b""
         outs.append(done.stdout)
     assert outs[0] == outs[1] and outs[0].count(b"\n") == 30 * 402
+
+
+def test_text_names_the_line_of_a_finding_in_a_record_of_many_lines(tmp_path: Path) -> None:
+    # an SGF game over several lines: the bad move is on line 3, the record starts on line 1
+    game = tmp_path / "game.sgf"
+    game.write_text("(;GM[4]SZ[15]\n;B[hh]\n;W[zz]\n;B[ii])\n(;B[hh])\n")
+    out = io.StringIO()
+    renderer = TextRenderer(out, color=False)
+    for report in api.check_paths([str(game)]):
+        renderer.record(report)
+    lines = out.getvalue().splitlines()
+    assert lines[0].endswith("renju: 1 move, undecided on the board")  # one move, not "moves"
+    assert lines[1].startswith("  error parse-error at line 3: coordinate [zz]")
+    assert lines[2].endswith("renju: 1 move, undecided on the board") and len(lines) == 3
