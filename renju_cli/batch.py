@@ -33,18 +33,18 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import dataclasses
+import functools
 import gc
 import io
 import itertools
 import multiprocessing
 import os
-import re
 import signal
 import stat
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from renju_cli import api
 from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
@@ -68,8 +68,6 @@ SMALL_FILE_BYTES = 64 << 10
 LINE_FORMATS = ("notation", "jsonl")
 #: Lines of a big line-based file per slice.
 SLICE_LINES = 64
-#: A move-list line that continues the record of the line before (``3. i8``): never cut there.
-_CONTINUATION = re.compile(rb"^\s*(\d+)\.")
 
 #: ``--duplicates`` modes.
 DUPLICATE_MODES = ("off", "report", "skip")
@@ -113,7 +111,8 @@ class FileTask:
 
 @dataclass(frozen=True)
 class TextSlice:
-    """Whole records of a big line-based file, as raw bytes, for a worker to parse and judge.
+    """Whole records of a big line-based file: ``length`` bytes from ``offset``, for a worker
+    to read, parse and judge (the parent only found where records start, holding nothing).
 
     ``first_line`` numbers the slice's lines as in the file; record indices start from 0 in
     every slice and are renumbered by the parent, which sees the slices in order.
@@ -122,8 +121,10 @@ class TextSlice:
     path: str
     fmt: str
     options: ReadOptions
-    data: bytes
+    offset: int
+    length: int
     first_line: int
+    lines: int
 
 
 #: A unit's entries: a record to judge, the report of one that could not be read, a file, or
@@ -186,20 +187,51 @@ def read_file(
 
 
 def read_slice(item: TextSlice, settings: Settings) -> Iterator[Record | GameReport]:
-    """The records of a slice (``read_file`` for bytes already read)."""
+    """The records of a slice (``read_file`` for a range of a file)."""
     from renju_cli import formats
 
     options = dataclasses.replace(item.options, first_line=item.first_line)
     count = 0
     try:
-        for record in formats.load(item.fmt).read(io.BytesIO(item.data), item.path, options):
-            count += 1
-            yield record
+        with open(item.path, "rb", buffering=0) as raw:
+            raw.seek(item.offset)
+            stream = io.BufferedReader(_Window(raw, item.length))
+            for record in formats.load(item.fmt).read(stream, item.path, options):
+                count += 1
+                yield record
+    except OSError as e:  # the file went away or failed since it was cut
+        report = failed_report(
+            Record(moves=[], source=SourceLocation(item.path, count), format="unknown"),
+            settings,
+            f"reading stopped here: {e.strerror or e}; the rest of this slice is not checked",
+        )
+        report.unreadable = True
+        yield report
     except Exception as e:  # a bug in a reader: report it, go on with the next slice
         lost = Record(moves=[], source=SourceLocation(item.path, count), format="unknown")
         report = failed_report(lost, settings, f"reading stopped here: {_why(e)}")
         report.unreadable = True
         yield report
+
+
+class _Window(io.RawIOBase):
+    """``length`` bytes of a raw file from where it stands: a slice of it, read as a file."""
+
+    def __init__(self, raw: io.RawIOBase, length: int) -> None:
+        super().__init__()
+        self.raw = raw
+        self.left = length
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.left <= 0:
+            return 0
+        view = memoryview(buffer)[: min(len(buffer), self.left)]
+        n = self.raw.readinto(view) or 0
+        self.left -= n
+        return n
 
 
 def failed_report(record: Record, settings: Settings, message: str) -> GameReport:
@@ -293,8 +325,7 @@ def _worth_sending(items: Sequence[Item]) -> bool:
         if isinstance(item, FileTask):
             return True
         if isinstance(item, TextSlice):
-            lines = item.data.count(b"\n") + 1
-            if len(item.data) >= SEND_LINE_BYTES * lines:
+            if item.length >= SEND_LINE_BYTES * item.lines:
                 return True
         elif isinstance(item, Record):
             moves += len(item.moves)
@@ -535,8 +566,9 @@ class Batch:
 
     def _slices(self, path: str) -> Iterator[TextSlice | Record] | None:
         """A big move-list or JSON Lines file cut into slices of whole records (or, when no
-        line starts one, its unreadable record), or ``None`` when the file is of another format
-        (or cannot be opened: ``read_file`` says why)."""
+        line starts one, its unreadable record), or ``None`` when the file is of another format,
+        not a regular file (a pipe is read once, by the parent) or cannot be opened
+        (``read_file`` says why)."""
         from renju_cli import formats
 
         if path == "-":
@@ -546,8 +578,9 @@ class Batch:
         except OSError:
             return None
         try:
-            head = stream.peek(formats.HEAD_BYTES)[: formats.HEAD_BYTES]
-            fmt = self.fmt or formats.detect(head, path)
+            regular = stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+            head = stream.peek(formats.HEAD_BYTES)[: formats.HEAD_BYTES] if regular else b""
+            fmt = (self.fmt or formats.detect(head, path)) if regular else None
         except OSError:
             head, fmt = b"", None
         if fmt not in LINE_FORMATS or formats.recoding(head) is not None:
@@ -558,45 +591,38 @@ class Batch:
         return self._cut(stream, path, fmt)
 
     def _cut(self, stream: io.BufferedReader, path: str, fmt: str) -> Iterator[TextSlice | Record]:
+        """Slices of ``SLICE_LINES`` lines or more, each starting where the format's reader
+        starts a record (its own ``starts_record``: the slices read as the whole file does).
+        Lines are read a bounded piece at a time and nothing is kept: memory does not grow
+        with a long line or a long record."""
+        from renju_cli import formats
+
         options = self.options or ReadOptions()
-        lines: list[bytes] = []
-        first = 1
-        number = 0
+        starts_record = formats.load(fmt).starts_record
+        limit = options.max_string + 1
+        start = offset = 0  # byte offsets of the slice's start, and of the next piece
+        first = number = 1  # line numbers of the slice's first line, and of the next line
+        lines = 0  # whole lines in the slice
         any_record = False  # a file of blank or comment lines is one unreadable record
+        line_start = True  # the next piece starts a line (an overlong line comes in pieces)
         with stream:
-            for raw in stream:
-                number += 1
-                if not any_record:
-                    any_record = _starts_record(raw, fmt)
-                if len(lines) >= SLICE_LINES and _starts_record(raw, fmt):
-                    yield self._slice(path, fmt, options, lines, first)
-                    lines, first = [], number
-                lines.append(raw)
-            if any_record:
-                yield self._slice(path, fmt, options, lines, first)
-            else:
-                self._read.add(sum(len(line) for line in lines))
-                yield unreadable(path, no_record_message(fmt))
-
-    def _slice(
-        self, path: str, fmt: str, options: ReadOptions, lines: list[bytes], first: int
-    ) -> TextSlice:
-        data = b"".join(lines)
-        self._read.add(len(data))
-        return TextSlice(path, fmt, options, data, first)
-
-
-def _starts_record(line: bytes, fmt: str) -> bool:
-    """Whether a record starts at ``line``, so that a slice may start there: a line with
-    something on it (blank and comment lines may stand inside a move list), and never one that
-    continues the move list of the lines before (``3. i8``)."""
-    if fmt != "notation":
-        return bool(line.strip())
-    body = line.split(b"#", 1)[0]
-    if not body.strip():
-        return False
-    m = _CONTINUATION.match(body)
-    return m is None or int(m.group(1)) <= 1
+            for raw in iter(functools.partial(stream.readline, limit), b""):
+                if line_start:
+                    if lines >= SLICE_LINES and starts_record(raw, options):
+                        yield TextSlice(path, fmt, options, start, offset - start, first, lines)
+                        start, first, lines = offset, number, 0
+                        any_record = True
+                    elif not any_record:
+                        any_record = starts_record(raw, options)
+                    lines += 1
+                    number += 1
+                offset += len(raw)
+                line_start = raw.endswith(b"\n")
+                self._read.add(len(raw))
+        if any_record:
+            yield TextSlice(path, fmt, options, start, offset - start, first, lines)
+        else:
+            yield unreadable(path, no_record_message(fmt))
 
 
 def _small_file_size(path: str) -> int | None:

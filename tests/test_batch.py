@@ -265,6 +265,52 @@ def test_a_big_line_file_is_cut_into_slices_of_whole_records(
         assert reports[3]["findings"][0]["line"] == 8
 
 
+# lines that only the reader's own rules tell apart (the slicer once judged bytes): each file
+# must give the same report with --jobs 2, cut every 3 lines, as with --jobs 1
+TRICKY_SLICES = {
+    "bom-and-blank-lines": "\ufeff\n" + "\n" * 40,  # nothing to check, also cut in slices
+    "nbsp-lines": "\u00a0\n" * 40,  # blank to the reader (str.strip), not to bytes
+    "fullwidth-move-number": "h8 h9\n" * 5 + "1. h8 h9\n\uff12. i8 g8\n" + "h8 h9\n" * 5,
+    "ideographic-space": "h8 h9\n" * 5 + "1. h8\n\u3000 2. i8\n" + "h8 h9\n" * 5,
+    "huge-move-number": "h8 h9\n" * 5 + "1" * 5000 + ". h8\n" + "h8 h9\n" * 5,
+    "long-continued-record": "1. h8\n" + "2. h9\n" * 300 + "h8 h9\n" * 5,
+    "overlong-line": "h8 " + "x" * 3000 + "\n" + "h8 h9\n" * 5,
+}
+
+
+@pytest.mark.parametrize("name", sorted(TRICKY_SLICES))
+def test_slices_start_where_the_reader_starts_a_record(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str
+) -> None:
+    from renju_cli import batch
+
+    monkeypatch.setattr(batch, "SLICE_LINES", 3)
+    monkeypatch.setattr(batch, "SMALL_FILE_BYTES", 0)
+    f = tmp_path / f"{name}.txt"
+    f.write_text(TRICKY_SLICES[name])
+    options = ["-f", "jsonl", "--input-format", "notation"]
+    one = renju(capsys, "check", str(f), *options)
+    assert renju(capsys, "check", str(f), *options, "-j", "2") == one
+    assert one[0] in (0, 1) and one[1]  # never an internal error, never nothing
+
+
+def test_cutting_a_big_file_holds_none_of_it(tmp_path: Path) -> None:
+    # the parent finds where records start, a bounded piece at a time; workers read the bytes
+    import tracemalloc
+
+    f = tmp_path / "big.txt"
+    f.write_bytes(b"1. h8\n" + b"2. h9\n" * 200_000 + b"h8 " + b"x" * (12 << 20) + b"\n")
+    tracemalloc.start()
+    try:
+        covered = sum(getattr(item, "length", 0) for item in Batch([str(f)], jobs=2)._items(True))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # a piece of at most max_string (1 MiB) and its decoded copies, not the 13 MB file
+    assert peak < 6 << 20
+    assert covered == f.stat().st_size  # the slices cover the file
+
+
 def test_the_corpus_is_judged_the_same_in_parallel(capsys: pytest.CaptureFixture[str]) -> None:
     if not CORPUS.is_dir():
         pytest.skip(f"the shared corpus is absent ({CORPUS})")
@@ -644,9 +690,9 @@ def test_tiny_records_are_judged_by_the_parent_and_the_output_is_the_same(
     assert _worth_sending([game] * 32)
     assert _worth_sending([FileTask("x.txt")])  # a worker reads it: nothing is pickled
     opts = ReadOptions()
-    assert not _worth_sending([TextSlice("t", "notation", opts, b"a1\nb2\n" * 32, 1)])
+    assert not _worth_sending([TextSlice("t", "notation", opts, 0, len(b"a1\n") * 64, 1, 64)])
     line = (" ".join(["h8"] * 20) + "\n").encode()  # 20 moves a record
-    assert _worth_sending([TextSlice("t", "notation", opts, line * 64, 1)])
+    assert _worth_sending([TextSlice("t", "notation", opts, 0, len(line) * 64, 1, 64)])
     # a file of tiny records and real games mixed: the same report with --jobs 2
     big = tmp_path / "mixed.txt"
     big.write_text(("a1\nb2 c3\n" * 200 + FIVE + DOUBLE_THREE) * 30)

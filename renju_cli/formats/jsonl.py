@@ -148,6 +148,12 @@ def _winner(text: str) -> str | None:
     }.get(t)
 
 
+def starts_record(raw: bytes, options: ReadOptions) -> bool:
+    """Whether the line ``raw`` (with its line end) is a record, as ``read`` reads it (see
+    ``notation.starts_record``)."""
+    return not raw.isspace() and bool(raw)
+
+
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """One record per non-empty line."""
     index = 0

@@ -267,7 +267,6 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     pending: list[str] = []  # its lines (several when continued), joined by spaces when done
     size = 0  # their characters: a record continued past max_string is cut (an endless one)
     cut: int | None = None  # the first line not read of a record cut so
-    continuation = _CONTINUATION.match
     for first, lines in _line_blocks(stream, options):
         for number, text in enumerate(lines, first):
             if "#" in text:
@@ -277,8 +276,7 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
                 continue
             if pending:
                 # a body that starts with a letter (most do) is no move number: skip the regex
-                cont = None if body[0].isalpha() else continuation(body)
-                if cont is not None and int(cont.group(1)) > 1:
+                if not body[0].isalpha() and _continues(body):
                     if size <= options.max_string:
                         pending.append(body)  # a list: joining once keeps long records linear
                         size += len(body)
@@ -292,6 +290,28 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
             start, pending, size, cut = number, [body], len(body), None
     if pending:
         yield _continued(pending, path, index, start, options, cut)
+
+
+def _continues(body: str) -> bool:
+    """Whether a line (its non-blank body) continues the record of the line before: it starts
+    with a move number above 1 (``3. i8``; a number of any length, in any script's digits)."""
+    m = _CONTINUATION.match(body)
+    if m is None:
+        return False
+    digits = m.group(1)
+    if len(digits) < 20:
+        return int(digits) > 1
+    # (``int`` refuses 4,300 digits and more: a hostile line must not stop the file)
+    return any(int(d) for d in digits[:-1]) or int(digits[-1]) > 1
+
+
+def starts_record(raw: bytes, options: ReadOptions) -> bool:
+    """Whether the line ``raw`` (bytes of the file, with its line end) starts a new record when
+    a record comes before it, as ``read`` reads it: a big file is cut into slices for worker
+    processes only there (``renju_cli.batch``), so that the slices read as the whole file."""
+    text = _decode_line(raw, options.encoding or "utf-8", options)
+    body = text.split("#", 1)[0].rstrip()
+    return bool(body) and (body[0].isalpha() or not _continues(body))
 
 
 def _continued(
