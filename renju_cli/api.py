@@ -17,7 +17,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any
 
 from renju_cli import formats
 from renju_cli.coords import Point
@@ -240,35 +240,45 @@ def read_path(
     """
     opts = options or ReadOptions()
     if path == "-":
-        yield from _read_stdin(fmt, opts, on_read)
+        if sys.stdin is None:  # started with standard input closed (``<&-``)
+            yield unreadable("<stdin>", "standard input is closed")
+            return
+        stdin = sys.stdin.buffer
+        yield from _read_pipe(getattr(stdin, "read1", stdin.read), "<stdin>", fmt, opts, on_read)
         return
     try:
         raw = open(path, "rb", buffering=0)  # noqa: SIM115 - closed below, after the generator
     except OSError as e:
         yield unreadable(path, f"cannot open: {e.strerror or e}")
         return
-    stream: BinaryIO = io.BufferedReader(raw if on_read is None else _CountingRaw(raw, on_read))
     try:
         st = os.fstat(raw.fileno())
-        if st.st_size == 0 and stat.S_ISREG(st.st_mode):  # a pipe or a device has no size
+        if not stat.S_ISREG(st.st_mode):  # a pipe (``<(zcat games.gz)``) or a device
+            yield from _read_pipe(raw.read, path, fmt, opts, on_read)
+            return
+        if st.st_size == 0:
             yield unreadable(path, "the file is empty")
             return
+        stream = io.BufferedReader(raw if on_read is None else _CountingRaw(raw, on_read))
         yield from formats.read_stream(stream, path, fmt, opts)
     except OSError as e:
         yield unreadable(path, f"read error: {e.strerror or e}")
     finally:
-        stream.close()
+        raw.close()
 
 
-def _read_stdin(
-    fmt: str | None, opts: ReadOptions, on_read: Callable[[int], None] | None
+def _read_pipe(
+    read: Callable[[int], bytes],
+    name: str,
+    fmt: str | None,
+    opts: ReadOptions,
+    on_read: Callable[[int], None] | None,
 ) -> Iterator[Record]:
-    """The records of standard input, as a stream: records come out as their bytes arrive, and
-    memory stays bounded however much (or how long) is piped in.  Its first kilobytes are read
-    before anything else, since the format is detected from them and a pipe delivers a few
-    bytes at a time."""
-    # one read of the pipe at a time: ``read(n)`` would wait for n bytes
-    read: Callable[[int], bytes] = getattr(sys.stdin.buffer, "read1", sys.stdin.buffer.read)
+    """The records of a pipe (standard input, a named pipe, a device), as a stream: records
+    come out as their bytes arrive, and memory stays bounded however much (or how long) is
+    piped in.  ``read(n)`` reads once, what has come (at most n bytes).  The first kilobytes
+    are read before anything else: the format is detected from them, and a pipe delivers a
+    few bytes at a time."""
     head = b""
     try:
         while len(head) < formats.HEAD_BYTES:
@@ -277,22 +287,23 @@ def _read_stdin(
                 break
             head += chunk
     except OSError as e:
-        yield unreadable("<stdin>", f"read error: {e.strerror or e}")
+        yield unreadable(name, f"read error: {e.strerror or e}")
         return
     if not head:
-        yield unreadable("<stdin>", "standard input is empty")
+        empty = "standard input is empty" if name == "<stdin>" else "nothing came through it"
+        yield unreadable(name, empty)
         return
     if on_read is not None:
         on_read(len(head))
     stream = io.BufferedReader(_AfterHead(head, read, on_read))
     try:
-        yield from formats.read_stream(stream, "<stdin>", fmt, opts)
+        yield from formats.read_stream(stream, name, fmt, opts)
     except OSError as e:
-        yield unreadable("<stdin>", f"read error: {e.strerror or e}")
+        yield unreadable(name, f"read error: {e.strerror or e}")
 
 
 class _AfterHead(io.RawIOBase):
-    """Standard input again from its start: the head already read, then the rest as it comes."""
+    """A pipe again from its start: the head already read, then the rest as it comes."""
 
     def __init__(
         self, head: bytes, read: Callable[[int], bytes], on_read: Callable[[int], None] | None

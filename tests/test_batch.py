@@ -125,8 +125,10 @@ def test_standard_input_is_streamed_and_loses_nothing(
     assert [r["result"]["reason"] for r in reports[:2]] == ["five", "forbidden"]
 
 
-def test_standard_input_is_judged_as_it_arrives() -> None:
-    # a pipe that stays open (a live feed, an endless stream): reports come out before its end
+@pytest.mark.parametrize("codec", ["utf-8", "utf-16"])
+def test_standard_input_is_judged_as_it_arrives(codec: str) -> None:
+    # a pipe that stays open (a live feed, an endless stream): reports come out before its end,
+    # also when it is recoded as it is read
     import select
 
     proc = subprocess.Popen(
@@ -137,7 +139,8 @@ def test_standard_input_is_judged_as_it_arrives() -> None:
     )
     assert proc.stdin is not None and proc.stdout is not None
     try:
-        proc.stdin.write(b"h8 h9\n" * 5000)  # past the head, and output past a pipe's buffer
+        # past the head, and output past a pipe's buffer
+        proc.stdin.write(("h8 h9\n" * 5000).encode(codec))
         proc.stdin.flush()
         ready, _, _ = select.select([proc.stdout], [], [], 60)
         assert ready, "no report before the end of standard input"
@@ -147,6 +150,39 @@ def test_standard_input_is_judged_as_it_arrives() -> None:
         proc.stdin.close()
         proc.stdout.read()
         proc.wait(60)
+
+
+def test_a_closed_standard_input_is_one_unreadable_record() -> None:
+    done = subprocess.run(
+        f"{sys.executable} -m renju_cli check - -f jsonl <&-",
+        shell=True,
+        capture_output=True,
+        env=subprocess_env(),
+        check=False,
+    )
+    (report,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 1 and "standard input is closed" in report["findings"][0]["message"]
+
+
+def test_a_named_pipe_is_detected_from_its_first_kilobytes(tmp_path: Path) -> None:
+    # <(printf '\n'; sleep 1; cat games.sgf): the first read gives one byte
+    import threading
+    import time
+
+    pipe = tmp_path / "games"
+    os.mkfifo(pipe)
+
+    def write() -> None:
+        with open(pipe, "wb", buffering=0) as w:
+            w.write(b"\n")
+            time.sleep(0.3)
+            w.write(b"(;GM[4]SZ[15];B[hh];W[hi])\n" * 300)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    recs = list(api.read_path(str(pipe)))
+    writer.join(10)
+    assert len(recs) == 300 and recs[0].format == "sgf" and not recs[0].problems
 
 
 def test_a_standard_input_that_fails_is_one_unreadable_record(

@@ -583,11 +583,11 @@ def test_comments_of_a_move_are_joined_in_order_and_in_linear_time() -> None:
 
 
 def test_an_endless_tag_section_is_bounded() -> None:
-    # one game whose tag section never ends (a hostile or broken file): MAX_TAGS tag lines are
-    # read, the rest read past with one note, well-formed or not
+    # one game whose tag section never ends (a hostile or broken file): MAX_TAGS tags are read,
+    # well-formed or not, the rest read past with one note
     lines = ['[Site "PlayOK"]', "[broken"] * playok.MAX_TAGS + ["", "1. h8 h9 1-0"]
     (rec,) = read_text("\n".join(lines) + "\n")
     assert [m.point.name if m.point else None for m in rec.moves] == ["h8", "h9"]
     assert len(rec.problems) + 1 <= playok.MAX_TAGS  # the tags kept and the broken ones
-    (note,) = [n for n in rec.notes if "tag lines" in n]
+    (note,) = [n for n in rec.notes if "tags; the rest" in n]
     assert note.startswith(f"line {playok.MAX_TAGS + 1}: more than {playok.MAX_TAGS}")

@@ -322,6 +322,33 @@ def test_utf16_and_utf32_text_files_read_as_their_utf8_twins(
     assert [r.source.line for r in got] == [r.source.line for r in want]
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "cp1251", "latin-1"])
+def test_a_utf16_file_is_utf8_once_recoded_whatever_encoding_is_given(encoding: str) -> None:
+    text = '[Event "Турнир"]\r\n[GameType "renju"]\r\n\r\n1. h8 h9 2. i8 1-0\r\n'
+    (rec,) = read(text.encode("utf-16"), None, ReadOptions(encoding=encoding))
+    assert rec.metadata["event"] == "Турнир" and len(rec.moves) == 3
+
+
+def test_an_sgf_charset_of_utf16_names_no_text_once_recoded() -> None:
+    # saved as UTF-16 with CA[UTF-16]: recoded to UTF-8 before it is parsed
+    (rec,) = read("(;GM[4]SZ[15]CA[UTF-16]C[Турнир];B[hh])".encode("utf-16"))
+    assert rec.metadata["comment"] == "Турнир"
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "lines"),
+    [
+        ("utf-16, CR alone", "h8 h9 i8\rh8 h9\rh8\r".encode("utf-16"), [1, 2, 3]),
+        # CR alone all through the 4 KiB head, CR LF after it
+        ("CR alone, then CR LF", b"h8 h9\r" * 700 + b"h8 i9\r\nh8\r\n", list(range(1, 703))),
+        # the 4 KiB head ends between the CR and the LF of its first line: no Mac file
+        ("CR LF cut by the head", b"#" + b"-" * 4094 + b"\r\nh8 h9\r\nh8\r\n", [2, 3]),
+    ],
+)
+def test_line_ends_are_counted_once(name: str, data: bytes, lines: list[int]) -> None:
+    assert [r.source.line for r in read(data, "notation")] == lines, name
+
+
 def test_classic_mac_line_ends_separate_records(tmp_path: Path) -> None:
     # CR alone ends a line (Mac OS before X): two records, not one of five moves
     path = tmp_path / "mac.txt"

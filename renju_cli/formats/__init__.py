@@ -16,10 +16,12 @@ Writers (for ``renju convert``) define ``write(records: Iterable[Record], out: T
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import importlib
 import io
 import os
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, BinaryIO
@@ -198,6 +200,8 @@ def read_stream(
             return
     if how is not None and fmt not in RAW_FORMATS:
         stream = io.BufferedReader(Recoded(stream, how))
+        if how != "mac":  # its text is UTF-8 now, whatever --encoding says of the file
+            opts = dataclasses.replace(opts, encoding="utf-8")
     records = load(fmt).read(stream, path, opts)
     first = next(records, None)
     if first is None:
@@ -221,44 +225,54 @@ def recoding(head: bytes) -> str | None:
         return "utf-32"
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
-    if b"\r" in head and b"\n" not in head:
+    # a CR followed by something else than LF (a CR that ends the head may be half of a CR LF)
+    if b"\n" not in head and _MAC_LINE_END.search(head):
         return "mac"
     return None
 
 
+_MAC_LINE_END = re.compile(rb"\r[^\n]")
+#: A CR that no LF follows: a line end of its own (Mac OS before X; mixed into CR LF files).
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
 def _recoded_head(head: bytes, how: str) -> bytes:
     """``head`` as ``Recoded`` gives it, for detection."""
-    if how == "mac":
-        return head.replace(b"\r", b"\n")
-    decoder = codecs.getincrementaldecoder(how)("replace")
-    return decoder.decode(head).encode("utf-8", "replace")
+    if how != "mac":
+        head = codecs.getincrementaldecoder(how)("replace").decode(head).encode("utf-8", "replace")
+    return _LONE_CR.sub(b"\n", head)
 
 
 class Recoded(io.RawIOBase):
-    """A text file read as UTF-8 with LF line ends (see ``recoding``): decoded chunk by chunk
-    as it is read, so memory stays bounded.  Line numbers are the file's; byte offsets in
-    findings count the recoded bytes (a UTF-16 file has no UTF-8 offsets of its own)."""
+    """A text file read as UTF-8 with LF or CR LF line ends (see ``recoding``): decoded chunk
+    by chunk as it is read (one read of the file at a time: a pipe's records come out as they
+    arrive), so memory stays bounded; a CR alone becomes an LF.  Line numbers are the file's;
+    byte offsets in findings count the recoded bytes (a UTF-16 file has no UTF-8 offsets of its
+    own)."""
 
     def __init__(self, stream: BinaryIO, how: str) -> None:
         super().__init__()
-        self._stream = stream
+        self._read: Callable[[int], bytes] = getattr(stream, "read1", stream.read)
         self._decoder = None if how == "mac" else codecs.getincrementaldecoder(how)("replace")
         self._pending = b""
         self._at = 0
         self._eof = False
+        self._cr = b""  # a CR that ended the last chunk: an LF may follow in the next
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: Any) -> int:
         while self._at >= len(self._pending) and not self._eof:
-            chunk = self._stream.read(RECODE_CHUNK)
+            chunk = self._read(RECODE_CHUNK)
             self._eof = not chunk
-            if self._decoder is None:
-                self._pending = chunk.replace(b"\r", b"\n")
-            else:
-                text = self._decoder.decode(chunk, final=self._eof)
-                self._pending = text.encode("utf-8", "replace")
+            if self._decoder is not None:
+                chunk = self._decoder.decode(chunk, final=self._eof).encode("utf-8", "replace")
+            if self._cr:
+                chunk, self._cr = self._cr + chunk, b""
+            if not self._eof and chunk.endswith(b"\r"):
+                chunk, self._cr = chunk[:-1], b"\r"
+            self._pending = _LONE_CR.sub(b"\n", chunk) if b"\r" in chunk else chunk
             self._at = 0
         n = min(len(buffer), len(self._pending) - self._at)
         buffer[:n] = self._pending[self._at : self._at + n]

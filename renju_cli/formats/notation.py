@@ -339,12 +339,12 @@ def _line_blocks(stream: BinaryIO, options: ReadOptions) -> Iterator[tuple[int, 
 
     The stream is read ``_BLOCK_BYTES`` at a time and cut at its last line end; a line is cut
     to ``max_string`` bytes (the rest of it is read past, never held: a file without line ends,
-    ``/dev/zero``, costs one block of memory), decoded with the encoding (or as UTF-8 with
-    U+FFFD for bad bytes), without leading BOMs.  A UTF-8 block of short lines is decoded and
-    split whole, which gives the same text much faster (a ``b"\\n"`` byte is never part of a
-    UTF-8 character); a block that does not decode whole goes line by line, so that only the
-    bad line gets U+FFFD, as always.  When reading fails (a disk error), the whole lines read
-    before are handed out first, so that their records are kept.
+    ``/dev/zero``, costs ``max_string`` bytes and a block), decoded with the encoding (or as
+    UTF-8 with U+FFFD for bad bytes), without leading BOMs.  A UTF-8 block of short lines is
+    decoded and split whole, which gives the same text much faster (a ``b"\\n"`` byte is never
+    part of a UTF-8 character); a block that does not decode whole goes line by line, so that
+    only the bad line gets U+FFFD, as always.  When reading fails (a disk error), the whole
+    lines read before are handed out first, so that their records are kept.
     """
     encoding = options.encoding or "utf-8"
     utf8 = text_codec(encoding) == "utf-8"

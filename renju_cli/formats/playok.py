@@ -183,8 +183,8 @@ class _Game:
             self.comments = None
 
 
-#: Tag lines of one game that are read (real games have a dozen): a file that is one endless
-#: tag section must not grow one game without bound.
+#: Tags of one game that are read, well-formed or not (real games have a dozen): a file that
+#: is one endless tag section must not grow one game without bound.
 MAX_TAGS = 1024
 
 #: One movetext token: its kind (a group name of ``_TOKEN_RE``), its text, its point if a stone.
@@ -410,7 +410,7 @@ class _Reader:
         if len(game.tags) + len(game.problems) >= MAX_TAGS:  # a tag section without end
             if not game.tags_cut:
                 game.tags_cut = True
-                game.notes.append(f"line {n}: more than {MAX_TAGS} tag lines; the rest not read")
+                game.notes.append(f"line {n}: more than {MAX_TAGS} tags; the rest not read")
             return done, len(line)
         m = _TAG_RE.match(line, pos)
         if m is None:

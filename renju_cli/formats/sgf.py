@@ -784,7 +784,9 @@ def _make_decoder(ca: str | None, fallback: str | None) -> Callable[[bytes], str
         if not name:
             continue
         codec = text_codec(name.strip())
-        if codec is None:
+        if codec is None or codec.startswith(("utf-16", "utf-32")):
+            # bytes whose SGF syntax parses are no UTF-16/32 text (a file saved so is recoded
+            # to UTF-8 before it is parsed, its CA left as it was)
             continue
         if codec in ("gb2312", "gbk"):
             codec = "gb18030"  # a superset: files labelled GB2312 often hold GBK characters
