@@ -90,6 +90,10 @@ def own_seeds() -> dict[str, bytes]:
             b"passes:\n  allowed: true\n  consecutive_draw: 2\nend:\n  move_limit: 225\n"
         ),
     }
+    # text recoded as it is read: saved as UTF-16 by Notepad, UTF-32, classic Mac line ends
+    seeds["notepad.txt"] = "h8 h9 i8 g8 # Турнир\r\n1. h8 i9\r\n2. j10 k7\r\n".encode("utf-16")
+    seeds["utf32.jsonl"] = '{"moves": "h8 h9", "metadata": {"event": "Ω"}}\n'.encode("utf-32")
+    seeds["mac.pgn"] = b'[Site "PlayOK"]\r[GameType "61,15"]\r\r1. h8 h9 2. i8 1-0\r'
     # a .pos with a header-like count and a 26x26 SGF, to reach the size bounds
     seeds["big.sgf"] = b"(;SZ[26];B[zz];W[aa];B[mm])"
     seeds["short.pos"] = struct.pack("B", 3) + bytes([0, 224])
