@@ -82,14 +82,22 @@ def _color(text: str, code: str, enabled: bool) -> str:
 _SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}
 
 
+def printable(text: str) -> str:
+    """``text`` with control characters (a newline in a file name, an escape sequence in a
+    record) written as escapes: one record is one line of text, and a file cannot drive the
+    terminal that shows its report."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def where(report: GameReport) -> str:
     """``path:line [index]`` (or ``path@offset [index]``) of a record, for messages."""
     return place(report.source)
 
 
 def place(s: SourceLocation) -> str:
-    """``path:line [index]`` (or ``path@offset [index]``) of a source location."""
-    loc = s.path
+    """``path:line [index]`` (or ``path@offset [index]``) of a source location (control
+    characters of the path escaped: see ``printable``)."""
+    loc = s.path if s.path.isprintable() else printable(s.path)
     if s.line is not None:
         loc += f":{s.line}"
     elif s.offset is not None:
@@ -138,18 +146,19 @@ class TextRenderer(Renderer):
         opening = ""
         if report.opening and report.opening.get("id"):
             opening = f" {report.opening['id']} {report.opening.get('name', '')}".rstrip()
-        self.out.write(
+        head = (
             f"{where(report)} {report.ruleset}{opening}: {report.moves} "
-            f"{'move' if report.moves == 1 else 'moves'}, "
-            f"{result_words(report)}\n"
+            f"{'move' if report.moves == 1 else 'moves'}, {result_words(report)}"
         )
+        self.out.write((head if head.isprintable() else printable(head)) + "\n")
         line = report.source.line
         for f in report.findings:
             sev = _color(f.severity, _SEVERITY_COLOR.get(f.severity, "0"), self.color)
             at = f" move {f.move}" if f.move is not None else ""
             if f.line is not None and f.line != line and not f.message.startswith("line "):
                 at += f" at line {f.line}"  # a record of many lines: where to look
-            self.out.write(f"  {sev} {f.code}{at}: {f.message}\n")
+            message = f.message if f.message.isprintable() else printable(f.message)
+            self.out.write(f"  {sev} {f.code}{at}: {message}\n")
 
     def finish(self, summary: Summary) -> None:
         self.out.write(summary_text(summary))

@@ -757,3 +757,21 @@ def test_text_names_the_line_of_a_finding_in_a_record_of_many_lines(tmp_path: Pa
     assert lines[0].endswith("renju: 1 move, undecided on the board")  # one move, not "moves"
     assert lines[1].startswith("  error parse-error at line 3: coordinate [zz]")
     assert lines[2].endswith("renju: 1 move, undecided on the board") and len(lines) == 3
+
+
+def test_text_never_carries_control_characters_of_a_file(tmp_path: Path) -> None:
+    # a newline in a file name or an attribute, an escape sequence in a record: one record is
+    # one line of text, and a file cannot drive the terminal that shows its report
+    (tmp_path / "e\nfake.txt:1 [0] renju: 0 moves, black wins").write_text("h8 h9\n")
+    (tmp_path / "f.rif").write_text(
+        '<?xml version="1.0"?><database><games><game id="1&#10;x"><move>h8 zz</move></game>'
+        "</games></database>"
+    )
+    (tmp_path / "g.txt").write_text("h8 \x1b[31mRED\n")
+    out = io.StringIO()
+    renderer = TextRenderer(out, color=False)
+    for report in api.check_paths([str(tmp_path)]):
+        renderer.record(report)
+    text = out.getvalue()
+    assert "\x1b" not in text and "\\nfake.txt" in text and "id=1\\nx" in text
+    assert len(text.splitlines()) == 5  # three records, two of them with one finding
