@@ -11,7 +11,9 @@ must stay under ``--mb``::
     python fuzz/endless.py --seconds 10 notation-continued stdin-notation
 
 A line per probe (JSON): seconds, peak MB, whether it ended by itself, its exit code.  Exit code
-1 when a probe goes past the memory bound or the tool fails (exit code 3 or a traceback).
+1 when a probe goes past the memory bound or the tool fails (exit code 3 or a traceback).  Run
+it from a small process (a shell, not a test runner that loaded much): on Linux, a child's peak
+memory counts the peak of the process that started it (the high-water mark survives exec).
 """
 
 from __future__ import annotations
