@@ -66,6 +66,9 @@ SMALL_FILE_BYTES = 64 << 10
 #: that the workers parse themselves: raw bytes cost nothing to send, while parsed records cost
 #: more to send (pickle) than to judge.
 LINE_FORMATS = ("notation", "jsonl")
+#: Bytes of a slice that go to the worker with it; a bigger slice (a long line or record) goes as
+#: its place in the file, and the worker reads it (memory stays bounded, in flight too).
+SLICE_DATA_BYTES = 64 << 10
 #: Lines of a big line-based file per slice.
 SLICE_LINES = 64
 
@@ -111,8 +114,10 @@ class FileTask:
 
 @dataclass(frozen=True)
 class TextSlice:
-    """Whole records of a big line-based file: ``length`` bytes from ``offset``, for a worker
-    to read, parse and judge (the parent only found where records start, holding nothing).
+    """Whole records of a big line-based file, ``length`` bytes from ``offset``, for a worker
+    to parse and judge: their bytes (``data``), or, for a slice past ``SLICE_DATA_BYTES``, only
+    their place, which the worker reads from the file if it is still the file ``identity``
+    (device, inode) names.
 
     ``first_line`` numbers the slice's lines as in the file; record indices start from 0 in
     every slice and are renumbered by the parent, which sees the slices in order.
@@ -125,6 +130,8 @@ class TextSlice:
     length: int
     first_line: int
     lines: int
+    data: bytes | None = None
+    identity: tuple[int, int] | None = None
 
 
 #: A unit's entries: a record to judge, the report of one that could not be read, a file, or
@@ -187,31 +194,41 @@ def read_file(
 
 
 def read_slice(item: TextSlice, settings: Settings) -> Iterator[Record | GameReport]:
-    """The records of a slice (``read_file`` for a range of a file)."""
+    """The records of a slice (``read_file`` for a part of a file): from its bytes, or from the
+    file when the slice came without them and the file is still the one that was cut."""
     from renju_cli import formats
 
     options = dataclasses.replace(item.options, first_line=item.first_line)
+    read = formats.load(item.fmt).read
     count = 0
-    try:
-        with open(item.path, "rb", buffering=0) as raw:
-            raw.seek(item.offset)
-            stream = io.BufferedReader(_Window(raw, item.length))
-            for record in formats.load(item.fmt).read(stream, item.path, options):
+    with contextlib.ExitStack() as stack:
+        try:
+            if item.data is not None:
+                records = read(io.BytesIO(item.data), item.path, options)
+            else:
+                raw = stack.enter_context(open(item.path, "rb", buffering=0))
+                st = os.fstat(raw.fileno())
+                end = item.offset + item.length
+                if (st.st_dev, st.st_ino) != item.identity or st.st_size < end:
+                    yield unreadable(
+                        item.path,
+                        "the file changed while it was read: its lines from "
+                        f"{item.first_line} on are not checked",
+                        line=item.first_line,
+                    )
+                    return
+                raw.seek(item.offset)
+                records = read(io.BufferedReader(_Window(raw, item.length)), item.path, options)
+            for record in records:
                 count += 1
                 yield record
-    except OSError as e:  # the file went away or failed since it was cut
-        report = failed_report(
-            Record(moves=[], source=SourceLocation(item.path, count), format="unknown"),
-            settings,
-            f"reading stopped here: {e.strerror or e}; the rest of this slice is not checked",
-        )
-        report.unreadable = True
-        yield report
-    except Exception as e:  # a bug in a reader: report it, go on with the next slice
-        lost = Record(moves=[], source=SourceLocation(item.path, count), format="unknown")
-        report = failed_report(lost, settings, f"reading stopped here: {_why(e)}")
-        report.unreadable = True
-        yield report
+        except OSError as e:  # a disk error: as with --jobs 1, the records before it are kept
+            yield unreadable(item.path, f"read error: {e.strerror or e}", line=item.first_line)
+        except Exception as e:  # a bug in a reader: report it, go on with the next slice
+            lost = Record(moves=[], source=SourceLocation(item.path, count), format="unknown")
+            report = failed_report(lost, settings, f"reading stopped here: {_why(e)}")
+            report.unreadable = True
+            yield report
 
 
 class _Window(io.RawIOBase):
@@ -567,20 +584,22 @@ class Batch:
     def _slices(self, path: str) -> Iterator[TextSlice | Record] | None:
         """A big move-list or JSON Lines file cut into slices of whole records (or, when no
         line starts one, its unreadable record), or ``None`` when the file is of another format,
-        not a regular file (a pipe is read once, by the parent) or cannot be opened
+        not a regular file (a pipe is opened once, by ``read_file``) or cannot be opened
         (``read_file`` says why)."""
         from renju_cli import formats
 
         if path == "-":
             return None
         try:
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                return None
             stream = open(path, "rb")  # noqa: SIM115 - closed by the generator below
         except OSError:
             return None
         try:
-            regular = stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-            head = stream.peek(formats.HEAD_BYTES)[: formats.HEAD_BYTES] if regular else b""
-            fmt = (self.fmt or formats.detect(head, path)) if regular else None
+            st = os.fstat(stream.fileno())
+            head = stream.peek(formats.HEAD_BYTES)[: formats.HEAD_BYTES]
+            fmt = self.fmt or formats.detect(head, path)
         except OSError:
             head, fmt = b"", None
         if fmt not in LINE_FORMATS or formats.recoding(head) is not None:
@@ -588,13 +607,17 @@ class Batch:
             # bytes do not cut into its lines
             stream.close()
             return None
-        return self._cut(stream, path, fmt)
+        return self._cut(stream, path, fmt, (st.st_dev, st.st_ino))
 
-    def _cut(self, stream: io.BufferedReader, path: str, fmt: str) -> Iterator[TextSlice | Record]:
+    def _cut(
+        self, stream: io.BufferedReader, path: str, fmt: str, identity: tuple[int, int]
+    ) -> Iterator[TextSlice | Record]:
         """Slices of ``SLICE_LINES`` lines or more, each starting where the format's reader
         starts a record (its own ``starts_record``: the slices read as the whole file does).
-        Lines are read a bounded piece at a time and nothing is kept: memory does not grow
-        with a long line or a long record."""
+        Lines are read a bounded piece at a time; a slice carries its bytes up to
+        ``SLICE_DATA_BYTES``, and a bigger one (a long line, a record continued line after
+        line) only its place in the file, which the worker reads itself: memory does not grow
+        with a long line or a long record.  A read error ends the file as with ``--jobs 1``."""
         from renju_cli import formats
 
         options = self.options or ReadOptions()
@@ -602,27 +625,52 @@ class Batch:
         limit = options.max_string + 1
         start = offset = 0  # byte offsets of the slice's start, and of the next piece
         first = number = 1  # line numbers of the slice's first line, and of the next line
-        lines = 0  # whole lines in the slice
+        lines = 0  # lines begun in the slice
         any_record = False  # a file of blank or comment lines is one unreadable record
         line_start = True  # the next piece starts a line (an overlong line comes in pieces)
+        line_at = kept_at = 0  # where the last line begun starts: in the file, in ``kept``
+        kept: list[bytes] | None = []  # the slice's bytes, while they are few
+        kept_size = 0
+
+        def cut(end: int) -> TextSlice:
+            data = b"".join(kept) if kept is not None else None
+            return TextSlice(path, fmt, options, start, end - start, first, lines, data, identity)
+
+        failure: OSError | None = None
         with stream:
-            for raw in iter(functools.partial(stream.readline, limit), b""):
-                if line_start:
-                    if lines >= SLICE_LINES and starts_record(raw, options):
-                        yield TextSlice(path, fmt, options, start, offset - start, first, lines)
-                        start, first, lines = offset, number, 0
-                        any_record = True
-                    elif not any_record:
-                        any_record = starts_record(raw, options)
-                    lines += 1
-                    number += 1
-                offset += len(raw)
-                line_start = raw.endswith(b"\n")
-                self._read.add(len(raw))
+            try:
+                for raw in iter(functools.partial(stream.readline, limit), b""):
+                    if line_start:
+                        if lines >= SLICE_LINES and starts_record(raw, options):
+                            yield cut(offset)
+                            start, first, lines, kept, kept_size = offset, number, 0, [], 0
+                            any_record = True
+                        elif not any_record:
+                            any_record = starts_record(raw, options, after_record=False)
+                        lines += 1
+                        number += 1
+                        line_at, kept_at = offset, len(kept) if kept is not None else 0
+                    offset += len(raw)
+                    line_start = raw.endswith(b"\n")
+                    if kept is not None:
+                        kept_size += len(raw)
+                        if kept_size > SLICE_DATA_BYTES:
+                            kept = None  # the worker reads this slice from the file
+                        else:
+                            kept.append(raw)
+                    self._read.add(len(raw))
+            except OSError as e:  # a disk error: the whole lines before it are checked
+                failure = e
+                if not line_start:  # a line cut by the error is not read, as with --jobs 1
+                    offset, lines = line_at, lines - 1
+                    if kept is not None:
+                        del kept[kept_at:]
         if any_record:
-            yield TextSlice(path, fmt, options, start, offset - start, first, lines)
-        else:
+            yield cut(offset)
+        elif failure is None:
             yield unreadable(path, no_record_message(fmt))
+        if failure is not None:
+            yield unreadable(path, f"read error: {failure.strerror or failure}")
 
 
 def _small_file_size(path: str) -> int | None:

@@ -311,6 +311,8 @@ TRICKY_SLICES = {
     "huge-move-number": "h8 h9\n" * 5 + "1" * 5000 + ". h8\n" + "h8 h9\n" * 5,
     "long-continued-record": "1. h8\n" + "2. h9\n" * 300 + "h8 h9\n" * 5,
     "overlong-line": "h8 " + "x" * 3000 + "\n" + "h8 h9\n" * 5,
+    "only-continuations": "2. h8 h9\n" * 40,  # the first line still starts a record
+    "big-slices": ("h8 h9 " * 2000 + "\n") * 30,  # slices past SLICE_DATA_BYTES: read by place
 }
 
 
@@ -328,6 +330,73 @@ def test_slices_start_where_the_reader_starts_a_record(
     one = renju(capsys, "check", str(f), *options)
     assert renju(capsys, "check", str(f), *options, "-j", "2") == one
     assert one[0] in (0, 1) and one[1]  # never an internal error, never nothing
+
+
+def test_a_slice_of_a_file_that_changed_since_it_was_cut_is_a_finding(tmp_path: Path) -> None:
+    from renju_cli.batch import Settings, TextSlice, read_slice
+    from renju_cli.formats import ReadOptions
+
+    f = tmp_path / "games.txt"
+    f.write_text("h8 h9\n" * 100)
+    st = f.stat()
+    slice_ = TextSlice(str(f), "notation", ReadOptions(), 60, 60, 11, 10, None, (0, 0))
+    (rec,) = read_slice(slice_, Settings(None))
+    assert isinstance(rec, Record) and rec.unreadable and rec.source.line == 11
+    assert "the file changed while it was read" in rec.problems[0].message
+    same = TextSlice(
+        str(f), "notation", ReadOptions(), 60, 60, 11, 10, None, (st.st_dev, st.st_ino)
+    )
+    recs = list(read_slice(same, Settings(None)))
+    assert [r.source.line for r in recs if isinstance(r, Record)] == list(range(11, 21))
+
+
+def test_a_read_error_while_cutting_ends_the_file_as_with_one_job(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # a disk error part way: the records before it, then one unreadable record (not exit 3)
+    import errno
+
+    from renju_cli import batch
+
+    f = tmp_path / "games.txt"
+    f.write_bytes(b"h8 h9 i8\n" * 20_000)
+    real_open = open
+
+    class Failing(io.FileIO):
+        def readinto(self, buffer: Any) -> int:
+            if self.tell() >= 100_000:
+                raise OSError(errno.EIO, "Input/output error")
+            return super().readinto(buffer) or 0
+
+    def failing_open(path: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if str(path) == str(f):
+            return io.BufferedReader(Failing(str(path), "rb"))
+        return real_open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(batch, "open", failing_open, raising=False)
+    reports = [r for _, r in Batch([str(f)], jobs=2)]
+    assert reports[-1].unreadable and "read error: Input/output error" in str(reports[-1].findings)
+    assert len(reports) > 100_000 // 9 and not any(r.unreadable for r in reports[:-1])
+    assert [r.source.index for r in reports[:-1]] == list(range(len(reports) - 1))
+
+
+def test_a_named_pipe_with_jobs_is_opened_once(tmp_path: Path) -> None:
+    # opened to look at it, closed, opened again: the writer's bytes were lost, or the second
+    # open waited for ever
+    import threading
+
+    pipe = tmp_path / "games.txt"
+    os.mkfifo(pipe)
+
+    def write() -> None:
+        with open(pipe, "wb") as w:
+            w.write(b"h8 h9 i10\n" * 10_000)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    reports = list(api.check_paths([str(pipe)], jobs=2))
+    writer.join(10)
+    assert len(reports) == 10_000 and not reports[0].findings
 
 
 def test_cutting_a_big_file_holds_none_of_it(tmp_path: Path) -> None:
@@ -775,3 +844,13 @@ def test_text_never_carries_control_characters_of_a_file(tmp_path: Path) -> None
     text = out.getvalue()
     assert "\x1b" not in text and "\\nfake.txt" in text and "id=1\\nx" in text
     assert len(text.splitlines()) == 5  # three records, two of them with one finding
+
+
+def test_usage_errors_never_carry_control_characters_of_a_path() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "renju_cli", "check", "no\x1b]0;pwned\x07such"],
+        capture_output=True,
+        env=subprocess_env(),
+        check=False,
+    )
+    assert done.returncode == 2 and b"\x1b" not in done.stderr and b"\\x1b]0" in done.stderr

@@ -331,10 +331,12 @@ def test_a_utf16_file_is_utf8_once_recoded_whatever_encoding_is_given(encoding: 
     assert rec.metadata["event"] == "Турнир" and len(rec.moves) == 3
 
 
-def test_an_sgf_charset_of_utf16_names_no_text_once_recoded() -> None:
-    # saved as UTF-16 with CA[UTF-16]: recoded to UTF-8 before it is parsed
-    (rec,) = read("(;GM[4]SZ[15]CA[UTF-16]C[Турнир];B[hh])".encode("utf-16"))
-    assert rec.metadata["comment"] == "Турнир"
+@pytest.mark.parametrize("charset", ["UTF-16", "ISO-8859-1", "GBK"])
+def test_an_sgf_charset_names_no_text_once_recoded(charset: str) -> None:
+    # saved as UTF-16 with any CA: recoded to UTF-8 before it is parsed, so CA no longer applies
+    sgf = f"(;GM[4]SZ[15]CA[{charset}]C[Турнир]PB[Zoë Müller];B[hh])"
+    (rec,) = read(sgf.encode("utf-16"))
+    assert rec.metadata["comment"] == "Турнир" and rec.metadata["black"] == "Zoë Müller"
 
 
 @pytest.mark.parametrize(

@@ -47,6 +47,11 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("renju: interrupted", err=True)
         sys.exit(130)
     except click.ClickException as e:
+        from renju_cli.render import printable
+
+        # (paths and names come from the user and from directories: no escape sequences)
+        # (click types ``message`` as final; it is a plain attribute, read by ``show``)
+        setattr(e, "message", "\n".join(printable(line) for line in e.message.split("\n")))  # noqa: B010
         e.show()
         sys.exit(EXIT_USAGE)
     except KeyboardInterrupt:

@@ -75,6 +75,9 @@ class ReadOptions:
     #: The line number of the stream's first line: line-based readers (move lists, JSON Lines)
     #: read a slice of a big file in a worker process and still number lines as in the file.
     first_line: int = 1
+    #: The stream is the file recoded to UTF-8 (``Recoded``: it was UTF-16 or UTF-32), so a
+    #: charset named inside it (SGF ``CA``) no longer says how its text is written.
+    recoded: bool = False
 
     def move_budget(self, nbytes: int) -> int:
         """The moves the records of a file of ``nbytes`` bytes may hold together."""
@@ -200,8 +203,8 @@ def read_stream(
             return
     if how is not None and fmt not in RAW_FORMATS:
         stream = io.BufferedReader(Recoded(stream, how))
-        if how != "mac":  # its text is UTF-8 now, whatever --encoding says of the file
-            opts = dataclasses.replace(opts, encoding="utf-8")
+        if how != "mac":  # its text is UTF-8 now, whatever --encoding or the file says
+            opts = dataclasses.replace(opts, encoding="utf-8", recoded=True)
     records = load(fmt).read(stream, path, opts)
     first = next(records, None)
     if first is None:

@@ -148,7 +148,7 @@ def _winner(text: str) -> str | None:
     }.get(t)
 
 
-def starts_record(raw: bytes, options: ReadOptions) -> bool:
+def starts_record(raw: bytes, options: ReadOptions, after_record: bool = True) -> bool:
     """Whether the line ``raw`` (with its line end) is a record, as ``read`` reads it (see
     ``notation.starts_record``)."""
     return not raw.isspace() and bool(raw)

@@ -305,13 +305,16 @@ def _continues(body: str) -> bool:
     return any(int(d) for d in digits[:-1]) or int(digits[-1]) > 1
 
 
-def starts_record(raw: bytes, options: ReadOptions) -> bool:
-    """Whether the line ``raw`` (bytes of the file, with its line end) starts a new record when
-    a record comes before it, as ``read`` reads it: a big file is cut into slices for worker
-    processes only there (``renju_cli.batch``), so that the slices read as the whole file."""
+def starts_record(raw: bytes, options: ReadOptions, after_record: bool = True) -> bool:
+    """Whether the line ``raw`` (bytes of the file, with its line end) starts a new record, as
+    ``read`` reads it, when a record comes before it (else any line with a move list does): a
+    big file is cut into slices for worker processes only there (``renju_cli.batch``), so
+    that the slices read as the whole file."""
     text = _decode_line(raw, options.encoding or "utf-8", options)
     body = text.split("#", 1)[0].rstrip()
-    return bool(body) and (body[0].isalpha() or not _continues(body))
+    if not body:
+        return False
+    return not after_record or body[0].isalpha() or not _continues(body)
 
 
 def _continued(

@@ -330,6 +330,8 @@ class _Parser:
         self.opts = options
         self.default_dbcs = _dbcs_kind(options.encoding)
         self.dbcs: str | None = self.default_dbcs
+        #: a ``CA`` says how the text is written, unless the file was recoded to UTF-8
+        self.ca_applies = not options.recoded
         #: (from, at): ``at`` is the first ``CA`` of the data at or after ``from`` (-1: none)
         self.next_ca = (len(data) + 1, -1)
         #: ``_normalize_ident`` of the short raw names met so far: a file repeats a few names
@@ -431,7 +433,7 @@ class _Parser:
         one = _ONE_PROPERTY_NODE.match(data, self.pos)
         if one is not None:
             ident, value = self._ident(one[1]), one[2]
-            if ident == "CA" and is_root:
+            if ident == "CA" and is_root and self.ca_applies:
                 kind = _dbcs_kind(value.decode("latin-1").strip())
                 if kind is not None:
                     self.dbcs = kind
@@ -482,7 +484,7 @@ class _Parser:
                         and any(_RESYNC.search(v) for v in plain)
                     ):
                         self._advance(prop.end())
-                        if ident == "CA" and is_root:
+                        if ident == "CA" and is_root and self.ca_applies:
                             kind = _dbcs_kind(plain[0].decode("latin-1").strip())
                             if kind is not None:
                                 self.dbcs = kind
@@ -511,7 +513,7 @@ class _Parser:
             if not values:
                 node.problem(self._problem(f"property {raw_ident} has no value", ident_line))
                 continue
-            if ident == "CA" and is_root:
+            if ident == "CA" and is_root and self.ca_applies:
                 kind = _dbcs_kind(values[0].decode("latin-1").strip())
                 if kind is not None:
                     self.dbcs = kind
@@ -578,7 +580,7 @@ class _Parser:
         paren = data.find(b"(", first, limit)
         if paren >= 0:
             limit = paren
-        if data.find(b"CA", first, limit) < 0:
+        if not self.ca_applies or data.find(b"CA", first, limit) < 0:
             return  # the usual case: no charset, no regex search
         m = _CA_PRESCAN.search(data, first, limit)
         if m is not None:
@@ -785,9 +787,7 @@ def _make_decoder(ca: str | None, fallback: str | None) -> Callable[[bytes], str
             continue
         codec = text_codec(name.strip())
         if codec is None or codec.startswith(("utf-16", "utf-32")):
-            # bytes whose SGF syntax parses are no UTF-16/32 text (a file saved so is recoded
-            # to UTF-8 before it is parsed, its CA left as it was)
-            continue
+            continue  # bytes whose SGF syntax parses are no UTF-16/32 text
         if codec in ("gb2312", "gbk"):
             codec = "gb18030"  # a superset: files labelled GB2312 often hold GBK characters
         if codec not in encodings:
@@ -1101,7 +1101,9 @@ class _Contexts:
         if key != self.key:
             ca = key[0].decode("latin-1").strip() if key[0] is not None else None
             notes: list[str] = []
-            if ca is not None and text_codec(ca) is None:
+            if ca is not None and self.opts.recoded:
+                ca = None  # the file was UTF-16 or UTF-32, recoded to UTF-8 as it was read
+            elif ca is not None and text_codec(ca) is None:
                 notes.append(f"unknown charset CA[{ca[:40]}]; text decoded as UTF-8 or Latin-1")
             size = _parse_size(key[1], self.opts.board_size)
             if isinstance(size, str):
