@@ -326,6 +326,18 @@ def _stop(executor: cf.Executor, wait: bool = False) -> None:
         executor.shutdown(wait=wait)
 
 
+def _unblock_broken(executor: cf.Executor) -> None:
+    """Let a process pool that lost a worker end: before Python 3.11.5 (and 3.12), its feeder
+    thread could wait for ever to write work for the dead workers into a full pipe, and the
+    interpreter waits for that thread at exit (CPython gh-94777; seen in CI on Debian's 3.11.2:
+    a run that had lost a worker never exited).  Closing this process's read end of that pipe,
+    as later versions do, makes the write fail instead."""
+    reader = getattr(getattr(executor, "_call_queue", None), "_reader", None)
+    if reader is not None:
+        with contextlib.suppress(OSError):
+            reader.close()
+
+
 #: Records of fewer moves than this on average are judged by the parent rather than sent to
 #: a worker: sending a record and its report back through pickle costs more than judging it.
 SEND_MOVES = 12
@@ -397,6 +409,8 @@ class _Engine:
         finally:
             for _, future, _ in queue:
                 future.cancel()
+            if self.broken:
+                _unblock_broken(self.executor)
             _stop(self.executor, wait=not queue)  # all done: let the workers end first
 
     def _submit(self, items: Sequence[Item]) -> tuple[cf.Future[Results], cf.Executor]:
@@ -412,6 +426,7 @@ class _Engine:
             return self.executor.submit(judge_chunk, items, self.settings), self.executor
 
     def _renew(self) -> None:
+        _unblock_broken(self.executor)
         _stop(self.executor)
         self.executor = self.factory()
         self.broken = False
