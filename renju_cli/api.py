@@ -13,6 +13,7 @@ import functools
 import glob
 import io
 import os
+import select
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -243,8 +244,7 @@ def read_path(
         if sys.stdin is None:  # started with standard input closed (``<&-``)
             yield unreadable("<stdin>", "standard input is closed")
             return
-        stdin = sys.stdin.buffer
-        yield from _read_pipe(getattr(stdin, "read1", stdin.read), "<stdin>", fmt, opts, on_read)
+        yield from _read_pipe(_stdin_read(), "<stdin>", fmt, opts, on_read)
         return
     try:
         raw = open(path, "rb", buffering=0)  # noqa: SIM115 - closed below, after the generator
@@ -280,26 +280,53 @@ def _read_pipe(
     are read before anything else: the format is detected from them, and a pipe delivers a
     few bytes at a time."""
     head = b""
+    failure: OSError | None = None
     try:
         while len(head) < formats.HEAD_BYTES:
             chunk = read(formats.HEAD_BYTES - len(head))
             if not chunk:
                 break
             head += chunk
-    except OSError as e:
-        yield unreadable(name, f"read error: {e.strerror or e}")
-        return
-    if not head:
+    except OSError as e:  # the records of what came before it are still read
+        failure = e
+    if not head and failure is None:
         empty = "standard input is empty" if name == "<stdin>" else "nothing came through it"
         yield unreadable(name, empty)
         return
-    if on_read is not None:
-        on_read(len(head))
-    stream = io.BufferedReader(_AfterHead(head, read, on_read))
-    try:
-        yield from formats.read_stream(stream, name, fmt, opts)
-    except OSError as e:
-        yield unreadable(name, f"read error: {e.strerror or e}")
+    if head:
+        if on_read is not None:
+            on_read(len(head))
+        more = read if failure is None else _nothing_more
+        stream = io.BufferedReader(_AfterHead(head, more, on_read))
+        try:
+            yield from formats.read_stream(stream, name, fmt, opts)
+        except OSError as e:
+            failure = e
+    if failure is not None:
+        yield unreadable(name, f"read error: {failure.strerror or failure}")
+
+
+def _nothing_more(n: int) -> bytes:
+    return b""
+
+
+def _stdin_read() -> Callable[[int], bytes]:
+    """One read of standard input at a time.  From its file descriptor when it has one: a
+    buffered ``read1`` takes "nothing yet" on a descriptor that another program left
+    non-blocking for its end, and a later write would be lost; here it waits for bytes."""
+    buffer = sys.stdin.buffer
+    raw = getattr(buffer, "raw", None)
+    if not isinstance(raw, io.FileIO):  # (tests, embedding programs: a stream of their own)
+        read: Callable[[int], bytes] = getattr(buffer, "read1", buffer.read)
+        return read
+    fd = raw.fileno()
+
+    def read_once(n: int) -> bytes:
+        while (data := raw.read(n)) is None:  # non-blocking, and nothing yet
+            select.select([fd], [], [])
+        return data
+
+    return read_once
 
 
 class _AfterHead(io.RawIOBase):

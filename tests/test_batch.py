@@ -152,6 +152,53 @@ def test_standard_input_is_judged_as_it_arrives(codec: str) -> None:
         proc.wait(60)
 
 
+def test_a_non_blocking_standard_input_is_waited_for() -> None:
+    # a program that left its end of the pipe non-blocking for ours: "nothing yet" is no end
+    import time
+
+    r, w = os.pipe()
+    os.set_blocking(r, False)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "renju_cli", "check", "-", "-f", "jsonl"],
+        stdin=r,
+        stdout=subprocess.PIPE,
+        env=subprocess_env(),
+    )
+    os.close(r)
+    time.sleep(0.5)  # nothing has come yet
+    os.write(w, b"h8 h9\n" * 500)
+    time.sleep(0.5)  # a pause after the first bytes
+    os.write(w, b"h8 h9 i10\n" * 10)
+    os.close(w)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and out.count(b"\n") == 510
+
+
+def test_a_read_error_in_the_first_kilobytes_of_standard_input_keeps_what_came(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class FailingSoon(io.RawIOBase):
+        sent = False
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            if self.sent:
+                raise OSError(5, "Input/output error")
+            self.sent = True
+            data = b"h8 h9\nh8 h9 i10\n"
+            buffer[: len(data)] = data
+            return len(data)
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(FailingSoon())))
+    code, out, _ = renju(capsys, "check", "-", "-f", "jsonl")
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert [r["moves"] for r in reports[:2]] == [2, 3] and len(reports) == 3
+    assert "read error: Input/output error" in reports[2]["findings"][0]["message"]
+    assert code == 1
+
+
 def test_a_closed_standard_input_is_one_unreadable_record() -> None:
     done = subprocess.run(
         f"{sys.executable} -m renju_cli check - -f jsonl <&-",
