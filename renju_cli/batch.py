@@ -48,7 +48,7 @@ from typing import Any, NamedTuple
 
 from renju_cli import api
 from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
-from renju_cli.formats import ReadOptions, no_record_message, unreadable
+from renju_cli.formats import ReadOptions, no_record_message, too_many_records, unreadable
 from renju_cli.record import Record, SourceLocation
 from renju_cli.referee import replay
 from renju_cli.report import Finding, GameReport, Summary
@@ -132,6 +132,8 @@ class TextSlice:
     lines: int
     data: bytes | None = None
     identity: tuple[int, int] | None = None
+    #: the position of the file among the batch's inputs (a file may be given twice)
+    input_no: int = 0
 
 
 #: A unit's entries: a record to judge, the report of one that could not be read, a file, or
@@ -332,10 +334,26 @@ def _unblock_broken(executor: cf.Executor) -> None:
     interpreter waits for that thread at exit (CPython gh-94777; seen in CI on Debian's 3.11.2:
     a run that had lost a worker never exited).  Closing this process's read end of that pipe,
     as later versions do, makes the write fail instead."""
+    if _pool_closes_its_pipe():
+        return  # (closing it twice, from two threads, could close a descriptor reused since)
     reader = getattr(getattr(executor, "_call_queue", None), "_reader", None)
     if reader is not None:
         with contextlib.suppress(OSError):
             reader.close()
+
+
+@functools.cache
+def _pool_closes_its_pipe() -> bool:
+    """Whether this Python's process pool closes that pipe itself when it breaks (the fix of
+    gh-94777); when its source cannot be read, it is left alone."""
+    try:
+        import inspect
+        from concurrent.futures import process
+
+        source = inspect.getsource(process._ExecutorManagerThread.terminate_broken)
+    except (OSError, TypeError, AttributeError):
+        return True
+    return "_reader.close()" in source
 
 
 #: Records of fewer moves than this on average are judged by the parent rather than sent to
@@ -500,6 +518,7 @@ class Batch:
         self._select = frozenset(self.select)
         self._ignore = frozenset(self.ignore)
         self.settings = Settings(self.rules, keys=self.duplicates != "off")
+        self._options = self.options or ReadOptions()
 
     def total_bytes(self) -> int:
         """The size of the input files (standard input and devices count 0), for progress."""
@@ -517,18 +536,26 @@ class Batch:
         """The reports, in input order (close the generator to stop early: the workers stop)."""
         index = DuplicateIndex()
         done = 0
-        numbered: dict[str, int] = {}  # the next record index of a file read in slices
+        numbered: dict[int, int] = {}  # the next record index of a file read in slices, by input
+        max_records = self._options.max_records
         add = self.summary.add
         for chunk, results in self._judged():
             for item, judged_all in zip(chunk.items, results, strict=True):
                 done += len(judged_all)
                 record = item if isinstance(item, Record) else None
-                sliced = item.path if isinstance(item, TextSlice) else None
+                sliced = item.input_no if isinstance(item, TextSlice) else None
                 for report, key in judged_all:
                     if sliced is not None:  # renumbered in the file: a slice starts from 0
                         n = numbered.get(sliced, 0)
                         numbered[sliced] = n + 1
-                        report.source = dataclasses.replace(report.source, index=n)
+                        if n >= max_records:  # as the reader of the whole file would stop
+                            if n > max_records:
+                                continue
+                            s = report.source
+                            refusal = too_many_records(s.path, n, s.line, self._options)
+                            report, key = judge_one(refusal, self.settings)
+                        else:
+                            report.source = dataclasses.replace(report.source, index=n)
                     first = index.seen(key, report.source) if key else None
                     if first is not None:
                         self.summary.duplicates += 1
@@ -580,7 +607,7 @@ class Batch:
 
     def _items(self, by_name: bool) -> Iterator[Item]:
         """Every record of every input in input order, or the names of small files."""
-        for entry in self.inputs:
+        for input_no, entry in enumerate(self.inputs):
             self.summary.files += 1
             if isinstance(entry, api.InputError):
                 yield unreadable(entry.path, entry.message)
@@ -590,13 +617,13 @@ class Batch:
                 self._read.add(size)
                 yield FileTask(entry, self.fmt, self.options)
                 continue
-            slices = self._slices(entry) if by_name else None
+            slices = self._slices(entry, input_no) if by_name else None
             if slices is not None:
                 yield from slices
                 continue
             yield from read_file(entry, self.fmt, self.options, self.settings, self._read.add)
 
-    def _slices(self, path: str) -> Iterator[TextSlice | Record] | None:
+    def _slices(self, path: str, input_no: int) -> Iterator[TextSlice | Record] | None:
         """A big move-list or JSON Lines file cut into slices of whole records (or, when no
         line starts one, its unreadable record), or ``None`` when the file is of another format,
         not a regular file (a pipe is opened once, by ``read_file``) or cannot be opened
@@ -622,10 +649,15 @@ class Batch:
             # bytes do not cut into its lines
             stream.close()
             return None
-        return self._cut(stream, path, fmt, (st.st_dev, st.st_ino))
+        return self._cut(stream, path, fmt, (st.st_dev, st.st_ino), input_no)
 
     def _cut(
-        self, stream: io.BufferedReader, path: str, fmt: str, identity: tuple[int, int]
+        self,
+        stream: io.BufferedReader,
+        path: str,
+        fmt: str,
+        identity: tuple[int, int],
+        input_no: int,
     ) -> Iterator[TextSlice | Record]:
         """Slices of ``SLICE_LINES`` lines or more, each starting where the format's reader
         starts a record (its own ``starts_record``: the slices read as the whole file does).
@@ -635,7 +667,7 @@ class Batch:
         with a long line or a long record.  A read error ends the file as with ``--jobs 1``."""
         from renju_cli import formats
 
-        options = self.options or ReadOptions()
+        options = self._options
         starts_record = formats.load(fmt).starts_record
         limit = options.max_string + 1
         start = offset = 0  # byte offsets of the slice's start, and of the next piece
@@ -649,7 +681,9 @@ class Batch:
 
         def cut(end: int) -> TextSlice:
             data = b"".join(kept) if kept is not None else None
-            return TextSlice(path, fmt, options, start, end - start, first, lines, data, identity)
+            return TextSlice(
+                path, fmt, options, start, end - start, first, lines, data, identity, input_no
+            )
 
         failure: OSError | None = None
         with stream:

@@ -916,3 +916,41 @@ def test_usage_errors_never_carry_control_characters_of_a_path() -> None:
         check=False,
     )
     assert done.returncode == 2 and b"\x1b" not in done.stderr and b"\\x1b]0" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("suffix", "line"), [(".txt", "h8 h9\n"), (".jsonl", '{"moves": "h8 h9"}\n')]
+)
+def test_records_past_max_records_are_refused_alike_with_jobs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, suffix: str, line: str
+) -> None:
+    # the reader of the whole file stops at the record one too many and says so; cut into
+    # slices, the parent counts a file's records across them and stops at the same place
+    from renju_cli import batch
+    from renju_cli.formats import ReadOptions
+
+    monkeypatch.setattr(batch, "SLICE_LINES", 3)
+    monkeypatch.setattr(batch, "SMALL_FILE_BYTES", 0)
+    f = tmp_path / f"games{suffix}"
+    f.write_text(line * 20)
+    runs = []
+    for jobs in (1, 2):
+        reports = [r for _, r in Batch([str(f)], jobs=jobs, options=ReadOptions(max_records=5))]
+        runs.append(
+            [(r.source.index, r.source.line, r.unreadable, str(r.findings)) for r in reports]
+        )
+    assert runs[0] == runs[1] and len(runs[0]) == 6
+    assert runs[0][5][:3] == (5, 6, True) and "more than 5 records" in runs[0][5][3]
+
+
+def test_a_file_given_twice_is_numbered_from_0_each_time_with_jobs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from renju_cli import batch
+
+    monkeypatch.setattr(batch, "SLICE_LINES", 3)
+    monkeypatch.setattr(batch, "SMALL_FILE_BYTES", 0)
+    f = tmp_path / "games.txt"
+    f.write_text("h8 h9\n" * 10)
+    reports = [r for _, r in Batch([str(f), str(f)], jobs=2)]
+    assert [r.source.index for r in reports] == list(range(10)) * 2

@@ -409,7 +409,7 @@ def test_bounds() -> None:
     (record,) = read_text(game("1. h8 h9 2. i9 j10 3. g7 f6 1-0"), max_moves=4)
     assert len(record.moves) == 4 and "more than 4 stones" in record.problems[0].message
     records = read_text(game("1. h8 1-0") * 5, max_records=2)
-    assert len(records) == 2
+    assert len(records) == 3 and records[2].unreadable  # the rest is refused, not dropped
     (long_tag,) = read_text(game("1. h8 1-0", Event="x" * 100), max_string=10)
     assert long_tag.metadata["event"] == "x" * 10
 
@@ -559,7 +559,8 @@ def test_many_tiny_games_share_no_mutable_parts() -> None:
 
 def test_max_records_below_one_still_reads_one() -> None:
     for bound in (0, -1):
-        assert len(read_text(game("1. h8 1-0") * 3, max_records=bound)) == 1
+        recs = read_text(game("1. h8 1-0") * 3, max_records=bound)
+        assert len(recs) == 2 and not recs[0].unreadable and recs[1].unreadable  # and says so
 
 
 @pytest.mark.parametrize("pad", ["", "x", "  ", "\u00a0h8"])
@@ -591,3 +592,9 @@ def test_an_endless_tag_section_is_bounded() -> None:
     assert len(rec.problems) + 1 <= playok.MAX_TAGS  # the tags kept and the broken ones
     (note,) = [n for n in rec.notes if "tags; the rest" in n]
     assert note.startswith(f"line {playok.MAX_TAGS + 1}: more than {playok.MAX_TAGS}")
+
+
+def test_games_past_max_records_are_refused_with_a_record() -> None:
+    text = '[Site "PlayOK"]\n\n1. h8 h9 1-0\n\n' * 4
+    recs = list(playok.read(io.BytesIO(text.encode()), "p.pgn", ReadOptions(max_records=2)))
+    assert len(recs) == 3 and recs[2].unreadable and "more than 2 records" in str(recs[2].problems)

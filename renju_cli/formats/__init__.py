@@ -315,6 +315,18 @@ def too_long(path: str, fmt: str, options: ReadOptions) -> Record:
     )
 
 
+def too_many_records(path: str, index: int, line: int | None, options: ReadOptions) -> Record:
+    """The unreadable record that stands for the rest of a file past ``max_records`` (``index``
+    and ``line``: where the record one too many starts)."""
+    where = f"line {line}: " if line is not None else ""
+    return unreadable(
+        path,
+        f"{where}more than {options.max_records} records; the rest is not read",
+        index=index,
+        line=line,
+    )
+
+
 def no_record_message(fmt: str) -> str:
     """The problem of a file in which the ``fmt`` reader found no record."""
     return f"no record found (read as {fmt}): nothing to check"

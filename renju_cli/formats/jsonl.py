@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, parse_point
-from renju_cli.formats import ReadOptions
+from renju_cli.formats import ReadOptions, too_many_records
 from renju_cli.formats.notation import parse_moves, write_record
 from renju_cli.record import (
     DeclaredResult,
@@ -164,7 +164,7 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
         if raw.isspace():
             continue
         if index >= options.max_records:
-            yield _bad_line(path, index, number, f"more than {options.max_records} records")
+            yield too_many_records(path, index, number, options)
             return
         if len(raw) > options.max_string:
             while raw and not raw.endswith(b"\n"):  # skip the rest of the line

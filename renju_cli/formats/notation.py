@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from renju_cli.coords import Point
-from renju_cli.formats import ReadOptions, text_codec
+from renju_cli.formats import ReadOptions, text_codec, too_many_records
 from renju_cli.record import (
     DeclaredResult,
     Move,
@@ -285,7 +285,8 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
                     continue
                 yield _continued(pending, path, index, start, options, cut)
                 index += 1
-                if index >= options.max_records:
+                if index >= options.max_records:  # this line starts one record too many
+                    yield too_many_records(path, index, number, options)
                     return
             start, pending, size, cut = number, [body], len(body), None
     if pending:

@@ -71,7 +71,7 @@ from itertools import islice
 from typing import BinaryIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point, parse_point
-from renju_cli.formats import ReadOptions, unreadable
+from renju_cli.formats import ReadOptions, too_many_records, unreadable
 from renju_cli.record import (
     BLACK,
     Color,
@@ -261,8 +261,12 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """Yield one record per game of a PlayOK export, in file order, never raising on content."""
     reader = _Reader(path, options)
     try:
-        # at most max_records records (at least one); reading stops with the last one
-        yield from islice(reader.records(stream), max(options.max_records, 1))
+        records = reader.records(stream)
+        # at most max_records records (at least one); reading stops after them, and says so
+        yield from islice(records, max(options.max_records, 1))
+        extra = next(records, None)
+        if extra is not None:
+            yield too_many_records(path, extra.source.index, extra.source.line, options)
     except OSError as exc:
         # the stream itself failed (not the content): report it as one more record
         yield unreadable(path, f"read error: {exc}", index=reader.count, line=reader.lineno or None)
