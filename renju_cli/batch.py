@@ -680,6 +680,7 @@ class Batch:
         kept_size = 0
 
         def cut(end: int) -> TextSlice:
+            self._read.add(end - start)  # (progress: once a slice, not once a line)
             data = b"".join(kept) if kept is not None else None
             return TextSlice(
                 path, fmt, options, start, end - start, first, lines, data, identity, input_no
@@ -707,7 +708,6 @@ class Batch:
                             kept = None  # the worker reads this slice from the file
                         else:
                             kept.append(raw)
-                    self._read.add(len(raw))
             except OSError as e:  # a disk error: the whole lines before it are checked
                 failure = e
                 if not line_start:  # a line cut by the error is not read, as with --jobs 1
@@ -717,6 +717,7 @@ class Batch:
         if any_record:
             yield cut(offset)
         elif failure is None:
+            self._read.add(offset)
             yield unreadable(path, no_record_message(fmt))
         if failure is not None:
             yield unreadable(path, f"read error: {failure.strerror or failure}")

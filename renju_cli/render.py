@@ -86,6 +86,8 @@ def printable(text: str) -> str:
     """``text`` with control characters (a newline in a file name, an escape sequence in a
     record) written as escapes: one record is one line of text, and a file cannot drive the
     terminal that shows its report."""
+    if text.isprintable():  # nearly always: one call in C
+        return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
@@ -97,7 +99,7 @@ def where(report: GameReport) -> str:
 def place(s: SourceLocation) -> str:
     """``path:line [index]`` (or ``path@offset [index]``) of a source location (control
     characters of the path escaped: see ``printable``)."""
-    loc = s.path if s.path.isprintable() else printable(s.path)
+    loc = printable(s.path)
     if s.line is not None:
         loc += f":{s.line}"
     elif s.offset is not None:
@@ -150,15 +152,14 @@ class TextRenderer(Renderer):
             f"{where(report)} {report.ruleset}{opening}: {report.moves} "
             f"{'move' if report.moves == 1 else 'moves'}, {result_words(report)}"
         )
-        self.out.write((head if head.isprintable() else printable(head)) + "\n")
+        self.out.write(printable(head) + "\n")
         line = report.source.line
         for f in report.findings:
             sev = _color(f.severity, _SEVERITY_COLOR.get(f.severity, "0"), self.color)
             at = f" move {f.move}" if f.move is not None else ""
             if f.line is not None and f.line != line and not f.message.startswith("line "):
                 at += f" at line {f.line}"  # a record of many lines: where to look
-            message = f.message if f.message.isprintable() else printable(f.message)
-            self.out.write(f"  {sev} {f.code}{at}: {message}\n")
+            self.out.write(f"  {sev} {f.code}{at}: {printable(f.message)}\n")
 
     def finish(self, summary: Summary) -> None:
         self.out.write(summary_text(summary))
