@@ -57,8 +57,16 @@ def check_record(record: Any, path: str, options: ReadOptions = OPTIONS) -> None
         _require(len(value) <= 4 * options.max_string, "metadata value past max_string")
 
 
-def run_input(data: bytes, fmt: str | None, path: str = "fuzz.input") -> int:
-    """Read ``data`` as ``fmt`` (detected when ``None``), judge and render; the record count.
+#: Bounds as low as ``--limit`` makes them (each at 1 would leave little to read): inputs read
+#: under them reach the code that cuts records, lines, trees and files short.
+TIGHT = ReadOptions(max_moves=3, max_records=3, max_depth=3, max_string=8, max_file=64)
+
+
+def run_input(
+    data: bytes, fmt: str | None, path: str = "fuzz.input", options: ReadOptions = OPTIONS
+) -> int:
+    """Read ``data`` as ``fmt`` (detected when ``None``) under ``options``, judge and render;
+    the record count.
 
     Raises on a crash (any exception) or a broken invariant.
     """
@@ -67,8 +75,8 @@ def run_input(data: bytes, fmt: str | None, path: str = "fuzz.input") -> int:
     last_index = -1
     text = TextRenderer(io.StringIO())
     summary = Summary()
-    for record in read_stream(stream, path, fmt, OPTIONS):
-        check_record(record, path)
+    for record in read_stream(stream, path, fmt, options):
+        check_record(record, path, options)
         _require(record.source.index >= last_index, "source.index went backwards")
         last_index = record.source.index
         if count < REPLAY_LIMIT:
@@ -83,7 +91,7 @@ def run_input(data: bytes, fmt: str | None, path: str = "fuzz.input") -> int:
             summary.add(report)
         count += 1
     text.finish(summary)
-    _require(count <= OPTIONS.max_records + 1, "more records than max_records")
+    _require(count <= options.max_records + 1, "more records than max_records")
     return count
 
 

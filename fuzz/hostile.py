@@ -10,6 +10,7 @@ whole ``renju check --format jsonl`` (stdout to /dev/null), reporting wall time 
 
     python fuzz/hostile.py                 # all, 1 MB each
     python fuzz/hostile.py --size 262144 sgf-deep-nesting renlib-comb
+    python fuzz/hostile.py --limit records=50000   # a run that bounds records per file
 
 Exit code 1 when a file breaks a bound or the tool fails (exit code 3 or a traceback).
 """
@@ -243,8 +244,9 @@ print(json.dumps({"seconds": time.perf_counter() - t, "records": records, "moves
 """
 
 
-def run(name: str, size: int, directory: Path) -> dict[str, object]:
-    """Write one hostile file and measure reading it and checking it, each in a new process."""
+def run(name: str, size: int, directory: Path, limits: tuple[str, ...] = ()) -> dict[str, object]:
+    """Write one hostile file and measure reading it and checking it (with ``--limit`` each of
+    ``limits``), each in a new process."""
     path = directory / f"{name}.bin"
     path.write_bytes(HOSTILE[name](size))
     read = subprocess.run(
@@ -260,7 +262,16 @@ def run(name: str, size: int, directory: Path) -> dict[str, object]:
     # largest of all children so far
     with open(os.devnull, "wb") as devnull:  # never -o /dev/null: the writer renames
         proc = subprocess.Popen(
-            [sys.executable, "-m", "renju_cli", "check", str(path), "--format", "jsonl"],
+            [
+                sys.executable,
+                "-m",
+                "renju_cli",
+                "check",
+                str(path),
+                "--format",
+                "jsonl",
+                *(arg for limit in limits for arg in ("--limit", limit)),
+            ],
             stdout=devnull,
             stderr=subprocess.PIPE,
         )
@@ -282,11 +293,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=MB, help="bytes per file (default 1 MB)")
     parser.add_argument("--seconds", type=float, default=2.0, help="bound on time (whole check)")
     parser.add_argument("--mb", type=float, default=200.0, help="bound on peak memory")
+    parser.add_argument(
+        "--limit", action="append", default=[], metavar="NAME=N", help="renju check --limit"
+    )
     args = parser.parse_args(argv)
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.names or sorted(HOSTILE):
-            r = run(name, args.size, Path(tmp))
+            r = run(name, args.size, Path(tmp), tuple(args.limit))
             over = (
                 "read_error" in r
                 or r["check_exit"] == 3

@@ -167,14 +167,17 @@ def worker(args: tuple[int, int, int, str, float]) -> dict[str, Any]:
         base = rng.choice(yaml_pool if is_ruleset and rng.random() < 0.8 else pool)
         data = mutate(base, rng, pool)
         fmt = None if rng.random() < 0.35 else rng.choice(fuzz_target.FORMATS)
-        target = "ruleset" if is_ruleset else (fmt or "detect")
+        # one input in ten under the tightest bounds (``--limit``): the code that cuts short
+        tight = rng.random() < 0.1
+        options = fuzz_target.TIGHT if tight else fuzz_target.OPTIONS
+        target = "ruleset" if is_ruleset else (fmt or "detect") + (".tight" if tight else "")
         t0 = time.perf_counter()
         try:
             if is_ruleset:
                 stats["rulesets"] += 1
                 stats["rulesets_loaded"] += fuzz_target.run_ruleset(data)
             else:
-                stats["records"] += fuzz_target.run_input(data, fmt)
+                stats["records"] += fuzz_target.run_input(data, fmt, options=options)
         except Exception as exc:
             stats["failed_inputs"] += 1
             sig = _signature(exc)

@@ -519,6 +519,8 @@ class Batch:
         self._ignore = frozenset(self.ignore)
         self.settings = Settings(self.rules, keys=self.duplicates != "off")
         self._options = self.options or ReadOptions()
+        #: inputs read in slices whose records reached ``max_records``: no more slices are cut
+        self._full: set[int] = set()
 
     def total_bytes(self) -> int:
         """The size of the input files (standard input and devices count 0), for progress."""
@@ -549,6 +551,7 @@ class Batch:
                         n = numbered.get(sliced, 0)
                         numbered[sliced] = n + 1
                         if n >= max_records:  # as the reader of the whole file would stop
+                            self._full.add(sliced)  # the slicer stops: the rest is not judged
                             if n > max_records:
                                 continue
                             s = report.source
@@ -692,6 +695,10 @@ class Batch:
                 for raw in iter(functools.partial(stream.readline, limit), b""):
                     if line_start:
                         if lines >= SLICE_LINES and starts_record(raw, options):
+                            if input_no in self._full:
+                                # past max_records, as the reports say: what is still cut
+                                # or judged is dropped (at most the slices in flight)
+                                return
                             yield cut(offset)
                             start, first, lines, kept, kept_size = offset, number, 0, [], 0
                             any_record = True

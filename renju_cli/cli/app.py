@@ -6,6 +6,7 @@ configuration error, 3 internal error (one line on stderr; the traceback only wi
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -38,7 +39,51 @@ def load_rules(rules: str | None) -> Any:
         raise UsageProblem(f"invalid ruleset {rules}:\n{e}") from None
 
 
-def read_options(encoding: str | None, board_size: int | None = None) -> Any:
+#: ``--limit NAME=N``: the bounds of ``formats.ReadOptions`` a run on untrusted input may
+#: tighten, by the name the option gives them, with what each bounds.
+LIMITS: dict[str, tuple[str, str]] = {
+    "records": ("max_records", "records per file (10M)"),
+    "moves": ("max_moves", "moves per record (4096)"),
+    "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),
+    "string": ("max_string", "length of one comment, name or line (1M)"),
+    "whole-file": ("max_file", "bytes of an SGF, psq or Gomocup openings file (64M)"),
+}
+_SUFFIXES = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def parse_limits(limits: tuple[str, ...]) -> dict[str, Any]:
+    """``ReadOptions`` fields from ``--limit NAME=N`` values (``N`` may end in K, M or G, powers
+    of 1024); a limit may only be lowered: the defaults are what hostile files were measured
+    against, and a higher one could make a reader set aside more than a file holds."""
+    from renju_cli.formats import ReadOptions
+
+    defaults = ReadOptions()
+    fields: dict[str, Any] = {}
+    for text in limits:
+        name, sep, value = text.partition("=")
+        name, value = name.strip().lower(), value.strip().replace("_", "")
+        if not sep or name not in LIMITS:
+            raise UsageProblem(
+                f"--limit {text!r}: expected NAME=N with NAME one of {', '.join(LIMITS)}"
+            )
+        digits, suffix = (value[:-1], value[-1:].lower()) if value[-1:].isalpha() else (value, "")
+        if (
+            not (digits.isascii() and digits.isdigit())
+            or suffix not in _SUFFIXES
+            or len(digits) > 18
+        ):
+            raise UsageProblem(f"--limit {text!r}: {value!r} is not a number (such as 5000 or 64M)")
+        field = LIMITS[name][0]
+        n, default = int(digits) * _SUFFIXES[suffix], getattr(defaults, field)
+        if not 1 <= n <= default:
+            raise UsageProblem(f"--limit {name}: {n} is not between 1 and the default, {default}")
+        fields[field] = n
+    return fields
+
+
+def read_options(
+    encoding: str | None, board_size: int | None = None, limits: tuple[str, ...] = ()
+) -> Any:
     from renju_cli.formats import ReadOptions
 
     if encoding is not None:
@@ -46,7 +91,23 @@ def read_options(encoding: str | None, board_size: int | None = None) -> Any:
 
         if text_codec(encoding) is None:
             raise UsageProblem(f"{encoding!r} is not a text encoding Python knows")
-    return ReadOptions(encoding=encoding, board_size=board_size or 15)
+    options = ReadOptions(encoding=encoding, board_size=board_size or 15)
+    return dataclasses.replace(options, **parse_limits(limits))
+
+
+def limit_option() -> Callable[[F], F]:
+    """``--limit NAME=N``, repeatable: tighter bounds for a run on untrusted input."""
+    return click.option(
+        "--limit",
+        "limits",
+        multiple=True,
+        metavar="NAME=N",
+        help="Lower a bound on what one input file may hold (repeatable; defaults in "
+        "parentheses): "
+        + "; ".join(f"{name}: {what}" for name, (_, what) in LIMITS.items())
+        + ". N may end in K, M or G (powers of 1024). Past a bound, the rest is skipped with a "
+        "finding. E.g. --limit records=50000 bounds the time a hostile file can take.",
+    )
 
 
 @contextmanager

@@ -28,6 +28,7 @@ from renju_cli.cli.app import (
     UsageProblem,
     cli,
     input_format_option,
+    limit_option,
     load_rules,
     read_options,
 )
@@ -261,6 +262,7 @@ def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
     "--output", "-o", default=None, metavar="FILE", help="Write the report to FILE (atomically)."
 )
 @input_format_option()
+@limit_option()
 @click.option(
     "--encoding",
     default=None,
@@ -344,6 +346,7 @@ def check(
     output: str | None,
     input_format: str | None,
     encoding: str | None,
+    limits: tuple[str, ...],
     include: tuple[str, ...],
     exclude: tuple[str, ...],
     select: tuple[str, ...],
@@ -373,6 +376,7 @@ def check(
       renju check games/ --format github        # in a GitHub Actions step
       renju check games/ --format junit -o renju.xml
       renju check big.rif --dask tcp://scheduler:8786
+      renju check uploads/ --limit records=50000   # untrusted: bounded time per file
       cat game.txt | renju check - --format json
     """
     from renju_cli import api
@@ -382,7 +386,7 @@ def check(
     from renju_cli.report import SEVERITIES
 
     ruleset = load_rules(rules)
-    options = read_options(encoding)
+    options = read_options(encoding, limits=limits)
     # Every reader is imported now, not in the middle of the run: a Ctrl-C that lands in the
     # import of a C extension may come out as an ImportError, which a library's fallback
     # (``xml.etree.ElementTree`` falls back to pure Python) swallows, and the run goes on.

@@ -16,6 +16,7 @@ from renju_cli.cli.app import (
     EXIT_FINDINGS,
     cli,
     input_format_option,
+    limit_option,
     open_output,
     read_options,
 )
@@ -36,6 +37,7 @@ from renju_cli.cli.app import (
     "--output", "-o", default=None, help="Output file (psq: a directory, one file per record)."
 )
 @input_format_option()
+@limit_option()
 @click.option("--encoding", default=None, help="Text encoding to try first.")
 def convert(
     paths: tuple[str, ...],
@@ -43,6 +45,7 @@ def convert(
     output: str | None,
     input_format: str | None,
     encoding: str | None,
+    limits: tuple[str, ...],
 ) -> None:
     """Rewrite records in another format: standard notation, JSON Lines, SGF or psq.
 
@@ -57,7 +60,7 @@ def convert(
     from renju_cli import api, formats
     from renju_cli.formats.notation import write_record
 
-    options = read_options(encoding)
+    options = read_options(encoding, limits=limits)
     inputs = list(api.expand_inputs(paths))
     bad = 0
 

@@ -14,6 +14,7 @@ from renju_cli.cli.app import (
     UsageProblem,
     cli,
     input_format_option,
+    limit_option,
     load_rules,
     open_output,
     read_options,
@@ -45,6 +46,7 @@ PROGRESS_EVERY = 50
 )
 @click.option("--output", "-o", default=None, help="Write the diff to FILE (atomically).")
 @input_format_option()
+@limit_option()
 @click.option("--encoding", default=None, help="Text encoding to try first.")
 @click.option("--include", multiple=True, help="Only files matching this glob (directories).")
 @click.option("--exclude", multiple=True, help="Skip files matching this glob (directories).")
@@ -55,6 +57,7 @@ def diff(
     output: str | None,
     input_format: str | None,
     encoding: str | None,
+    limits: tuple[str, ...],
     include: tuple[str, ...],
     exclude: tuple[str, ...],
 ) -> None:
@@ -82,7 +85,7 @@ def diff(
     names = [r.name for r in rulesets]
     if len(set(names)) != len(names):
         raise UsageProblem(f"the rulesets must have different names, not {', '.join(names)}")
-    options = read_options(encoding)
+    options = read_options(encoding, limits=limits)
     if input_format is not None and input_format not in FORMAT_MODULES:
         raise UsageProblem(
             f"unknown input format {input_format!r}; known: {', '.join(FORMAT_MODULES)}"

@@ -1,0 +1,183 @@
+"""``--limit NAME=N``: the bounds of ``ReadOptions`` lowered from the command line.
+
+A run on untrusted input (a CI job over uploaded records) may want tighter bounds than the
+defaults, above all on records per file, which bounds the time a flood of tiny records can
+take. Each limit cuts what lies past it with a finding, never silently, and ``--jobs 2`` cuts
+at the same place as ``--jobs 1``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import run_cli as renju
+
+from renju_cli.cli.app import LIMITS, UsageProblem, parse_limits
+from renju_cli.formats import ReadOptions
+
+
+def jsonl(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict[str, Any]]]:
+    code, out, _ = renju(capsys, *args, "--format", "jsonl")
+    return code, [json.loads(line) for line in out.splitlines()]
+
+
+def messages(report: dict[str, Any]) -> list[str]:
+    return [str(f["message"]) for f in report["findings"]] + [str(n) for n in report["notes"]]
+
+
+def test_records_per_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    games = tmp_path / "games.txt"
+    games.write_text("h8 h9\ni8 i9\nj8 j9\nk8 k9\nl8 l9\n")
+    code, reports = jsonl(capsys, "check", str(games), "--limit", "records=2")
+    # two records judged, then one unreadable record that says the rest was not read
+    assert [r["unreadable"] for r in reports] == [False, False, True]
+    assert "more than 2 records; the rest is not read" in messages(reports[2])[0]
+    assert code == 1
+
+
+def test_moves_per_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = tmp_path / "game.txt"
+    game.write_text("h8 h9 i8 i9 j8 j9\n")
+    _, [report] = jsonl(capsys, "check", str(game), "--limit", "moves=4")
+    assert report["moves"] == 4
+    assert any("4 moves" in m for m in messages(report))  # "more than the limit of 4 moves"
+
+
+def test_nesting_of_variations(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # (;B[hh](;W[ii](;B[jj](;W[kk]))))  -- variations nested four deep
+    tree = tmp_path / "tree.sgf"
+    tree.write_text("(;SZ[15];B[hh](;W[ii](;B[jj](;W[kk])))(;W[gg]))")
+    _, full = jsonl(capsys, "check", str(tree))
+    _, cut = jsonl(capsys, "check", str(tree), "--limit", "depth=2")
+    assert not any("deeper" in m or "nest" in m for r in full for m in messages(r))
+    assert any("deeper" in m or "nest" in m for r in cut for m in messages(r))
+
+
+def test_string_length(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = tmp_path / "game.sgf"
+    game.write_text("(;SZ[15]GN[" + "a very long game name" * 4 + "];B[hh];W[ii])")
+    _, [full] = jsonl(capsys, "check", str(game))
+    _, [cut] = jsonl(capsys, "check", str(game), "--limit", "string=10")
+    assert full["moves"] == cut["moves"] == 2
+    assert max(len(v) for v in cut["metadata"].values()) <= 10
+    assert max(len(v) for v in full["metadata"].values()) > 10
+    assert any("10" in m for m in messages(cut))  # the cut is told
+
+
+def test_whole_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = tmp_path / "game.sgf"
+    game.write_text("(;SZ[15];B[hh];W[ii];B[hi];W[ij])")
+    code, [report] = jsonl(capsys, "check", str(game), "--limit", "whole-file=16")
+    assert report["unreadable"] and code == 1
+    assert "longer than 16 bytes" in messages(report)[0]
+    # a suffix: K is 1024
+    assert jsonl(capsys, "check", str(game), "--limit", "whole-file=1K")[1][0]["moves"] == 4
+
+
+def test_diff_and_convert_take_limits(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    games = tmp_path / "games.txt"
+    games.write_text("h8 h9\ni8 i9\nj8 j9\n")
+    _, reports = jsonl(capsys, "check", str(games), "--limit", "records=1")
+    assert len(reports) == 2
+    code, out, err = renju(
+        capsys, "convert", str(games), "--to", "notation", "--limit", "records=1"
+    )
+    assert out.splitlines() == ["h8 h9"] and "more than 1 records" in err and code == 1
+    code, out, _ = renju(
+        capsys, "diff", str(games), "-r", "renju", "-r", "freestyle", "--limit", "records=1",
+        "--format", "json",
+    )  # fmt: skip
+    assert json.loads(out)["summary"]["records"] == 2
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("record=5", "expected NAME=N"),
+        ("records", "expected NAME=N"),
+        ("records=", "not a number"),
+        ("records=-1", "not a number"),
+        ("records=1.5", "not a number"),
+        ("records=5X", "not a number"),
+        ("records=\uff15", "not a number"),  # a full-width digit
+        ("records=" + "9" * 40, "not a number"),
+        ("records=0", "not between 1 and the default"),
+        ("moves=5000", "not between 1 and the default, 4096"),  # lowered only
+    ],
+)
+def test_a_bad_limit_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], value: str, why: str
+) -> None:
+    code, _, err = renju(capsys, "check", "-", "--limit", value, stdin="h8\n")
+    assert code == 2 and why in err
+
+
+def test_limit_values() -> None:
+    assert parse_limits(("records=50_000", "whole-file=2M", " Depth = 8 ", "string=1k")) == {
+        "max_records": 50_000,
+        "max_file": 2 << 20,
+        "max_depth": 8,
+        "max_string": 1024,
+    }
+    assert parse_limits(()) == {}
+    with pytest.raises(UsageProblem):
+        parse_limits(("string=2G",))  # past the default
+
+
+def test_the_help_gives_the_defaults_of_read_options() -> None:
+    defaults = ReadOptions()
+    for name, (field, what) in LIMITS.items():
+        shown = re.search(r"\((\d+)([KMG]?)\)$", what)
+        assert shown is not None, name
+        scale = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[shown.group(2)]
+        if name == "records":  # 10M records: a count, in millions
+            scale = 1_000_000 if shown.group(2) == "M" else scale
+        assert int(shown.group(1)) * scale == getattr(defaults, field), name
+
+
+def test_jobs_2_cuts_where_jobs_1_does(tmp_path: Path) -> None:
+    # past SMALL_FILE_BYTES: cut into slices for the workers, whose records the parent counts
+    games = tmp_path / "games.txt"
+    games.write_text("h8 h9\n" * 20_000)
+    outs = []
+    for jobs in ("1", "2"):
+        run = subprocess.run(
+            [sys.executable, "-m", "renju_cli", "check", str(games), str(games),
+             "--limit", "records=300", "--format", "jsonl", "--jobs", jobs],
+            capture_output=True, text=True, check=False, timeout=300,
+        )  # fmt: skip
+        assert run.returncode == 1, run.stderr
+        outs.append(run.stdout)
+    assert outs[0] == outs[1]
+    reports = [json.loads(line) for line in outs[0].splitlines()]
+    assert len(reports) == 2 * 301  # the file given twice, each cut at 300 records
+    assert [r["source"]["index"] for r in reports[:301]] == list(range(301))
+    assert reports[300]["unreadable"] and reports[601]["unreadable"]
+
+
+def test_jobs_2_stops_cutting_a_file_past_its_records(tmp_path: Path) -> None:
+    """The slices of a file past ``max_records`` are not cut (nor judged): the bound bounds the
+    work, not only the report."""
+    from renju_cli.batch import Batch
+
+    games = tmp_path / "games.txt"
+    games.write_text("h8 h9\n" * 50_000)
+    size = games.stat().st_size
+    cut: list[int] = []
+    batch = Batch(
+        [str(games)],
+        jobs=2,
+        chunk_records=4,
+        options=ReadOptions(max_records=300),
+        progress=lambda done, read: cut.append(read),
+    )
+    reports = [report for _, report in batch]
+    assert len(reports) == 301 and reports[-1].unreadable
+    # at most the slices in flight past the bound: a few thousand lines of 50,000
+    assert cut[-1] < size // 4
