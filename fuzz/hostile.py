@@ -10,7 +10,7 @@ whole ``renju check --format jsonl`` (stdout to /dev/null), reporting wall time 
 
     python fuzz/hostile.py                 # all, 1 MB each
     python fuzz/hostile.py --size 262144 sgf-deep-nesting renlib-comb
-    python fuzz/hostile.py --limit records=50000   # a run that bounds records per file
+    python fuzz/hostile.py --limit records=20000   # a run that bounds records per file
 
 Exit code 1 when a file breaks a bound or the tool fails (exit code 3 or a traceback).
 """

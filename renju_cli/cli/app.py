@@ -106,7 +106,7 @@ def limit_option() -> Callable[[F], F]:
         "parentheses): "
         + "; ".join(f"{name}: {what}" for name, (_, what) in LIMITS.items())
         + ". N may end in K, M or G (powers of 1024). Past a bound, the rest is skipped with a "
-        "finding. E.g. --limit records=50000 bounds the time a hostile file can take.",
+        "finding. E.g. --limit records=20000 bounds the time a hostile file can take.",
     )
 
 

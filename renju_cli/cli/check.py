@@ -376,7 +376,7 @@ def check(
       renju check games/ --format github        # in a GitHub Actions step
       renju check games/ --format junit -o renju.xml
       renju check big.rif --dask tcp://scheduler:8786
-      renju check uploads/ --limit records=50000   # untrusted: bounded time per file
+      renju check uploads/ --limit records=20000   # untrusted: bounded time per file
       cat game.txt | renju check - --format json
     """
     from renju_cli import api
