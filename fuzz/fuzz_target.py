@@ -18,7 +18,7 @@ from renju_cli.coords import MAX_SIZE, MIN_SIZE
 from renju_cli.formats import FORMAT_MODULES, ReadOptions, read_stream
 from renju_cli.record import ParseProblem, Record
 from renju_cli.referee import replay
-from renju_cli.render import TextRenderer
+from renju_cli.render import TextRenderer, dumps
 from renju_cli.report import Summary
 from renju_cli.ruleset import RulesetError, from_text, load
 
@@ -86,11 +86,14 @@ def run_input(
                 listed = sum(f.code == "parse-error" for f in report.findings)
                 elided = sum((f.counts or {}).get("parse-error", 0) for f in report.findings)
                 _require(listed + elided >= len(record.problems), "problem lost")
-            json.dumps(report.to_json(), ensure_ascii=False)
+            # as renju check writes it: JSON that a UTF-8 stream takes (a lone surrogate in a
+            # record's text once failed the run)
+            dumps(report.to_json()).encode("utf-8")
             text.record(report)
             summary.add(report)
         count += 1
     text.finish(summary)
+    text.out.getvalue().encode("utf-8")  # type: ignore[attr-defined]
     _require(count <= options.max_records + 1, "more records than max_records")
     return count
 

@@ -242,7 +242,7 @@ def _environment() -> Any:
 def _write(path: str, text: str) -> None:
     """Write a page atomically: a reader never sees half a page."""
     tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
+    with open(tmp, "w", encoding="utf-8", errors="replace") as f:
         f.write(text)
     os.replace(tmp, path)
 

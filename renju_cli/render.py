@@ -39,11 +39,18 @@ class Renderer:
 def dumps(obj: Any) -> str:
     """Compact JSON, non-ASCII as is.  orjson: a report of a tiny record costs more to encode
     with ``json.dumps`` than to judge; the standard library takes what orjson refuses (integers
-    past 64 bits, strings with lone surrogates) and says the same."""
+    past 64 bits, strings with lone surrogates) and says the same, lone surrogates escaped."""
     try:
         return orjson.dumps(obj).decode()
     except TypeError:  # orjson.JSONEncodeError
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # a lone surrogate (a JSON Lines "\ud800", text decoded as UTF-7): no UTF-8 stream
+        # can take it, and an escape says it exactly
+        return json.dumps(obj, separators=(",", ":"))
+    return text
 
 
 class JsonLinesRenderer(Renderer):

@@ -9,6 +9,7 @@ real subprocesses on a large input; nothing here is timed.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import signal
@@ -164,3 +165,36 @@ def test_a_device_that_is_always_full(tmp_path: Path) -> None:
     assert_clean_failure(run.stderr)
     assert "No space left on device" in run.stderr
     assert leftovers(tmp_path, {"full", "g.txt"}) == []
+
+
+#: Text with lone surrogates, which no UTF-8 stream takes: a JSON escape, an SGF whose charset
+#: is UTF-7 ("+2AA-" decodes to U+D800).  Both once ended the run with exit code 3.
+SURROGATES = {
+    "games.jsonl": '{"moves":"h8","metadata":{"x":"\\ud800"}}\n'
+    '{"moves":"h8 h9","result":"\\udc00"}\n{"moves":"i9"}\n',
+    "game.sgf": "(;GM[4]CA[UTF-7]SZ[15]PB[+2AA-];B[hh])",
+}
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "json", "text", "github", "junit"])
+def test_lone_surrogates_in_a_record_are_written_not_fatal(tmp_path: Path, fmt: str) -> None:
+    for name, text in SURROGATES.items():
+        (tmp_path / name).write_text(text)
+    run = subprocess.run(
+        [*RENJU, "check", str(tmp_path), "--format", fmt], capture_output=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    out = run.stdout.decode("utf-8")  # well-formed UTF-8
+    if fmt == "jsonl":
+        reports = [json.loads(line) for line in out.splitlines()]
+        assert len(reports) == 4  # three JSON Lines records and the SGF game
+        # escaped in the JSON, so the value read back is the very one of the record
+        assert reports[1]["metadata"] == {"x": "\ud800"}
+        assert reports[0]["metadata"]["black"] == "\ud800"
+
+
+def test_standard_output_replaces_what_utf8_cannot_encode() -> None:
+    # the safety net under every renderer: a character no UTF-8 stream takes becomes "?"
+    code = "import sys, renju_cli.cli as c; c._tolerant_stdout(); print('a\\ud800b')"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False)
+    assert run.returncode == 0 and run.stdout == b"a?b\n"

@@ -7,6 +7,7 @@ One module per command; each registers itself on the ``cli`` group of ``app``.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
@@ -38,6 +39,7 @@ def main(argv: list[str] | None = None) -> None:
     """Run the CLI with the exit-code contract: never a traceback for bad input."""
     if argv is None:
         tune_gc()
+        _tolerant_stdout()
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
         cli.main(args=argv, prog_name="renju", standalone_mode=False)
@@ -71,6 +73,16 @@ def main(argv: list[str] | None = None) -> None:
             err=True,
         )
         sys.exit(EXIT_INTERNAL)
+
+
+def _tolerant_stdout() -> None:
+    """Standard output replaces what UTF-8 cannot encode (a lone surrogate in a record's text,
+    from a JSON escape or a UTF-7 decoding) instead of failing the run; ``--output`` files are
+    opened the same way.  Not done when ``main`` is given its arguments: the process is theirs."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(Exception):  # a stream that cannot change stays as it is
+            reconfigure(errors="replace")
 
 
 def _silence_stdout() -> None:

@@ -116,7 +116,7 @@ def open_output(path: str | None) -> Iterator[TextIO]:
     if path is None or path == "-":
         yield sys.stdout
         return
-    with click.open_file(path, "w", encoding="utf-8", atomic=True) as f:
+    with click.open_file(path, "w", encoding="utf-8", errors="replace", atomic=True) as f:
         yield f  # type: ignore[misc]
 
 

@@ -103,7 +103,7 @@ def convert(
                 continue
             stem = os.path.splitext(os.path.basename(rec.source.path))[0]
             name = os.path.join(target, f"{stem}-{n:05d}.psq")
-            with click.open_file(name, "w", encoding="utf-8", atomic=True) as f:
+            with click.open_file(name, "w", encoding="utf-8", errors="replace", atomic=True) as f:
                 f.write(text)
     else:
         writer: Callable[[list[Any], TextIO], None]

@@ -282,7 +282,9 @@ def _write_pictures(
         if svg_path == "-":
             click.echo(svg, nl=False)
         else:
-            with click.open_file(svg_path, "w", encoding="utf-8", atomic=True) as f:
+            with click.open_file(
+                svg_path, "w", encoding="utf-8", errors="replace", atomic=True
+            ) as f:
                 f.write(svg)
     if png_path is not None and png is not None:
         if png_path == "-":
