@@ -118,6 +118,16 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "renjunet-huge-attribute": lambda n: (
         b'<database><games><game id="' + b"9" * n + b'"><move>h8</move></game></games></database>'
     ),
+    # the <database> attributes are copied into every game's metadata (12 GB of report once)
+    "renjunet-repeated-metadata": lambda n: (
+        b'<database version="'
+        + b"v" * (n * 2 // 5)
+        + b'" date="'
+        + b"d" * (n * 2 // 5)
+        + b'"><games>'
+        + b"<game/>" * max(1, n // 5 // 7)
+        + b"</games></database>"
+    ),
     "renlib-comb": _renlib_comb,
     "renlib-deep-line": lambda n: _fill(b"\x78\x00", n, b"\xffRenLib\xff\x03\x00" + b"\xff" * 10),
     "renlib-endless-comment": lambda n: _fill(

@@ -607,3 +607,26 @@ def test_streaming_memory_20mb(tmp_path: Path) -> None:
     n_big, rss_big = _peak_rss_kb(big)
     assert (n_small, n_big) == (50, games)
     assert rss_big - rss_small < 20 * 1024  # KiB
+
+
+def test_text_every_game_repeats_counts_against_the_file_budget() -> None:
+    """The <database> attributes and the table entries a game names are copied into every
+    game's metadata: 900 KB of them before 14,000 ``<game/>`` made 12 GB of report.  Past the
+    file's budget (2 moves a byte + 65,536; 16 characters of text are a move) the rest is one
+    unreadable record that says why."""
+    long = "v" * 20_000
+    data = (
+        f'<database version="{long}"><players><player id="1" name="{long}"/></players><games>'
+        + '<game black="1"><move>h8</move></game>' * 2_000
+        + "</games></database>"
+    ).encode()
+    records = list(read_stream(io.BufferedReader(io.BytesIO(data)), "db.rif"))
+    *kept, refused = records
+    # each game repeats 40,000 characters (2,500 "moves"); the budget is ~2 x 70 KB + 65,536
+    assert 50 < len(kept) < 100
+    assert all(r.metadata["black"] == long for r in kept)
+    assert refused.unreadable and refused.source.index == len(kept)
+    assert "more than the file's budget" in refused.problems[0].message
+    # the same games with short names are all read
+    short = data.replace(long.encode(), b"v")
+    assert len(list(read_stream(io.BufferedReader(io.BytesIO(short)), "db.rif"))) == 2_000
