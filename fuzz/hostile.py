@@ -155,6 +155,8 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-valueless-properties": lambda n: _fill(b";AB", n, b"(;SZ[15]", b")"),
     "sgf-pass-nodes": lambda n: _fill(b";B[]", n, b"(;SZ[15]", b")"),
     # a node of junk on every line: a problem each, none alike (the most memory per byte)
+    # a compressed point list: 9 bytes, 676 setup stones (36 s for 1 MB before they counted)
+    "sgf-setup-ranges": lambda n: _fill(b"(;SZ[26]AB[aa:zz]C[xxxxxxxxxxxx])", n),
     "sgf-junk-nodes": lambda n: _fill(b";!\n", n, b"(;SZ[15]", b")"),
     "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),

@@ -197,6 +197,23 @@ class Board:
         lines[l2] |= stone << s2
         lines[l3] |= stone << s3
 
+    def place_all(self, stones: Iterable[tuple[int, int]]) -> None:
+        """``place`` each ``(index, stone)`` (a setup position: up to a whole board at once)."""
+        cells, zobrist, lines, slots = self.cells, self.zobrist, self.lines, self.slots
+        h = self.hash
+        n = 0
+        for index, stone in stones:
+            cells[index] = stone
+            h ^= zobrist[index][stone]
+            n += 1
+            l0, s0, l1, s1, l2, s2, l3, s3 = slots[index]  # type: ignore[misc]
+            lines[l0] |= stone << s0
+            lines[l1] |= stone << s1
+            lines[l2] |= stone << s2
+            lines[l3] |= stone << s3
+        self.hash = h
+        self.stones += n
+
     def remove(self, index: int) -> None:
         """Take the stone off a point."""
         cells = self.cells

@@ -549,8 +549,7 @@ class _Replay:
         checkpoints, placed = self.checkpoints, self.placed
         pending_claim: tuple[int, Point, tuple[str, ...], int] | None
         if resume is None:
-            self._place_setup()
-            to_move = self._first_to_move()
+            to_move = self._place_setup()
             passes = 0
             pending_claim = None
             start = 0
@@ -704,23 +703,33 @@ class _Replay:
         for p in after.keys() - before.keys():
             board.place(board.index(p), after[p])
 
-    def _place_setup(self) -> None:
-        for point, color in self.record.setup:
-            if not point.on_board(self.board.width, self.board.height):
+    def _place_setup(self) -> int:
+        """Place the setup stones; the colour to move first: black, unless the setup has more
+        black stones than white (counted as written, off-board and repeated ones too)."""
+        setup = self.record.setup
+        if not setup:
+            return BLACK
+        # (a setup may cover the board, 676 stones from a 9-byte SGF AB[aa:zz]: checked in a
+        # loop bound to locals, placed in one call)
+        cells, index_of_point = self.board.cells, self.board.geometry.index_of_point
+        stones: list[tuple[int, int]] = []
+        taken: set[int] = set()
+        blacks = 0
+        for point, color in setup:
+            stone = BLACK if color is Color.BLACK else WHITE
+            blacks += stone == BLACK
+            index = index_of_point.get(point)
+            if index is None:
                 self.add(
                     "off-board", f"setup stone {point.name} is off the board", None, None, point
                 )
-                continue
-            index = self.board.index_of(point.x, point.y)
-            if self.board.cells[index] != EMPTY:
+            elif cells[index] != EMPTY or index in taken:
                 self.add("occupied", f"setup stone {point.name} is placed twice", None, None, point)
-                continue
-            self.board.place(index, STONE[color])
-
-    def _first_to_move(self) -> int:
-        blacks = sum(1 for _, c in self.record.setup if c is Color.BLACK)
-        whites = len(self.record.setup) - blacks
-        return BLACK if blacks <= whites else WHITE
+            else:
+                taken.add(index)
+                stones.append((index, stone))
+        self.board.place_all(stones)
+        return BLACK if blacks <= len(setup) - blacks else WHITE
 
     def _occupied(self, number: int, point: Point) -> str:
         return f"move {number} ({point.name}) is on a point already taken" + self._placed_at(

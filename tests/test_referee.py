@@ -231,6 +231,36 @@ def test_setup_stones_are_on_the_board_before_move_one() -> None:
     assert r["result"]["move"] == 1
 
 
+def test_setup_stones_off_the_board_or_placed_twice_and_who_moves_first() -> None:
+    """Setup (SGF AB/AW): a stone off the board or on a point already set is a finding and not
+    placed; the side with fewer setup stones (black on a tie) moves first, every written stone
+    counted.  Here black h8 is set twice and z26 is off the 15x15 board: 3 black, 2 white as
+    written, so white moves first, and its i9 ... i12 with the setup i8 make five.
+
+        12 . . .        (after the moves)
+        11 . O .
+        10 . O .
+         9 . O .
+         8 X O .        X: black setup h8, O: white setup i8, then white i9 i10 i11 i12
+           h i j
+    """
+    rec = parse_record("i9 a1 i10 a2 i11 a3 i12")
+    rec.setup = [
+        (Point(7, 7), Color.BLACK),
+        (Point(7, 7), Color.BLACK),  # placed twice
+        (Point(25, 25), Color.BLACK),  # off the board
+        (Point(8, 7), Color.WHITE),
+        (Point(14, 14), Color.WHITE),
+    ]
+    r = analyze(rec, "renju")
+    assert [(f["code"], f["point"]) for f in r["findings"]] == [
+        ("occupied", "h8"),
+        ("off-board", "z26"),
+    ]
+    assert r["result"]["winner"] == "white" and r["result"]["move"] == 7
+    assert r["first_five"]["stones"] == ["i8", "i9", "i10", "i11", "i12"]
+
+
 def test_json_shape_follows_the_cli_contract() -> None:
     r = run("black h8 i9 h9 i10 h10 i11 h11 g8 h12")
     for key in (
