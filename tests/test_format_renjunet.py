@@ -630,3 +630,33 @@ def test_text_every_game_repeats_counts_against_the_file_budget() -> None:
     # the same games with short names are all read
     short = data.replace(long.encode(), b"v")
     assert len(list(read_stream(io.BufferedReader(io.BytesIO(short)), "db.rif"))) == 2_000
+
+
+GAME = b"<database><games><game id='1'><move>h8 h9</move></game></games></database>"
+
+
+@pytest.mark.parametrize(
+    ("doctype", "refused"),
+    [
+        (b"<!DOCTYPE database SYSTEM 'http://127.0.0.1:9/x.dtd'>", "external DTD"),
+        (b"<!DOCTYPE database PUBLIC '-//x//y' 'file:///etc/passwd'>", "external DTD"),
+        (b"<!DOCTYPE database [<!ATTLIST game rule CDATA 'freestyle'>]>", "attribute default"),
+        (b"<!DOCTYPE database [<!ATTLIST game id CDATA #FIXED '9'>]>", "attribute default"),
+        (b"<!DOCTYPE database>", None),
+        (b"<!DOCTYPE database [<!ELEMENT database ANY><!ATTLIST game id CDATA #IMPLIED>]>", None),
+    ],
+    ids=["system", "public", "attribute-default", "fixed", "name-only", "declarations-only"],
+)
+def test_a_dtd_that_points_outside_or_changes_attributes_is_refused(
+    doctype: bytes, refused: str | None
+) -> None:
+    """A DTD is never fetched (expat does not), but a file that refers to one is refused, as is
+    one whose DTD gives attributes default values (they would change the games: an ATTLIST
+    default ``rule`` would judge every game under another rule, without a word)."""
+    recs = read_bytes(b"<?xml version='1.0'?>" + doctype + GAME)
+    assert len(recs) == 1
+    if refused is None:
+        assert not recs[0].unreadable and len(recs[0].moves) == 2
+    else:
+        assert recs[0].unreadable and refused in recs[0].problems[0].message
+        assert "refused" in recs[0].problems[0].message

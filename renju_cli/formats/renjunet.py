@@ -710,6 +710,11 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     expat.ordered_attributes = False
     expat.StartElementHandler = target.start
     expat.EndElementHandler = target.end
+    # a DTD may point outside the file (never read: expat does not fetch it, but a file that
+    # asks is refused, as one that declares entities is) or give attributes default values,
+    # which would change the games without a word
+    expat.StartDoctypeDeclHandler = _refuse_external_dtd
+    expat.AttlistDeclHandler = _refuse_attribute_defaults
     chunks = recoder.chunks()
     while True:
         end = _feed_next(parser, chunks, target)
@@ -717,6 +722,27 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
         if end is not None:
             yield from end
             return
+
+
+def _refuse_external_dtd(
+    name: str, sysid: str | None, pubid: str | None, has_internal_subset: bool
+) -> None:
+    if sysid or pubid:
+        raise _Stop(
+            f"external DTD {sysid or pubid!r} refused (never fetched; a document type "
+            "declaration may only be a name and its own declarations)"
+        )
+
+
+def _refuse_attribute_defaults(
+    element: str, attribute: str, kind: str, default: str | None, required: bool
+) -> None:
+    if default is None:  # #IMPLIED or #REQUIRED: nothing is added to the document
+        return
+    raise _Stop(
+        f"attribute default <!ATTLIST {element} {attribute} ... {default!r}> refused (a DTD "
+        "that gives attributes default values would change the games)"
+    )
 
 
 def _feed_next(parser: Any, chunks: Iterator[bytes], target: _Target) -> list[Record] | None:
