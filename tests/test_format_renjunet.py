@@ -660,3 +660,26 @@ def test_a_dtd_that_points_outside_or_changes_attributes_is_refused(
     else:
         assert recs[0].unreadable and refused in recs[0].problems[0].message
         assert "refused" in recs[0].problems[0].message
+
+
+@pytest.mark.parametrize("codec", ["idna", "undefined", "punycode", "cp037"])
+@pytest.mark.parametrize("how", ["declared", "--encoding"])
+def test_an_encoding_that_cannot_read_the_file_is_noted_and_utf8_used(codec: str, how: str) -> None:
+    """Python codecs that are text encodings in name but cannot read an XML file: ``idna`` and
+    ``undefined`` raise even with ``errors="replace"``, ``punycode`` and EBCDIC ``cp037`` turn
+    the markup into other characters.  Each lost the whole database; now a note says so."""
+    if how == "declared":
+        recs = read_bytes(b"<?xml version='1.0' encoding='%s'?>" % codec.encode() + GAME)
+    else:
+        recs = read_bytes(GAME, ReadOptions(encoding=codec))
+    assert len(recs) == 1 and len(recs[0].moves) == 2
+    assert recs[0].notes == [f"encoding {codec!r} cannot read this file; decoded as UTF-8"]
+
+
+@pytest.mark.parametrize("codec", ["utf-32", "utf-32-le", "utf-32-be", "utf-16", "utf-16-le"])
+def test_utf32_and_utf16_databases(codec: str) -> None:
+    # "utf-32" writes a BOM whose little-endian form starts with UTF-16's: it was read as
+    # UTF-16 and failed at column 0
+    text = "<?xml version='1.0'?>" + GAME.decode()
+    recs = read_bytes(text.encode(codec))
+    assert len(recs) == 1 and len(recs[0].moves) == 2 and not recs[0].notes

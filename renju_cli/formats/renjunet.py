@@ -206,8 +206,15 @@ class _Recoder:
     def _choose(self, head: bytes) -> str:
         if head.startswith(codecs.BOM_UTF8):
             return "utf-8-sig"
+        # UTF-32 first: its little-endian BOM starts with UTF-16's
+        if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+            return "utf-32"
         if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
             return "utf-16"
+        if head.startswith(b"<\x00\x00\x00"):
+            return "utf-32-le"
+        if head.startswith(b"\x00\x00\x00<"):
+            return "utf-32-be"
         if head.startswith(b"<\x00"):
             return "utf-16-le"
         if head.startswith(b"\x00<"):
@@ -229,6 +236,9 @@ class _Recoder:
                 # the head is ASCII-compatible, so the label is wrong
                 self.notes.append(f"encoding {name!r} declared but the file is not {name}")
                 continue
+            if not _reads_markup(info.name, head):  # idna, punycode, EBCDIC on an ASCII file...
+                self.notes.append(f"encoding {name!r} cannot read this file; decoded as UTF-8")
+                continue
             # files labelled ASCII usually hold UTF-8 names; UTF-8 reads ASCII unchanged
             return "utf-8" if info.name == "ascii" else info.name
         return "utf-8"
@@ -239,6 +249,18 @@ class _Recoder:
         text, n = _XML_ILLEGAL.subn("\ufffd", text)
         self.replaced += n
         return text.encode("utf-8")
+
+
+def _reads_markup(codec: str, head: bytes) -> bool:
+    """Whether ``codec`` decodes the head of the file (read as ASCII-compatible bytes so far) to
+    text that starts with markup, as every XML document does: a codec that raises even with
+    ``errors="replace"`` (``idna``, ``undefined``) or turns ``<`` into another character
+    (``cp037``, ``punycode``) would lose the whole database."""
+    try:
+        text = codecs.getincrementaldecoder(codec)(errors="replace").decode(head[:256])
+    except Exception:  # a codec may raise anything on bytes it was not made for
+        return False
+    return text.lstrip().startswith("<")
 
 
 class _Game:
