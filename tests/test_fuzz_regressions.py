@@ -67,6 +67,19 @@ def test_jsonl_sizes_and_values_of_the_wrong_kind_are_parse_errors() -> None:
     assert recs[6].metadata == {"a": '[1, {"b": null}]'}
 
 
+def test_jsonl_integers_longer_than_int_takes_are_read_as_their_digits() -> None:
+    # Python refuses to convert more than 4,300 digits: the whole line was "not valid JSON",
+    # with advice to call sys.set_int_max_str_digits()
+    recs = records("jsonl-integers-of-5000-digits.jsonl")
+    assert [len(r.moves) for r in recs] == [1, 1, 1]
+    assert "'size' must be a whole number from 5 to 26, not a number of 5000 digits" in (
+        problems(recs[:1])
+    )
+    assert recs[1].metadata["k"] == "-" + "9" * 5000 and not recs[1].problems
+    assert recs[2].width == 15 and not recs[2].problems
+    assert "set_int_max_str_digits" not in problems(recs)
+
+
 def test_jsonl_moves_are_bounded() -> None:
     (rec,) = records("jsonl-too-many-moves.jsonl")
     assert len(rec.moves) == ReadOptions().max_moves

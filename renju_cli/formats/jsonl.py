@@ -93,7 +93,7 @@ def record_from_json(
             problems.append(
                 ParseProblem(
                     f"line {line}: 'size' must be a whole number from {MIN_SIZE} to {MAX_SIZE}, "
-                    f"not {_clip(json.dumps(size))}; the ruleset's size is used",
+                    f"not {_number_or_json(size)}; the ruleset's size is used",
                     line=line,
                 )
             )
@@ -184,7 +184,17 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
 
 
 #: ``json.loads`` uses this decoder too when given no options.
-_DECODER = json.JSONDecoder()
+class _LongNumber(str):
+    """The digits of a JSON integer too long for ``int`` (Python refuses to convert more than
+    4,300 digits): a number no field takes, kept as its text so that the record is still
+    read and the field's own message says what is wrong."""
+
+
+def _integer(digits: str) -> int | str:
+    return int(digits) if len(digits) <= 4000 else _LongNumber(digits)
+
+
+_DECODER = json.JSONDecoder(parse_int=_integer)
 
 
 def _loads(text: str) -> Any:
@@ -203,7 +213,13 @@ def _loads(text: str) -> Any:
         else:
             if end == len(text) or text[end:] in ("\n", "\r\n"):
                 return obj
-    return json.loads(text)
+    return json.loads(text, parse_int=_integer)
+
+
+def _number_or_json(value: Any) -> str:
+    if isinstance(value, _LongNumber):
+        return f"a number of {len(value.lstrip('-'))} digits"
+    return _clip(json.dumps(value))
 
 
 def _bad_line(path: str, index: int, number: int, message: str) -> Record:
