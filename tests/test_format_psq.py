@@ -353,3 +353,19 @@ def test_repeated_lines_and_the_20x20_fallback() -> None:
     assert [names(r) for r in records] == [["k10"]] * 3 + [["a20"]] + [["k10"]]
     (two,) = gomocup_openings.read(io.BytesIO(b"0,0, 1,1\n"), "o.txt", options)
     assert names(two) == ["h8"] and two.problems[0].message == "more than 1 stones"
+
+
+@pytest.mark.parametrize(
+    ("size", "said"),
+    [
+        ("30x30", "30x30"),
+        ("99999999x2", "99999999x2"),  # once: "not a psq record: no header and no moves"
+        ("9" * 5000 + "x15", "999999999999... (5000 digits)x15"),
+    ],
+)
+def test_a_header_with_a_board_size_out_of_range_says_so(size: str, said: str) -> None:
+    data = f"Piskvorky {size}, 11:11, 0\n1,1,0\n2,2,0\n".encode()
+    assert detect(data[:4096], "game.psq") == "psq"
+    [record] = psq.read(io.BytesIO(data), "game.psq", ReadOptions())
+    assert record.unreadable
+    assert record.problems[0].message == f"unsupported board size {said} (sizes 5 to 26 are read)"

@@ -819,3 +819,18 @@ def test_setup_stones_count_against_the_file_budget() -> None:
         + b")"
     )
     assert len(list(sgf.read(io.BytesIO(written * 20), "setup.sgf", ReadOptions()))) == 20
+
+
+@pytest.mark.parametrize(
+    ("size", "message"),
+    [
+        ("\u0661\u0665", "bad board size SZ[\u0661\u0665]"),  # Arabic-Indic 15: not SGF digits
+        ("x" * 100, "bad board size SZ[" + "x" * 40 + "...]"),
+        ("30", "unsupported board size SZ[30] (sizes 5 to 26 are read)"),
+    ],
+)
+def test_a_bad_board_size_is_quoted_as_written(size: str, message: str) -> None:
+    # the value was shown decoded as Latin-1 ("SZ[Ù¡Ù¥]") and whole, however long
+    data = f"(;SZ[{size}];B[hh])".encode()
+    [record] = sgf.read(io.BytesIO(data), "size.sgf", ReadOptions())
+    assert record.unreadable and record.problems[0].message == message

@@ -80,6 +80,13 @@ def test_jsonl_integers_longer_than_int_takes_are_read_as_their_digits() -> None
     assert "set_int_max_str_digits" not in problems(recs)
 
 
+def test_jsonl_a_bad_move_is_placed_once_in_its_moves() -> None:
+    # "line 1: line 1, column 4: ..." said the line twice, the column as if in the line
+    data = b'{"moves":"h8 zz9"}\n'
+    [record] = read_stream(io.BufferedReader(io.BytesIO(data)), "m.jsonl")
+    assert record.problems[0].message.startswith("line 1: in 'moves', column 4: expected a point")
+
+
 def test_jsonl_moves_are_bounded() -> None:
     (rec,) = records("jsonl-too-many-moves.jsonl")
     assert len(rec.moves) == ReadOptions().max_moves

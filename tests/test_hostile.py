@@ -461,3 +461,20 @@ def test_an_endless_stream_is_read_in_bounded_memory() -> None:
     rows = [json.loads(line.split("  <--")[0]) for line in done.stdout.splitlines()]
     assert [r["name"] for r in rows] == names and done.returncode == 0, done.stdout
     assert all(not r["traceback"] and r["exit"] in (1, 130) for r in rows)
+
+
+def test_a_diagram_file_past_the_string_bound_is_unreadable_not_cut() -> None:
+    """A diagram was read up to ``max_string`` bytes and the rest dropped without a word: 2 MB
+    of blank lines then three rows read as a clean empty board."""
+    from renju_cli.formats import ReadOptions, diagram
+
+    rows = ". . . . .\n. . X . .\n. . . . .\n. . O . .\n. . . . .\n"
+    [small] = diagram.read(io.BytesIO(rows.encode()), "d.txt", ReadOptions())
+    assert not small.unreadable and len(small.setup) == 2
+    for data, options in (
+        (b"\n" * (2 << 20) + rows.encode(), ReadOptions()),
+        (rows.encode(), ReadOptions(max_string=20)),  # --limit string=20
+    ):
+        [record] = diagram.read(io.BytesIO(data), "d.txt", options)
+        assert record.unreadable and record.format == "diagram"
+        assert "longer than" in record.problems[0].message

@@ -69,6 +69,18 @@ def record_from_text(text: str, path: str = "<diagram>") -> Record:
 
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
-    """Yield the one position of a diagram file."""
-    data = stream.read(options.max_string)
+    """Yield the one position of a diagram file (unreadable past ``max_string`` bytes: a board
+    of 26x26 with its labels is a few kilobytes, and what lies past the bound would be lost
+    without a word)."""
+    data = stream.read(options.max_string + 1)
+    if len(data) > options.max_string:
+        record = unreadable(
+            path,
+            f"the file is longer than {options.max_string} bytes, the limit for a board "
+            "diagram: not read",
+            offset=options.max_string,
+        )
+        record.format = NAME
+        yield record
+        return
     yield record_from_text(decode_text(data, options.encoding, "utf-8"), path)

@@ -70,7 +70,11 @@ def record_from_json(
             raise ValueError("'moves' must be a string or a list of points")
         moves, events = parse_moves(text, line)
     except ValueError as e:
-        problems.append(ParseProblem(f"line {line}: {e}", line=line))
+        # the move-list reader says "line N, column C": C counts in the 'moves' string
+        said = str(e)
+        message = said.removeprefix(f"line {line}, ")
+        at = "in 'moves', " if message != said else ""
+        problems.append(ParseProblem(f"line {line}: {at}{message}", line=line))
     if not line:  # parse_moves numbers moves from line 1 at least
         for m in moves:
             m.line = line

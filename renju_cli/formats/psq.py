@@ -72,7 +72,7 @@ EXTENSIONS = (".psq",)
 FORMAT = "psq"
 OPENING_FORMAT = "gomocup-opening"
 
-_HEADER = re.compile(r"\s*Piskvorky\s+(\d{1,4})\s*[xX]\s*(\d{1,4})\s*(?:,\s*(.*?))?\s*", re.I)
+_HEADER = re.compile(r"\s*Piskvorky\s+(\d+)\s*[xX]\s*(\d+)\s*(?:,\s*(.*?))?\s*", re.I)
 _MOVE = re.compile(r"\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*(?:,\s*(-?\d{1,12})\s*)?")
 _CODE = re.compile(r"-?\d{1,12}")
 _JUDGE = re.compile(r"(-?\d{1,12})\s*,\s*([^\d\s,+-].*)")
@@ -89,6 +89,11 @@ def sniff(head: bytes) -> int:
     """2 when the file starts with the ``Piskvorky WxH`` header, else 0."""
     text = head.removeprefix(codecs.BOM_UTF8).lstrip()
     return 2 if re.match(rb"Piskvorky\s+\d+\s*[xX]\s*\d+", text) else 0
+
+
+def _digits(text: str) -> str:
+    """A number as written, cut short when it is long (for messages)."""
+    return text if len(text) <= 12 else f"{text[:12]}... ({len(text)} digits)"
 
 
 def _decode(raw: bytes, encoding: str | None) -> str:
@@ -127,14 +132,18 @@ def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -
     width = height = opts.board_size
     header = _HEADER.fullmatch(lines[i]) if i < len(lines) else None
     if header is not None:
-        w, h = int(header.group(1)), int(header.group(2))
+        # (a size of thousands of digits is just unsupported: never given to int whole)
+        w_text, h_text = header.group(1), header.group(2)
+        w = int(w_text) if len(w_text) <= 4 else MAX_SIZE + 1
+        h = int(h_text) if len(h_text) <= 4 else MAX_SIZE + 1
         if not (MIN_SIZE <= w <= MAX_SIZE and MIN_SIZE <= h <= MAX_SIZE):
+            size = f"{_digits(w_text)}x{_digits(h_text)}"
             return Record(
                 moves=[],
                 source=SourceLocation(path, 0, i + 1),
                 problems=[
                     ParseProblem(
-                        f"unsupported board size {w}x{h} (sizes {MIN_SIZE} to {MAX_SIZE} are read)",
+                        f"unsupported board size {size} (sizes {MIN_SIZE} to {MAX_SIZE} are read)",
                         line=i + 1,
                         fatal=True,
                     )

@@ -811,15 +811,21 @@ def _parse_size(raw: bytes | None, default: int) -> tuple[int, int] | str:
     """``SZ`` -> (width, height), or an error message."""
     if raw is None:
         return default, default
-    text = raw.decode("latin-1").strip()
-    m = re.fullmatch(r"(\d{1,3})\s*(?::\s*(\d{1,3}))?", text)
+    m = _SIZE.fullmatch(raw.strip())
     if m is None:
-        return f"bad board size SZ[{text}]"
+        # (as written, for the message: UTF-8 if it is, at most 40 characters)
+        text = raw.decode("utf-8", "replace").strip()
+        return f"bad board size SZ[{text if len(text) <= 40 else text[:40] + '...'}]"
     width = int(m.group(1))
     height = int(m.group(2)) if m.group(2) else width
     if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
+        text = raw.decode("ascii").strip()
         return f"unsupported board size SZ[{text}] (sizes {MIN_SIZE} to {MAX_SIZE} are read)"
     return width, height
+
+
+#: An ``SZ`` value: ASCII digits only (``\d`` on text would take Arabic-Indic digits too).
+_SIZE = re.compile(rb"(\d{1,3})\s*(?::\s*(\d{1,3}))?")
 
 
 def _point(raw: bytes, ctx: _Ctx, allow_pass: bool) -> Point | str | None:
