@@ -87,6 +87,21 @@ def test_jsonl_a_bad_move_is_placed_once_in_its_moves() -> None:
     assert record.problems[0].message.startswith("line 1: in 'moves', column 4: expected a point")
 
 
+def test_jsonl_a_rule_is_a_shipped_ruleset_in_any_case_or_a_note() -> None:
+    # "Freestyle" or "foobar" were judged under renju without a word
+    from renju_cli.api import judge_record
+
+    data = b'{"moves":"h8","rule":"Freestyle"}\n{"moves":"h8","rule":"foobar"}\n'
+    free, unknown = read_stream(io.BufferedReader(io.BytesIO(data)), "r.jsonl")
+    assert free.rule == "freestyle" and not free.notes
+    assert judge_record(free).ruleset == "freestyle"
+    assert unknown.rule == "foobar" and judge_record(unknown).ruleset == "renju"
+    assert unknown.notes == [
+        "line 2: rule 'foobar' names no shipped ruleset ('renju rules list'): judged under "
+        "--rules, or the default"
+    ]
+
+
 def test_jsonl_moves_are_bounded() -> None:
     (rec,) = records("jsonl-too-many-moves.jsonl")
     assert len(rec.moves) == ReadOptions().max_moves

@@ -112,8 +112,13 @@ def record_from_json(
             reason=reason if isinstance(reason, str) else None,
         )
     rule = obj.get("rule") or obj.get("rules") or obj.get("ruleset")
+    notes: list[str] = []
     if not isinstance(rule, str):
         rule = None
+    else:
+        rule, note = _shipped_rule(rule)
+        if note:
+            notes.append(f"line {line}: {note}")
     opening = obj.get("opening")
     if not isinstance(opening, str):
         opening = None
@@ -131,9 +136,30 @@ def record_from_json(
         except ValueError as e:
             problems.append(ParseProblem(f"line {line}: offers: {e}", line=line))
     return Record(  # positional (see Record): files of tiny records build hundreds of thousands
-        moves, source, width, width, declared, rule, opening, metadata, [], events, [],
+        moves, source, width, width, declared, rule, opening, metadata, [], events, notes,
         problems, NAME,
     )  # fmt: skip
+
+
+def _shipped_rule(name: str) -> tuple[str, str | None]:
+    """A record's rule as a shipped ruleset's name (``Freestyle`` is ``freestyle``), and a note
+    when it names none (kept as written): the record is then judged under ``--rules`` or the
+    default, which the report's ``ruleset`` shows, and the note says why."""
+    from renju_cli.ruleset import shipped_names
+
+    names = _SHIPPED.get("names")
+    if names is None:
+        names = _SHIPPED["names"] = {n.lower(): n for n in shipped_names()}
+    known = names.get(name.strip().lower())
+    if known is not None:
+        return known, None
+    return name, (
+        f"rule {_clip(name)!r} names no shipped ruleset ('renju rules list'): judged under "
+        "--rules, or the default"
+    )
+
+
+_SHIPPED: dict[str, dict[str, str]] = {}
 
 
 def _clip(text: str, limit: int = 40) -> str:
