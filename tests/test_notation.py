@@ -269,3 +269,16 @@ def test_an_endless_record_is_cut_at_max_string() -> None:
     cut = recs[0].problems[-1]
     assert "past 100 characters" in cut.message and cut.line is not None and 20 < cut.line < 40
     assert not recs[1].problems
+
+
+def test_carriage_returns_inside_a_line_are_a_finding() -> None:
+    """A file whose old Mac line ends (CR alone) begin past its first 4 KiB is read with LF
+    line ends (the head decides): its CR lines ran together into one record without a word."""
+    from renju_cli.formats import notation
+
+    data = b"h8 h9\n" * 800 + b"i8 i9\rj8 j9\rk8 k9\r"
+    records = list(notation.read(io.BytesIO(data), "mixed.txt", ReadOptions()))
+    assert len(records) == 801
+    assert all(not r.problems for r in records[:800])
+    [problem] = records[800].problems
+    assert problem.line == 801 and "carriage returns (CR)" in problem.message

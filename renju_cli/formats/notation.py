@@ -267,6 +267,7 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     pending: list[str] = []  # its lines (several when continued), joined by spaces when done
     size = 0  # their characters: a record continued past max_string is cut (an endless one)
     cut: int | None = None  # the first line not read of a record cut so
+    cr: int | None = None  # the first line of the record that holds a carriage return
     for first, lines in _line_blocks(stream, options):
         for number, text in enumerate(lines, first):
             if "#" in text:
@@ -280,17 +281,20 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
                     if size <= options.max_string:
                         pending.append(body)  # a list: joining once keeps long records linear
                         size += len(body)
+                        if cr is None and "\r" in body:
+                            cr = number
                     elif cut is None:
                         cut = number
                     continue
-                yield _continued(pending, path, index, start, options, cut)
+                yield _continued(pending, path, index, start, options, cut, cr)
                 index += 1
                 if index >= options.max_records:  # this line starts one record too many
                     yield too_many_records(path, index, number, options)
                     return
             start, pending, size, cut = number, [body], len(body), None
+            cr = number if "\r" in body else None
     if pending:
-        yield _continued(pending, path, index, start, options, cut)
+        yield _continued(pending, path, index, start, options, cut, cr)
 
 
 def _continues(body: str) -> bool:
@@ -319,10 +323,27 @@ def starts_record(raw: bytes, options: ReadOptions, after_record: bool = True) -
 
 
 def _continued(
-    lines: list[str], path: str, index: int, start: int, options: ReadOptions, cut: int | None
+    lines: list[str],
+    path: str,
+    index: int,
+    start: int,
+    options: ReadOptions,
+    cut: int | None,
+    cr: int | None = None,
 ) -> Record:
     """The record of a line and the lines that continue it."""
     record = parse_record(" ".join(lines), path, index, start, options)
+    if cr is not None:
+        # a file whose old Mac line ends (CR alone) begin past its first 4 KiB, which alone
+        # tell how it is read: its lines run together here, and the record says so
+        record.problems.append(
+            ParseProblem(
+                f"line {cr} holds carriage returns (CR) that are not line ends here: a file "
+                "with old Mac line ends is told by its first 4 KiB; the text around them is "
+                "read as one line",
+                line=cr,
+            )
+        )
     if cut is not None:
         record.problems.append(
             ParseProblem(
