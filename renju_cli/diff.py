@@ -26,7 +26,7 @@ from renju_cli.batch import Settings, judge_one
 from renju_cli.coords import point_name
 from renju_cli.formats import ReadOptions, unreadable
 from renju_cli.record import DeclaredResult, Record, SourceLocation
-from renju_cli.render import dumps, result_words, where
+from renju_cli.render import dumps, printable, result_words, where
 from renju_cli.report import GameReport
 from renju_cli.ruleset import Ruleset
 
@@ -362,20 +362,21 @@ class DiffTextRenderer(DiffRenderer):
     def record(self, diff: RecordDiff) -> None:
         if diff.unreadable:
             problems = "; ".join(p.message for p in diff.record.problems)
-            self.out.write(f"{where(diff.reports[0])}: unreadable: {problems}\n")
+            self.out.write(f"{where(diff.reports[0])}: unreadable: {printable(problems)}\n")
             return
         if diff.failed:
             self.out.write(f"{where(diff.reports[0])}: could not be judged: ")
-            self.out.write("; ".join(diff.failed) + "\n")
+            self.out.write(printable("; ".join(diff.failed)) + "\n")
             return
         if not diff.differs:
             return
         width = max(len(r.ruleset) for r in diff.reports)
         self.out.write(f"{where(diff.reports[0])}: outcomes differ\n")
         for r in diff.reports:
-            self.out.write(f"  {r.ruleset:<{width}}  {result_words(r)}\n")
+            # (a declared result's words come from the record: no control characters)
+            self.out.write(f"  {r.ruleset:<{width}}  {printable(result_words(r))}\n")
         if diff.parting is not None:
-            self.out.write(f"  rulings part at {diff.parting.message()}\n")
+            self.out.write(f"  rulings part at {printable(diff.parting.message())}\n")
         else:
             self.out.write("  the rulings do not part on any move\n")
 

@@ -17,6 +17,11 @@ from renju_cli.record import SourceLocation
 from renju_cli.report import ERROR, GameReport, Summary
 
 
+class RenderError(OSError):
+    """A renderer could not keep what it writes (the JUnit renderer spools a file's cases to a
+    temporary file, which a full disk refuses): the report cannot be written."""
+
+
 class Renderer:
     """Base class: writes to ``out``.
 

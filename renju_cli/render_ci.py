@@ -21,7 +21,7 @@ import tempfile
 from typing import TextIO
 
 from renju_cli.record import SourceLocation
-from renju_cli.render import RENDERERS, Renderer, place, summary_text
+from renju_cli.render import RENDERERS, Renderer, RenderError, place, summary_text
 from renju_cli.report import ERROR, INFO, SEVERITIES, WARNING, Finding, GameReport, Summary
 
 #: GitHub shows at most 10 error, 10 warning and 10 notice annotations per step (and 50 per
@@ -175,6 +175,19 @@ def _xml_attr(text: str) -> str:
     return quoteattr(_NOT_XML.sub("\ufffd", text), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
 
+def _spool_error(e: OSError) -> RenderError:
+    return RenderError(
+        e.errno, f"the JUnit cases spooled in {tempfile.gettempdir()}: {e.strerror or e}"
+    )
+
+
+def _read_spool(spool: tempfile.SpooledTemporaryFile[str]) -> str:
+    try:
+        return spool.read(1 << 16)
+    except OSError as e:
+        raise _spool_error(e) from None
+
+
 class JunitRenderer(Renderer):
     """One ``<testsuite>`` per input file, one ``<testcase>`` per record.
 
@@ -229,10 +242,11 @@ class JunitRenderer(Renderer):
             )
         if other:
             parts.append(f"      <system-out>{_xml_text(chr(10).join(other))}</system-out>\n")
-        if parts:
-            self.spool.write(f"{head}>\n{''.join(parts)}    </testcase>\n")
-        else:
-            self.spool.write(f"{head}/>\n")
+        case = f"{head}>\n{''.join(parts)}    </testcase>\n" if parts else f"{head}/>\n"
+        try:
+            self.spool.write(case)
+        except OSError as e:  # rolled over to a temporary file on a full disk
+            raise _spool_error(e) from None
 
     def _close_suite(self) -> None:
         if self.spool is None or self.path is None:
@@ -241,10 +255,11 @@ class JunitRenderer(Renderer):
             f'  <testsuite name={_xml_attr(self.path)} tests="{self.tests}" '
             f'failures="{self.failures}" errors="{self.errors}" skipped="0">\n'
         )
-        self.spool.seek(0)
-        while chunk := self.spool.read(1 << 16):
+        spool = self.spool
+        spool.seek(0)
+        while chunk := _read_spool(spool):
             self.out.write(chunk)
-        self.spool.close()
+        spool.close()
         self.out.write("  </testsuite>\n")
         self.spool = None
         self.tests = self.failures = self.errors = 0

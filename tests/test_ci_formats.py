@@ -10,6 +10,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import run_cli as renju
@@ -259,3 +260,25 @@ def test_the_pre_commit_hook_runs_renju_check(tmp_path: Path) -> None:
     passed = run("good.moves")
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
+
+
+def test_a_junit_spool_that_cannot_be_written_is_an_output_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The cases of a file are spooled to a temporary file past a few MiB: a full disk there
+    ended the run as an internal error (exit code 3)."""
+    import errno
+    import tempfile
+
+    class FullSpool(tempfile.SpooledTemporaryFile):  # type: ignore[type-arg]
+        def write(self, s: Any) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "SpooledTemporaryFile", FullSpool)
+    game = tmp_path / "g.txt"
+    game.write_text("h8 h9 i8\n")
+    code, _, err = renju(capsys, "check", str(game), "-f", "junit", "-o", str(tmp_path / "r.xml"))
+    assert code == 2
+    assert "cannot write the report: the JUnit cases spooled in" in err
+    assert "No space left on device" in err
+    assert not (tmp_path / "r.xml").exists()

@@ -198,3 +198,105 @@ def test_standard_output_replaces_what_utf8_cannot_encode() -> None:
     code = "import sys, renju_cli.cli as c; c._tolerant_stdout(); print('a\\ud800b')"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False)
     assert run.returncode == 0 and run.stdout == b"a?b\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["diff", "-r", "renju", "-r", "freestyle"], ["convert", "--to", "jsonl"]],
+    ids=["diff", "convert"],
+)
+def test_diff_and_convert_write_a_device_in_place(tmp_path: Path, command: list[str]) -> None:
+    # they wrote through click's atomic file, which renamed a regular file over the device
+    null = tmp_path / "null"
+    try:
+        os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except OSError as e:
+        pytest.skip(f"cannot make a device node here (needs root): {e}")
+    game = tmp_path / "g.txt"
+    game.write_text("h8 h9 i8\n")
+    run = subprocess.run(
+        [*RENJU, command[0], str(game), *command[1:], "-o", str(null)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    still_a_device = stat.S_ISCHR(null.lstat().st_mode)
+    if not still_a_device:
+        null.unlink()
+    assert still_a_device, "the device node was replaced by a regular file"
+    assert run.returncode in (0, 1) and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["diff", "-r", "renju", "-r", "freestyle"], ["convert", "--to", "jsonl"]],
+    ids=["diff", "convert"],
+)
+def test_an_interrupted_diff_or_convert_leaves_the_output_as_it_was(
+    big: Path, tmp_path: Path, command: list[str]
+) -> None:
+    # click's atomic file renamed the partial report over the old one even when interrupted
+    target = tmp_path / "out.txt"
+    target.write_text("ORIGINAL\n")
+    proc = subprocess.Popen(
+        [*RENJU, command[0], str(big), str(big), str(big), *command[1:], "-o", str(target)],
+        stderr=subprocess.PIPE,
+    )
+    _wait_for_temporary(tmp_path, {"out.txt"}, proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 130, err
+    assert target.read_text() == "ORIGINAL\n"
+    assert leftovers(tmp_path, {"out.txt"}) == []
+
+
+@pytest.mark.parametrize(
+    "command", [["check"], ["diff", "-r", "renju", "-r", "freestyle"], ["convert"]]
+)
+def test_standard_output_or_error_closed(tmp_path: Path, command: list[str]) -> None:
+    game = tmp_path / "g.txt"
+    game.write_text("h8 h9 i8\n")
+    args = [*RENJU, command[0], str(game), *command[1:]]
+    # standard output closed: the report cannot be written, exit code 2 and one line
+    run = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False,
+                         text=True, pass_fds=(), preexec_fn=lambda: os.close(1))  # fmt: skip
+    assert run.returncode == 2 and "cannot write standard output" in run.stderr
+    assert_clean_failure(run.stderr)
+    # standard error closed: the run goes on (messages go nowhere), the report is whole
+    quiet = subprocess.run(args, stdout=subprocess.PIPE, check=False,
+                           preexec_fn=lambda: os.close(2))  # fmt: skip
+    assert quiet.returncode in (0, 1) and quiet.stdout
+
+
+def test_a_newline_in_a_path_starts_no_line_of_its_own_on_standard_error(tmp_path: Path) -> None:
+    # a forged GitHub workflow command: the runner reads standard error too
+    run = subprocess.run(
+        [*RENJU, "check", str(tmp_path / "x\n::error::INJECTED")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert not any(line.startswith("::") for line in run.stderr.splitlines())
+    assert "x\\n::error::INJECTED" in run.stderr
+
+
+def test_diff_text_escapes_what_a_record_says(tmp_path: Path) -> None:
+    record = (
+        '{"moves":"f8 a1 g8 a3 h9 a5 h10 a7 h8","result":{"winner":"black",'
+        '"reason":"resign\\n::error file=x::INJECTED\\u001b[2J"}}\n'
+    )
+    (tmp_path / "inj.jsonl").write_text(record)
+    run = subprocess.run(
+        [*RENJU, "diff", str(tmp_path / "inj.jsonl"), "-r", "renju", "-r", "freestyle"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode == 1
+    assert "\x1b" not in run.stdout
+    assert not any(line.startswith("::") for line in run.stdout.splitlines())
+    assert "resign\\n::error file=x::INJECTED\\x1b[2J" in run.stdout
+
+
+def test_a_long_output_name_is_written(tmp_path: Path) -> None:
+    # the temporary file's name (".NAME.random.tmp") passed the 255-byte limit
+    game = tmp_path / "g.txt"
+    game.write_text("h8 h9 i8\n")
+    target = tmp_path / ("a" * 250 + ".txt")
+    run = subprocess.run([*RENJU, "check", str(game), "-o", str(target)], check=False)
+    assert run.returncode == 0 and target.read_text().startswith(str(game))

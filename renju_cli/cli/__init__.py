@@ -40,6 +40,8 @@ def main(argv: list[str] | None = None) -> None:
     if argv is None:
         tune_gc()
         _tolerant_stdout()
+    if sys.stderr is None:  # started with standard error closed (2>&-): messages go nowhere
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
         cli.main(args=argv, prog_name="renju", standalone_mode=False)
@@ -86,8 +88,10 @@ def _tolerant_stdout() -> None:
 
 
 def _silence_stdout() -> None:
+    if sys.stdout is None:
+        return
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except OSError:
+    except (OSError, ValueError):
         pass

@@ -7,10 +7,8 @@ configuration error, 3 internal error (one line on stderr; the traceback only wi
 from __future__ import annotations
 
 import dataclasses
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any, TextIO, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -28,6 +26,15 @@ class UsageProblem(click.UsageError):
     """A configuration problem reported with exit code 2."""
 
 
+def shown(text: str) -> str:
+    """A path or a message from a file, for a message on the terminal: control characters
+    escaped (a newline in a file name must not start a line of its own, such as a forged
+    ``::error::`` workflow command; ``render.printable``)."""
+    from renju_cli.render import printable
+
+    return printable(text)
+
+
 def load_rules(rules: str | None) -> Any:
     from renju_cli.ruleset import RulesetError, load
 
@@ -36,7 +43,7 @@ def load_rules(rules: str | None) -> Any:
     try:
         return load(rules)
     except RulesetError as e:
-        raise UsageProblem(f"invalid ruleset {rules}:\n{e}") from None
+        raise UsageProblem(f"invalid ruleset {shown(rules)}:\n{e}") from None
 
 
 #: ``--limit NAME=N``: the bounds of ``formats.ReadOptions`` a run on untrusted input may
@@ -108,16 +115,6 @@ def limit_option() -> Callable[[F], F]:
         + ". N may end in K, M or G (powers of 1024). Past a bound, the rest is skipped with a "
         "finding. E.g. --limit records=20000 bounds the time a hostile file can take.",
     )
-
-
-@contextmanager
-def open_output(path: str | None) -> Iterator[TextIO]:
-    """Standard output, or a file written atomically (a partial file never looks complete)."""
-    if path is None or path == "-":
-        yield sys.stdout
-        return
-    with click.open_file(path, "w", encoding="utf-8", errors="replace", atomic=True) as f:
-        yield f  # type: ignore[misc]
 
 
 def input_format_option() -> Callable[[F], F]:

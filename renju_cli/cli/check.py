@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, TextIO, cast
+from typing import Any
 
 import click
 
@@ -31,121 +29,13 @@ from renju_cli.cli.app import (
     limit_option,
     load_rules,
     read_options,
+    shown,
 )
+from renju_cli.cli.output import OutputError, give_up_output, report_output
 
 #: ``--format`` values (``renju_cli.render.RENDERERS``; listed here to keep start-up light).
 FORMATS = ("text", "json", "jsonl", "github", "junit")
 FAIL_ON = ("error", "warning", "info", "never")
-
-
-class OutputError(Exception):
-    """The report cannot be written (a full disk, a missing directory...)."""
-
-    def __init__(self, target: str, error: OSError) -> None:
-        super().__init__(f"cannot write {target}: {error.strerror or error}")
-
-
-class _Checked:
-    """A text stream whose write errors become ``OutputError`` (a closed pipe stays a
-    ``BrokenPipeError``: the reader went away, which is no error of ours)."""
-
-    def __init__(self, stream: TextIO, target: str) -> None:
-        self.stream = stream
-        self.target = target
-
-    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        try:
-            return fn(*args)
-        except BrokenPipeError:
-            raise
-        except OSError as e:
-            raise OutputError(self.target, e) from None
-
-    def write(self, text: str) -> int:
-        # once per record: no extra call level
-        try:
-            return self.stream.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as e:
-            raise OutputError(self.target, e) from None
-
-    def flush(self) -> None:
-        self._call(self.stream.flush)
-
-    def close(self) -> None:
-        self._call(self.stream.close)
-
-    def isatty(self) -> bool:
-        return self.stream.isatty()
-
-
-@contextlib.contextmanager
-def report_output(path: str | None) -> Iterator[TextIO]:
-    """Standard output, or ``path`` written atomically: the report goes to a temporary file
-    beside it, renamed over ``path`` only once complete; on any failure (a full disk, Ctrl-C)
-    the temporary file is removed and ``path`` is left as it was.  A ``path`` that is no
-    regular file (a device, a named pipe) is written in place: renaming over it would replace
-    the device node itself; a symbolic link is followed, so the link stays."""
-    if path is None or path == "-":
-        yield from _guarded(sys.stdout, "standard output")
-        return
-    try:
-        special = not stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        special = False  # missing: created below (a broken link: replaced)
-    if special:
-        try:
-            stream = open(path, "w", encoding="utf-8", errors="replace")  # noqa: SIM115
-        except OSError as e:
-            raise OutputError(path, e) from None
-        try:
-            yield from _guarded(stream, path)
-        finally:
-            with contextlib.suppress(OSError):  # what failed was reported; closing retries it
-                stream.close()
-        return
-    real = os.path.realpath(path)
-    try:
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{os.path.basename(real)}.", suffix=".tmp", dir=os.path.dirname(real)
-        )
-    except OSError as e:
-        raise OutputError(path, e) from None
-    # errors="replace": an undecodable file name must not stop the report
-    out = _Checked(open(fd, "w", encoding="utf-8", errors="replace"), path)  # noqa: SIM115
-    try:
-        yield cast(TextIO, out)
-        out.flush()
-        try:
-            os.fsync(fd)
-            os.chmod(tmp, _new_file_mode(real))
-            out.close()
-            os.replace(tmp, real)
-        except OSError as e:
-            raise OutputError(path, e) from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            out.stream.close()
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _guarded(stream: TextIO, target: str) -> Iterator[TextIO]:
-    out = _Checked(stream, target)
-    yield cast(TextIO, out)
-    out.flush()  # a full disk shows here, not at exit
-
-
-def _new_file_mode(path: str) -> int:
-    """The mode of the file being replaced, else what ``open`` would give a new file."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -234,7 +124,9 @@ def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
             else:
                 client = stack.enter_context(dd.Client(address, timeout="10s"))
         except (OSError, ValueError, TimeoutError) as e:
-            raise UsageProblem(f"cannot reach the Dask scheduler {address}: {e}") from None
+            raise UsageProblem(
+                f"cannot reach the Dask scheduler {shown(address)}: {shown(str(e))}"
+            ) from None
         threads = max(1, sum(client.nthreads().values()))
         yield (lambda: client.get_executor(pure=False)), 2 * threads
 
@@ -382,7 +274,7 @@ def check(
     from renju_cli import api
     from renju_cli.batch import Batch, cpu_count
     from renju_cli.formats import FORMAT_MODULES, available
-    from renju_cli.render import RENDERERS
+    from renju_cli.render import RENDERERS, RenderError
     from renju_cli.report import SEVERITIES
 
     ruleset = load_rules(rules)
@@ -403,7 +295,9 @@ def check(
     if not inputs:
         raise UsageProblem("no input found")
     if all(isinstance(i, api.InputError) for i in inputs):
-        msgs = "; ".join(f"{i.path}: {i.message}" for i in inputs if isinstance(i, api.InputError))
+        msgs = "; ".join(
+            shown(f"{i.path}: {i.message}") for i in inputs if isinstance(i, api.InputError)
+        )
         raise UsageProblem(f"no input found ({msgs})")
 
     threshold = None if fail_on == "never" else fail_on
@@ -436,13 +330,17 @@ def check(
                         kept.append((record, report))
             renderer.finish(batch.summary)
     except OutputError as e:
-        _give_up_output(output)
+        give_up_output(output)
         click.echo(f"renju: {e}", err=True)
+        sys.exit(EXIT_USAGE)
+    except RenderError as e:
+        give_up_output(output)
+        click.echo(f"renju: cannot write the report: {e.strerror}", err=True)
         sys.exit(EXIT_USAGE)
     except BrokenPipeError:
         # The reader went away (renju check ... | head): stop quietly, as asked.  Handled here
         # because Click turns EPIPE into exit code 1 before the entry point sees it.
-        _give_up_output(None)
+        give_up_output(None)
         sys.exit(EXIT_CLEAN)
     if html_dir is not None:
         _write_html(html_dir, kept, ruleset)
@@ -461,14 +359,6 @@ def check(
     sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
 
 
-def _give_up_output(output: str | None) -> None:
-    if output is None or output == "-":
-        # what is still buffered for standard output would fail again at exit
-        with contextlib.suppress(OSError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-
-
 def _write_html(directory: str, kept: list[tuple[Any, Any]], ruleset: Any) -> None:
     """The ``--html`` report (``renju_cli.html_report``), from the records and reports kept."""
     try:
@@ -481,5 +371,7 @@ def _write_html(directory: str, kept: list[tuple[Any, Any]], ruleset: Any) -> No
         # a record that could not be read at all is read again by the report, from its path
         write_report(reports, records if None not in records else None, directory, rules=ruleset)
     except OSError as e:
-        click.echo(f"renju: cannot write the HTML report into {directory}: {e.strerror}", err=True)
+        click.echo(
+            f"renju: cannot write the HTML report into {shown(directory)}: {e.strerror}", err=True
+        )
         sys.exit(EXIT_USAGE)

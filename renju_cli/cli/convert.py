@@ -17,9 +17,10 @@ from renju_cli.cli.app import (
     cli,
     input_format_option,
     limit_option,
-    open_output,
     read_options,
+    shown,
 )
+from renju_cli.cli.output import written
 
 
 # -- convert --------
@@ -61,6 +62,9 @@ def convert(
     from renju_cli.formats.notation import write_record
 
     options = read_options(encoding, limits=limits)
+    # every reader imported now, not in the middle of the run (see ``check``): a Ctrl-C that
+    # lands in the import of a C extension did not end the run as an interrupt
+    formats.available()
     inputs = list(api.expand_inputs(paths))
     bad = 0
 
@@ -68,14 +72,14 @@ def convert(
         nonlocal bad
         for item in inputs:
             if isinstance(item, api.InputError):
-                click.echo(f"{item.path}: {item.message}", err=True)
+                click.echo(shown(f"{item.path}: {item.message}"), err=True)
                 bad += 1
                 continue
             for rec in api.read_path(item, input_format, options):
                 if rec.unreadable:
                     bad += 1
                     msg = "; ".join(p.message for p in rec.problems)
-                    click.echo(f"{rec.source.path} [{rec.source.index}]: {msg}", err=True)
+                    click.echo(shown(f"{rec.source.path} [{rec.source.index}]: {msg}"), err=True)
                     continue
                 yield rec
 
@@ -88,7 +92,8 @@ def convert(
         except ValueError as e:
             bad += 1
             click.echo(
-                f"{rec.source.path} [{rec.source.index}]: cannot be written as {to}: {e}", err=True
+                shown(f"{rec.source.path} [{rec.source.index}]: cannot be written as {to}: {e}"),
+                err=True,
             )
             return None
         return buf.getvalue()
@@ -103,7 +108,7 @@ def convert(
                 continue
             stem = os.path.splitext(os.path.basename(rec.source.path))[0]
             name = os.path.join(target, f"{stem}-{n:05d}.psq")
-            with click.open_file(name, "w", encoding="utf-8", errors="replace", atomic=True) as f:
+            with written(name) as f:
                 f.write(text)
     else:
         writer: Callable[[list[Any], TextIO], None]
@@ -114,7 +119,7 @@ def convert(
 
         else:
             writer = formats.load(to).write
-        with open_output(output) as out:
+        with written(output) as out:
             for rec in records():
                 text = rendered(rec, writer)
                 if text is not None:

@@ -16,9 +16,10 @@ from renju_cli.cli.app import (
     input_format_option,
     limit_option,
     load_rules,
-    open_output,
     read_options,
+    shown,
 )
+from renju_cli.cli.output import written
 
 #: Records between two progress updates on a terminal.
 PROGRESS_EVERY = 50
@@ -86,18 +87,25 @@ def diff(
     if len(set(names)) != len(names):
         raise UsageProblem(f"the rulesets must have different names, not {', '.join(names)}")
     options = read_options(encoding, limits=limits)
+    # every reader and the referee imported now, not in the middle of the run (see ``check``)
+    from renju_cli import referee  # noqa: F401
+    from renju_cli.formats import available
+
+    available()
     if input_format is not None and input_format not in FORMAT_MODULES:
         raise UsageProblem(
             f"unknown input format {input_format!r}; known: {', '.join(FORMAT_MODULES)}"
         )
     inputs = list(api.expand_inputs(paths, include, exclude))
     if not inputs or all(isinstance(i, api.InputError) for i in inputs):
-        msgs = "; ".join(f"{i.path}: {i.message}" for i in inputs if isinstance(i, api.InputError))
+        msgs = "; ".join(
+            shown(f"{i.path}: {i.message}") for i in inputs if isinstance(i, api.InputError)
+        )
         raise UsageProblem(f"no input found ({msgs})" if msgs else "no input found")
 
     summary = DiffSummary(names)
     progress = sys.stderr.isatty()
-    with open_output(output) as out:
+    with written(output) as out:
         renderer = DIFF_RENDERERS[fmt](out, names)
         for d in diff_inputs(inputs, rulesets, input_format, options):
             summary.add(d)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, BinaryIO, cast
+from typing import Any
 
 import click
 
@@ -17,7 +17,9 @@ from renju_cli.cli.app import (
     input_format_option,
     load_rules,
     read_options,
+    shown,
 )
+from renju_cli.cli.output import write_bytes, written
 
 
 # -- positions: forbidden, show --------
@@ -26,14 +28,14 @@ def _position_record(path: str, input_format: str | None, index: int, encoding: 
 
     options = read_options(encoding)
     if path != "-" and not os.path.exists(path):
-        raise UsageProblem(f"{path}: no such file")
+        raise UsageProblem(f"{shown(path)}: no such file")
     for i, record in enumerate(api.read_path(path, input_format, options)):
         if i == index:
             if record.unreadable:
                 msg = "; ".join(p.message for p in record.problems)
-                raise UsageProblem(f"{path}: cannot read the position: {msg}")
+                raise UsageProblem(shown(f"{path}: cannot read the position: {msg}"))
             return record
-    raise UsageProblem(f"{path}: has no record number {index}")
+    raise UsageProblem(f"{shown(path)}: has no record number {index}")
 
 
 _KIND_MARK = {"double-three": "3", "double-four": "4", "overline": "6"}
@@ -282,13 +284,10 @@ def _write_pictures(
         if svg_path == "-":
             click.echo(svg, nl=False)
         else:
-            with click.open_file(
-                svg_path, "w", encoding="utf-8", errors="replace", atomic=True
-            ) as f:
+            with written(svg_path) as f:
                 f.write(svg)
     if png_path is not None and png is not None:
         if png_path == "-":
             sys.stdout.buffer.write(png)
         else:
-            with click.open_file(png_path, "wb", atomic=True) as out:
-                cast(BinaryIO, out).write(png)
+            write_bytes(png_path, png)

@@ -16,6 +16,7 @@ from renju_cli.cli.app import (
     EXIT_USAGE,
     cli,
     load_rules,
+    shown,
 )
 
 
@@ -137,7 +138,7 @@ def rules_check(files: tuple[str, ...]) -> None:
     bad = False
     for f in files:
         if not os.path.isfile(f):
-            click.echo(f"{f}: no such file", err=True)
+            click.echo(f"{shown(f)}: no such file", err=True)
             bad = True
             continue
         try:
@@ -147,5 +148,5 @@ def rules_check(files: tuple[str, ...]) -> None:
             for err in e.errors:
                 click.echo(format_error(*err), err=True)
         else:
-            click.echo(f"{f}: valid ({r.name})")
+            click.echo(f"{shown(f)}: valid ({r.name})")
     sys.exit(EXIT_USAGE if bad else EXIT_CLEAN)

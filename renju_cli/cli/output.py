@@ -1,0 +1,198 @@
+"""Where a command's report goes: standard output, or a file written atomically.
+
+``report_output`` is what every command that writes a report uses (``check``, ``diff``,
+``convert``): a file is written to a temporary file beside it and renamed over it only when
+complete, so that a failed or interrupted run leaves it as it was; a device or a named pipe is
+written in place (renaming over it would replace the device node); a write error becomes
+``OutputError`` (exit code 2, one line), a closed pipe stays ``BrokenPipeError`` (quiet exit).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO, cast
+
+import click
+
+from renju_cli.cli.app import EXIT_CLEAN, EXIT_USAGE
+
+
+class OutputError(Exception):
+    """The report cannot be written (a full disk, a missing directory...)."""
+
+    def __init__(self, target: str, error: OSError) -> None:
+        from renju_cli.render import printable
+
+        super().__init__(f"cannot write {printable(target)}: {error.strerror or error}")
+
+
+class _Checked:
+    """A text stream whose write errors become ``OutputError`` (a closed pipe stays a
+    ``BrokenPipeError``: the reader went away, which is no error of ours)."""
+
+    def __init__(self, stream: TextIO, target: str) -> None:
+        self.stream = stream
+        self.target = target
+
+    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputError(self.target, e) from None
+
+    def write(self, text: str) -> int:
+        # once per record: no extra call level
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputError(self.target, e) from None
+
+    def flush(self) -> None:
+        self._call(self.stream.flush)
+
+    def close(self) -> None:
+        self._call(self.stream.close)
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+
+@contextlib.contextmanager
+def report_output(path: str | None) -> Iterator[TextIO]:
+    """Standard output, or ``path`` written atomically: the report goes to a temporary file
+    beside it, renamed over ``path`` only once complete; on any failure (a full disk, Ctrl-C)
+    the temporary file is removed and ``path`` is left as it was.  A ``path`` that is no
+    regular file (a device, a named pipe) is written in place: renaming over it would replace
+    the device node itself; a symbolic link is followed, so the link stays."""
+    if path is None or path == "-":
+        if sys.stdout is None:  # started with standard output closed (>&-)
+            raise OutputError("standard output", OSError(errno.EBADF, "it is closed"))
+        yield from _guarded(sys.stdout, "standard output")
+        return
+    try:
+        special = not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        special = False  # missing: created below (a broken link: replaced)
+    if special:
+        try:
+            stream = open(path, "w", encoding="utf-8", errors="replace")  # noqa: SIM115
+        except OSError as e:
+            raise OutputError(path, e) from None
+        try:
+            yield from _guarded(stream, path)
+        finally:
+            with contextlib.suppress(OSError):  # what failed was reported; closing retries it
+                stream.close()
+        return
+    real = os.path.realpath(path)
+    try:
+        fd, tmp = tempfile.mkstemp(
+            # (the name cut: with the random part, a name of 250 bytes would pass the limit)
+            prefix=f".{os.fsdecode(os.fsencode(os.path.basename(real))[:100])}.",
+            suffix=".tmp",
+            dir=os.path.dirname(real),
+        )
+    except OSError as e:
+        raise OutputError(path, e) from None
+    # errors="replace": an undecodable file name must not stop the report
+    out = _Checked(open(fd, "w", encoding="utf-8", errors="replace"), path)  # noqa: SIM115
+    try:
+        yield cast(TextIO, out)
+        out.flush()
+        try:
+            os.fsync(fd)
+            os.chmod(tmp, _new_file_mode(real))
+            out.close()
+            os.replace(tmp, real)
+        except OSError as e:
+            raise OutputError(path, e) from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            out.stream.close()
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _guarded(stream: TextIO, target: str) -> Iterator[TextIO]:
+    out = _Checked(stream, target)
+    yield cast(TextIO, out)
+    out.flush()  # a full disk shows here, not at exit
+
+
+def _new_file_mode(path: str) -> int:
+    """The mode of the file being replaced, else what ``open`` would give a new file."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def give_up_output(output: str | None) -> None:
+    if (output is None or output == "-") and sys.stdout is not None:
+        # what is still buffered for standard output would fail again at exit
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+
+
+@contextlib.contextmanager
+def written(path: str | None) -> Iterator[TextIO]:
+    """``report_output`` with its failures turned into the exit-code contract: an output that
+    cannot be written ends the run with one line and exit code 2, a closed pipe quietly."""
+    try:
+        with report_output(path) as out:
+            yield out
+    except OutputError as e:
+        give_up_output(path)
+        click.echo(f"renju: {e}", err=True)
+        sys.exit(EXIT_USAGE)
+    except BrokenPipeError:
+        # the reader went away (renju diff ... | head): stop quietly, as asked.  Handled here
+        # because Click turns EPIPE into exit code 1 before the entry point sees it
+        give_up_output(None)
+        sys.exit(EXIT_CLEAN)
+
+
+def write_bytes(path: str, data: bytes) -> None:
+    """``data`` into ``path`` as ``report_output`` writes (a PNG picture): atomically for a file,
+    in place for a device or a named pipe; a failure is one line and exit code 2."""
+    try:
+        special = not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        special = False
+    try:
+        if special:
+            with open(path, "wb") as f:
+                f.write(data)
+            return
+        real = os.path.realpath(path)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{os.fsdecode(os.fsencode(os.path.basename(real))[:100])}.",
+            suffix=".tmp",
+            dir=os.path.dirname(real),
+        )
+        try:
+            with open(fd, "wb") as f:
+                f.write(data)
+            os.chmod(tmp, _new_file_mode(real))
+            os.replace(tmp, real)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as e:
+        click.echo(f"renju: {OutputError(path, e)}", err=True)
+        sys.exit(EXIT_USAGE)
