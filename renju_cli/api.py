@@ -9,6 +9,8 @@ pool are in ``renju_cli.batch``.
 
 from __future__ import annotations
 
+import contextlib
+import fnmatch
 import functools
 import glob
 import io
@@ -137,7 +139,6 @@ def expand_inputs(
     and so do named pipes, sockets and devices found in a directory or by a pattern (a path
     named on its own is read whatever it is: ``<(zcat games.gz)`` is a pipe).
     """
-    import fnmatch
 
     include = list(include)
     exclude = list(exclude)
@@ -159,14 +160,23 @@ def expand_inputs(
         elif os.path.exists(raw) or os.path.islink(raw):
             yield raw
         elif any(ch in raw for ch in "*?["):
-            matches = sorted(glob.glob(raw, recursive=True))
+            matches = sorted(_glob(raw))
             if not matches:
                 yield InputError(raw, "the pattern matches no file")
+            # a directory matched and one inside it (``dir/**`` matches both) are read once;
+            # so is a file matched and found again in a matched directory
+            seen_dirs: set[tuple[int, int]] = set()
+            found: set[str] = set()
             for m in matches:
                 if os.path.isdir(m):
-                    yield from _walk(m, wanted)
-                elif wanted(m):
-                    yield _found(m)
+                    walked = _walk(m, wanted, seen_dirs, again_is_loop=False)
+                else:
+                    walked = iter((_found(m),) if wanted(m) else ())
+                for item in walked:
+                    key = item.path if isinstance(item, InputError) else item
+                    if key not in found:
+                        found.add(key)
+                        yield item
         else:
             yield InputError(raw, "no such file or directory")
 
@@ -193,8 +203,73 @@ def _special_kind(mode: int) -> str | None:
     return "a device"
 
 
-def _walk(root: str, wanted: Any) -> Iterator[str | InputError]:
+def _glob(pattern: str) -> list[str]:
+    """The paths ``pattern`` matches, as ``glob.glob`` gives them; ``**`` (any number of
+    directories) without following a directory twice: ``glob`` follows symbolic links under
+    ``**``, so a link to ``.`` gave every file 40 times (x/x/x/...) and two such links took
+    gigabytes before the first file came out."""
+    if "**" not in pattern:
+        return glob.glob(pattern)  # one directory level per part: no loop to follow
+    parts = pattern.split("/")
+    k = next(i for i, part in enumerate(parts) if glob.has_magic(part))
+    root = "/".join(parts[:k]) or ("/" if pattern.startswith("/") else "")
+    rest = parts[k:]
+    out: list[str] = []
     seen: set[tuple[int, int]] = set()
+    stack: list[tuple[str, tuple[str, ...]]] = [(root, ())]
+    while stack:
+        top, rel = stack.pop()
+        try:
+            st = os.stat(top or ".")
+            key = (st.st_dev, st.st_ino)
+            if key in seen:
+                continue
+            seen.add(key)
+            entries = list(os.scandir(top or "."))
+        except OSError:
+            continue
+        for entry in entries:
+            path_rel = (*rel, entry.name)
+            path = os.path.join(top, entry.name) if top else entry.name
+            if _glob_match(tuple(rest), path_rel):
+                out.append(path)
+            with contextlib.suppress(OSError):
+                if entry.is_dir() and not entry.name.startswith("."):
+                    stack.append((path, path_rel))
+    if rest == ["**"] and root:  # "dir/**" matches dir/ itself, as glob says
+        out.append(root.rstrip("/") + "/")
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _glob_match(pattern: tuple[str, ...], path: tuple[str, ...]) -> bool:
+    """Whether the parts of a path match the parts of a pattern: ``**`` is any number of
+    parts, other parts match one name each as ``fnmatch`` says (case as the name is), and a
+    name that starts with ``.`` only a part that does (glob's hidden files)."""
+    if not pattern:
+        return not path
+    head = pattern[0]
+    if head == "**":
+        if _glob_match(pattern[1:], path):
+            return True
+        return bool(path) and not path[0].startswith(".") and _glob_match(pattern, path[1:])
+    if not path:
+        return False
+    if path[0].startswith(".") and not head.startswith("."):
+        return False
+    return fnmatch.fnmatchcase(path[0], head) and _glob_match(pattern[1:], path[1:])
+
+
+def _walk(
+    root: str,
+    wanted: Any,
+    seen: set[tuple[int, int]] | None = None,
+    again_is_loop: bool = True,
+) -> Iterator[str | InputError]:
+    """The files under ``root``, in name order; a directory reached a second time (a symbolic
+    link to one read before) is a finding, or, for a ``root`` already read when
+    ``again_is_loop`` is false (a pattern matched it and its parent), skipped."""
+    seen = set() if seen is None else seen
     stack = [root]
     while stack:
         top = stack.pop()
@@ -205,7 +280,10 @@ def _walk(root: str, wanted: Any) -> Iterator[str | InputError]:
             continue
         key = (st.st_dev, st.st_ino)
         if key in seen:
-            yield InputError(top, "directory loop (symbolic link back to a parent)")
+            if top != root or again_is_loop:
+                yield InputError(
+                    top, "directory read before (a symbolic link to it): not read again"
+                )
             continue
         seen.add(key)
         try:

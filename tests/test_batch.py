@@ -113,6 +113,33 @@ def test_glob_patterns_and_standard_input(capsys: pytest.CaptureFixture[str], ga
     ]
 
 
+def test_a_pattern_reads_each_file_once_and_follows_no_loop(tmp_path: Path) -> None:
+    """``glob`` follows symbolic links under ``**``: a link to ``.`` gave each file 40 times
+    (x/x/x/...), two such links took gigabytes; and ``dir/**`` matches the directory and the
+    files in it, which were read twice.
+
+        tree/a.txt  tree/sub/b.txt  tree/.hidden.txt  tree/x -> .  tree/y -> .
+    """
+    from renju_cli.api import InputError, expand_inputs
+
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    for name in ("a.txt", "sub/b.txt", ".hidden.txt"):
+        (tree / name).write_text("h8 h9\n")
+    (tree / "x").symlink_to(".")
+    (tree / "y").symlink_to(".")
+    files = [str(tree / "a.txt"), str(tree / "sub" / "b.txt")]
+    for pattern in ("**/*.txt", "**", "*/*.txt", "**/sub/*.txt", "s*"):
+        found = list(expand_inputs([str(tree / pattern)]))
+        paths = [f for f in found if isinstance(f, str)]
+        assert len(paths) == len(set(paths)), pattern  # never twice
+        if pattern in ("**/*.txt", "**"):
+            assert paths == files, pattern
+        # the links to a directory read before are said, once each, never followed
+        assert all("read before" in e.message for e in found if isinstance(e, InputError))
+    assert [str(p) for p in expand_inputs([str(tree / "**" / "sub" / "*.txt")])] == files[1:]
+
+
 def test_standard_input_is_streamed_and_loses_nothing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
