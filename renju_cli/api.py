@@ -338,11 +338,36 @@ def read_path(
             yield unreadable(path, "the file is empty")
             return
         stream = io.BufferedReader(raw if on_read is None else _CountingRaw(raw, on_read))
-        yield from formats.read_stream(stream, path, fmt, opts)
+        count = 0
+        for record in formats.read_stream(stream, path, fmt, opts):
+            count += 1
+            yield record
+        changed = changed_while_read(path, st, os.fstat(raw.fileno()), count)
+        if changed is not None:
+            yield changed
     except OSError as e:
         yield unreadable(path, f"read error: {e.strerror or e}")
     finally:
         raw.close()
+
+
+def changed_while_read(
+    path: str, before: os.stat_result, after: os.stat_result, index: int
+) -> Record | None:
+    """The unreadable record that ends a regular file cut short while it was read, or written
+    over at the same length (its records may not be what it holds), or ``None``.  A file that
+    grew (a log being appended to) is read as far as it went: that is no change of what was
+    read."""
+    shrunk = after.st_size < before.st_size
+    rewritten = after.st_size == before.st_size and after.st_mtime_ns != before.st_mtime_ns
+    if not (shrunk or rewritten):
+        return None
+    return unreadable(
+        path,
+        f"the file changed while it was read ({before.st_size} bytes when opened, "
+        f"{after.st_size} at the end): its records may not be what it holds",
+        index=index,
+    )
 
 
 def _read_pipe(

@@ -69,6 +69,9 @@ LINE_FORMATS = ("notation", "jsonl")
 #: Bytes of a slice that go to the worker with it; a bigger slice (a long line or record) goes as
 #: its place in the file, and the worker reads it (memory stays bounded, in flight too).
 SLICE_DATA_BYTES = 64 << 10
+#: ``source.index`` of the record that the slicer adds after a file's last slice: the parent
+#: numbers it after the file's records.
+UNNUMBERED = -1
 #: Lines of a big line-based file per slice.
 SLICE_LINES = 64
 
@@ -541,13 +544,28 @@ class Batch:
         numbered: dict[int, int] = {}  # the next record index of a file read in slices, by input
         max_records = self._options.max_records
         add = self.summary.add
+        last_sliced = 0  # the input of the last slice: the file a slicer's record ends
+        # inputs whose slices found the file changed or unreadable: as the reader of the whole
+        # file, which stops there, the rest of their records is not reported (one finding)
+        ended: set[int] = set()
         for chunk, results in self._judged():
             for item, judged_all in zip(chunk.items, results, strict=True):
                 done += len(judged_all)
                 record = item if isinstance(item, Record) else None
                 sliced = item.input_no if isinstance(item, TextSlice) else None
+                if sliced is not None:
+                    last_sliced = sliced
+                elif record is not None and record.source.index == UNNUMBERED:
+                    # the record that ends a file cut into slices ("changed while it was
+                    # read"): numbered after the file's records, as the reader numbers it
+                    sliced = last_sliced
                 for report, key in judged_all:
                     if sliced is not None:  # renumbered in the file: a slice starts from 0
+                        if sliced in ended:
+                            continue
+                        if report.unreadable and _ends_the_file(report):
+                            ended.add(sliced)
+                            self._full.add(sliced)  # and the slicer stops
                         n = numbered.get(sliced, 0)
                         numbered[sliced] = n + 1
                         if n >= max_records:  # as the reader of the whole file would stop
@@ -652,14 +670,14 @@ class Batch:
             # bytes do not cut into its lines
             stream.close()
             return None
-        return self._cut(stream, path, fmt, (st.st_dev, st.st_ino), input_no)
+        return self._cut(stream, path, fmt, st, input_no)
 
     def _cut(
         self,
         stream: io.BufferedReader,
         path: str,
         fmt: str,
-        identity: tuple[int, int],
+        opened: os.stat_result,
         input_no: int,
     ) -> Iterator[TextSlice | Record]:
         """Slices of ``SLICE_LINES`` lines or more, each starting where the format's reader
@@ -671,6 +689,7 @@ class Batch:
         from renju_cli import formats
 
         options = self._options
+        identity = (opened.st_dev, opened.st_ino)
         starts_record = formats.load(fmt).starts_record
         limit = options.max_string + 1
         start = offset = 0  # byte offsets of the slice's start, and of the next piece
@@ -690,6 +709,7 @@ class Batch:
             )
 
         failure: OSError | None = None
+        changed: Record | None = None
         with stream:
             try:
                 for raw in iter(functools.partial(stream.readline, limit), b""):
@@ -715,6 +735,11 @@ class Batch:
                             kept = None  # the worker reads this slice from the file
                         else:
                             kept.append(raw)
+                # truncated, rewritten or grown while cut: said after its last slice, as the
+                # reader of the whole file says it (its index is the parent's to number)
+                changed = api.changed_while_read(
+                    path, opened, os.fstat(stream.fileno()), UNNUMBERED
+                )
             except OSError as e:  # a disk error: the whole lines before it are checked
                 failure = e
                 if not line_start:  # a line cut by the error is not read, as with --jobs 1
@@ -726,8 +751,18 @@ class Batch:
         elif failure is None:
             self._read.add(offset)
             yield unreadable(path, no_record_message(fmt))
+        if changed is not None:
+            yield changed
         if failure is not None:
             yield unreadable(path, f"read error: {failure.strerror or failure}")
+
+
+#: How ``read_slice`` says that the file cannot be read on from a slice.
+_SLICE_ENDS = ("the file changed while it was read", "read error:")
+
+
+def _ends_the_file(report: GameReport) -> bool:
+    return bool(report.findings) and report.findings[0].message.startswith(_SLICE_ENDS)
 
 
 def _small_file_size(path: str) -> int | None:

@@ -454,6 +454,61 @@ def test_a_read_error_while_cutting_ends_the_file_as_with_one_job(
     assert [r.source.index for r in reports[:-1]] == list(range(len(reports) - 1))
 
 
+def test_a_file_cut_short_while_it_is_read_ends_with_a_finding(tmp_path: Path) -> None:
+    """Truncated while read: the records read, then one unreadable record that says so, where
+    the report looked complete (the records past the cut were silently missing)."""
+    from renju_cli.api import read_path
+
+    f = tmp_path / "games.txt"
+    f.write_bytes(b"h8 h9 i8\n" * 100_000)
+    records: list[Record] = []
+    for record in read_path(str(f)):
+        if not records:
+            os.truncate(f, 200_000)  # a log rotated, a copy restarted...
+        records.append(record)
+    *read, last = records
+    assert len(read) < 100_000 and not any(r.unreadable for r in read)
+    assert last.unreadable and last.source.index == len(read)
+    assert "the file changed while it was read (900000 bytes when opened, 200000 at the end)" in (
+        last.problems[0].message
+    )
+    # a file left alone: no such record
+    assert not any(r.unreadable for r in read_path(str(f)))
+
+
+def test_jobs_2_says_once_that_a_file_changed_while_it_was_cut(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With ``--jobs 2`` a slice past ``SLICE_DATA_BYTES`` is read by the worker from the file:
+    a file replaced or deleted by then gave one unreadable record per slice (1,800 for a 30 MB
+    file).  The first says it; the file's later slices are not reported, as the reader of the
+    whole file stops there; and the slicer's own check ends it when it changed under it."""
+    from renju_cli import batch
+
+    monkeypatch.setattr(batch, "SLICE_DATA_BYTES", 0)  # every slice is read by place
+    monkeypatch.setattr(batch, "SLICE_LINES", 10)
+    monkeypatch.setattr(batch, "SMALL_FILE_BYTES", 0)  # every file is "big": cut in slices
+    f = tmp_path / "games.txt"
+    f.write_bytes(b"h8 h9 i8\n" * 2_000)
+    replaced = False
+
+    def judge_chunk(items: Any, settings: Any) -> Any:
+        nonlocal replaced
+        if not replaced:  # the file is replaced before the workers read their slices
+            replaced = True
+            (tmp_path / "new.txt").write_bytes(b"a1\n" * 10)
+            os.replace(tmp_path / "new.txt", f)
+        return real(items, settings)
+
+    real = batch.judge_chunk
+    monkeypatch.setattr(batch, "judge_chunk", judge_chunk)
+    reports = [r for _, r in Batch([str(f)], jobs=2, chunk_records=4)]
+    unreadable = [r for r in reports if r.unreadable]
+    assert len(unreadable) == 1, [r.findings[0].message for r in unreadable]
+    assert "the file changed while it was read" in unreadable[0].findings[0].message
+    assert [r.source.index for r in reports] == list(range(len(reports)))
+
+
 def test_a_named_pipe_with_jobs_is_opened_once(tmp_path: Path) -> None:
     # opened to look at it, closed, opened again: the writer's bytes were lost, or the second
     # open waited for ever
