@@ -41,6 +41,7 @@ import multiprocessing
 import os
 import signal
 import stat
+import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -301,11 +302,32 @@ def _worker_init() -> None:
     # Ctrl-C reaches the whole process group: the parent handles it and stops the pool;
     # a worker that also raised KeyboardInterrupt would print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the parent's SIGTERM and SIGHUP handlers (``renju_cli.cli``) are the parent's: a worker
+    # just ends, and ends when the parent dies, however it dies (else it sleeps for ever,
+    # holding the pipe a reader of the report waits on)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+    _die_with_parent()
     # What the worker inherited (modules, the parent's state when forked) lives as long as
     # it does: keep the garbage collector from walking it again after every chunk, and collect
     # young cycles less often (see ``renju_cli.cli.tune_gc``).
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to send this process SIGTERM when its parent ends (``prctl``'s
+    ``PR_SET_PDEATHSIG``); elsewhere nothing: the pool's own pipes end the workers there."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(Exception):  # no libc to be found: the pipes still end them
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() == 1:  # the parent died before the call: end now, as asked
+            os.kill(os.getpid(), signal.SIGTERM)
 
 
 def process_pool(jobs: int) -> ExecutorFactory:

@@ -16,6 +16,7 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -300,3 +301,40 @@ def test_a_long_output_name_is_written(tmp_path: Path) -> None:
     target = tmp_path / ("a" * 250 + ".txt")
     run = subprocess.run([*RENJU, "check", str(game), "-o", str(target)], check=False)
     assert run.returncode == 0 and target.read_text().startswith(str(game))
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_end_the_run_as_ctrl_c_does(
+    big: Path, tmp_path: Path, signum: int
+) -> None:
+    """``kill`` (a CI job cancelled) or a closed terminal ended the process on the spot: the
+    temporary report stayed beside the output and the workers of --jobs 2 ran for ever."""
+    target = tmp_path / "out.txt"
+    target.write_text("ORIGINAL\n")
+    proc = subprocess.Popen(
+        [*RENJU, "check", str(big), str(big), "-j", "2", "-o", str(target)],
+        stderr=subprocess.PIPE,
+    )
+    _wait_for_temporary(tmp_path, {"out.txt"}, proc)
+    workers = subprocess.run(
+        ["pgrep", "-P", str(proc.pid)], capture_output=True, text=True, check=False
+    ).stdout.split()
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 128 + signum, err
+    assert err.decode().strip() == f"renju: terminated ({signal.Signals(signum).name})"
+    assert target.read_text() == "ORIGINAL\n"
+    assert leftovers(tmp_path, {"out.txt"}) == []
+    for _ in range(100):  # the workers end with the parent
+        if not any(os.path.exists(f"/proc/{pid}") and not _zombie(pid) for pid in workers):
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"workers {workers} outlived the run")
+
+
+def _zombie(pid: str) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    except OSError:
+        return True

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import signal
 import sys
 
 import click
@@ -40,6 +41,7 @@ def main(argv: list[str] | None = None) -> None:
     if argv is None:
         tune_gc()
         _tolerant_stdout()
+        _terminate_cleanly()
     if sys.stderr is None:  # started with standard error closed (2>&-): messages go nowhere
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
@@ -47,7 +49,11 @@ def main(argv: list[str] | None = None) -> None:
         cli.main(args=argv, prog_name="renju", standalone_mode=False)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as e:
+        stop = e.__cause__ or e.__context__
+        if isinstance(stop, Terminated):
+            click.echo(f"renju: terminated ({signal.Signals(stop.signum).name})", err=True)
+            sys.exit(128 + stop.signum)
         click.echo("renju: interrupted", err=True)
         sys.exit(130)
     except click.ClickException as e:
@@ -58,6 +64,9 @@ def main(argv: list[str] | None = None) -> None:
         setattr(e, "message", "\n".join(printable(line) for line in e.message.split("\n")))  # noqa: B010
         e.show()
         sys.exit(EXIT_USAGE)
+    except Terminated as e:
+        click.echo(f"renju: terminated ({signal.Signals(e.signum).name})", err=True)
+        sys.exit(128 + e.signum)
     except KeyboardInterrupt:
         click.echo("renju: interrupted", err=True)
         sys.exit(130)
@@ -75,6 +84,29 @@ def main(argv: list[str] | None = None) -> None:
             err=True,
         )
         sys.exit(EXIT_INTERNAL)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP: ended as Ctrl-C ends a run (the pool stopped, no partial report
+    left), with exit code 128 + the signal's number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate_cleanly() -> None:
+    """SIGTERM (``kill``, a CI job cancelled) and SIGHUP (the terminal closed) end the run as
+    Ctrl-C does: without it, they ended the process on the spot, leaving a temporary report
+    beside ``--output`` and the workers of ``--jobs N`` running for ever."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise Terminated(signum)
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(ValueError, OSError):  # not the main thread: left as is
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                signal.signal(signum, stop)
 
 
 def _tolerant_stdout() -> None:
