@@ -49,11 +49,7 @@ def main(argv: list[str] | None = None) -> None:
         cli.main(args=argv, prog_name="renju", standalone_mode=False)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
-    except click.exceptions.Abort as e:
-        stop = e.__cause__ or e.__context__
-        if isinstance(stop, Terminated):
-            click.echo(f"renju: terminated ({signal.Signals(stop.signum).name})", err=True)
-            sys.exit(128 + stop.signum)
+    except click.exceptions.Abort:
         click.echo("renju: interrupted", err=True)
         sys.exit(130)
     except click.ClickException as e:
@@ -86,9 +82,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_INTERNAL)
 
 
-class Terminated(KeyboardInterrupt):
+class Terminated(BaseException):
     """SIGTERM or SIGHUP: ended as Ctrl-C ends a run (the pool stopped, no partial report
-    left), with exit code 128 + the signal's number."""
+    left), with exit code 128 + the signal's number.  Not a ``KeyboardInterrupt``, which
+    Click answers with a blank line (to close the terminal's ``^C``)."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signum)

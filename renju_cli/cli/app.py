@@ -49,7 +49,7 @@ def load_rules(rules: str | None) -> Any:
 #: ``--limit NAME=N``: the bounds of ``formats.ReadOptions`` a run on untrusted input may
 #: tighten, by the name the option gives them, with what each bounds.
 LIMITS: dict[str, tuple[str, str]] = {
-    "records": ("max_records", "records per file (10M)"),
+    "records": ("max_records", "records per file (10000000)"),
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),
     "string": ("max_string", "length of one comment, name or line (1M)"),
