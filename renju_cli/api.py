@@ -9,7 +9,6 @@ pool are in ``renju_cli.batch``.
 
 from __future__ import annotations
 
-import contextlib
 import fnmatch
 import functools
 import glob
@@ -207,13 +206,16 @@ def _glob(pattern: str) -> list[str]:
     """The paths ``pattern`` matches, as ``glob.glob`` gives them; ``**`` (any number of
     directories) without following a directory twice: ``glob`` follows symbolic links under
     ``**``, so a link to ``.`` gave every file 40 times (x/x/x/...) and two such links took
-    gigabytes before the first file came out."""
+    gigabytes before the first file came out.  With ``**``, only files are returned (they are
+    all there is to read under a directory it matches), in name order."""
     if "**" not in pattern:
         return glob.glob(pattern)  # one directory level per part: no loop to follow
-    parts = pattern.split("/")
+    dirs_only = pattern.endswith("/")
+    parts = pattern.rstrip("/").split("/")
     k = next(i for i, part in enumerate(parts) if glob.has_magic(part))
     root = "/".join(parts[:k]) or ("/" if pattern.startswith("/") else "")
-    rest = parts[k:]
+    rest = tuple(parts[k:])
+    hidden = any(part.startswith(".") for part in rest)  # a pattern that names one: enter them
     out: list[str] = []
     seen: set[tuple[int, int]] = set()
     stack: list[tuple[str, tuple[str, ...]]] = [(root, ())]
@@ -225,39 +227,77 @@ def _glob(pattern: str) -> list[str]:
             if key in seen:
                 continue
             seen.add(key)
-            entries = list(os.scandir(top or "."))
+            entries = sorted(os.scandir(top or "."), key=lambda e: e.name)
         except OSError:
             continue
+        subdirs = []
         for entry in entries:
             path_rel = (*rel, entry.name)
             path = os.path.join(top, entry.name) if top else entry.name
-            if _glob_match(tuple(rest), path_rel):
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                try:
+                    dir_st = entry.stat()
+                except OSError:
+                    continue
+                if (dir_st.st_dev, dir_st.st_ino) in seen:  # a link to a directory walked
+                    continue
+                if hidden or not entry.name.startswith("."):
+                    subdirs.append((path, path_rel))
+                if (dirs_only or rest[-1] != "**") and _glob_match(rest, path_rel):
+                    # read by walking it, as what glob gives ("a/**/", "**/sub")
+                    out.append(path + "/" if dirs_only else path)
+            elif dirs_only or (entry.name.startswith(".") and not hidden):
+                continue
+            elif (
+                # a final "**" takes the files under a directory the rest matches
+                _glob_match(rest, path_rel[:-1])
+                if rest[-1] == "**"
+                else _glob_match(rest, path_rel)
+            ):
                 out.append(path)
-            with contextlib.suppress(OSError):
-                if entry.is_dir() and not entry.name.startswith("."):
-                    stack.append((path, path_rel))
-    if rest == ["**"] and root:  # "dir/**" matches dir/ itself, as glob says
-        out.append(root.rstrip("/") + "/")
+        stack.extend(reversed(subdirs))
+    if dirs_only and root and _glob_match(rest, ()):  # "a/**/" matches a/ itself
+        out.insert(0, root.rstrip("/") + "/")
     return out
 
 
-@functools.lru_cache(maxsize=4096)
 def _glob_match(pattern: tuple[str, ...], path: tuple[str, ...]) -> bool:
     """Whether the parts of a path match the parts of a pattern: ``**`` is any number of
     parts, other parts match one name each as ``fnmatch`` says (case as the name is), and a
-    name that starts with ``.`` only a part that does (glob's hidden files)."""
-    if not pattern:
-        return not path
-    head = pattern[0]
-    if head == "**":
-        if _glob_match(pattern[1:], path):
-            return True
-        return bool(path) and not path[0].startswith(".") and _glob_match(pattern, path[1:])
-    if not path:
-        return False
-    if path[0].startswith(".") and not head.startswith("."):
-        return False
-    return fnmatch.fnmatchcase(path[0], head) and _glob_match(pattern[1:], path[1:])
+    name that starts with ``.`` only a part that does (glob's hidden files).  A walk over
+    the pattern's positions (no recursion: trees may be thousands of levels deep)."""
+    n = len(pattern)
+
+    def closure(states: set[int]) -> set[int]:
+        todo = list(states)
+        while todo:  # "**" may match nothing: the position after it is reached too
+            i = todo.pop()
+            if i < n and pattern[i] == "**" and i + 1 not in states:
+                states.add(i + 1)
+                todo.append(i + 1)
+        return states
+
+    states = closure({0})
+    for name in path:
+        hidden = name.startswith(".")
+        after: set[int] = set()
+        for i in states:
+            if i == n:
+                continue
+            part = pattern[i]
+            if part == "**":
+                if not hidden:
+                    after.add(i)
+            elif (not hidden or part.startswith(".")) and fnmatch.fnmatchcase(name, part):
+                after.add(i + 1)
+        if not after:
+            return False
+        states = closure(after)
+    return n in states
 
 
 def _walk(

@@ -298,16 +298,17 @@ def cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int | None = None) -> None:
     # Ctrl-C reaches the whole process group: the parent handles it and stops the pool;
     # a worker that also raised KeyboardInterrupt would print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # the parent's SIGTERM and SIGHUP handlers (``renju_cli.cli``) are the parent's: a worker
-    # just ends, and ends when the parent dies, however it dies (else it sleeps for ever,
+    # SIGHUP (a closed terminal, sent to the whole group): the parent ends the run and stops
+    # the pool.  SIGTERM keeps its default: the pool itself ends a broken pool's workers with
+    # it.  And a worker ends when the parent dies, however it dies (else it slept for ever,
     # holding the pipe a reader of the report waits on)
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, signal.SIG_DFL)
-    _die_with_parent()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    _die_with_parent(parent)
     # What the worker inherited (modules, the parent's state when forked) lives as long as
     # it does: keep the garbage collector from walking it again after every chunk, and collect
     # young cycles less often (see ``renju_cli.cli.tune_gc``).
@@ -315,9 +316,9 @@ def _worker_init() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to send this process SIGTERM when its parent ends (``prctl``'s
-    ``PR_SET_PDEATHSIG``); elsewhere nothing: the pool's own pipes end the workers there."""
+def _die_with_parent(parent: int | None) -> None:
+    """Ask Linux to kill this process when its parent ends (``prctl``'s ``PR_SET_PDEATHSIG``);
+    elsewhere nothing: the pool's own pipes end the workers there."""
     if not sys.platform.startswith("linux"):
         return
     with contextlib.suppress(Exception):  # no libc to be found: the pipes still end them
@@ -325,16 +326,18 @@ def _die_with_parent() -> None:
 
         libc = ctypes.CDLL(None, use_errno=True)
         pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
-        if os.getppid() == 1:  # the parent died before the call: end now, as asked
-            os.kill(os.getpid(), signal.SIGTERM)
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+        if parent is not None and os.getppid() != parent:  # it died before the call
+            os.kill(os.getpid(), signal.SIGKILL)
 
 
 def process_pool(jobs: int) -> ExecutorFactory:
     """A factory of process pools of ``jobs`` workers."""
 
     def make() -> cf.Executor:
-        return cf.ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+        return cf.ProcessPoolExecutor(
+            max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),)
+        )
 
     return make
 
@@ -566,7 +569,7 @@ class Batch:
         numbered: dict[int, int] = {}  # the next record index of a file read in slices, by input
         max_records = self._options.max_records
         add = self.summary.add
-        last_sliced = 0  # the input of the last slice: the file a slicer's record ends
+        last_sliced, last_path = 0, ""  # the last slice's input: the file a slicer's record ends
         # inputs whose slices found the file changed or unreadable: as the reader of the whole
         # file, which stops there, the rest of their records is not reported (one finding)
         ended: set[int] = set()
@@ -576,8 +579,12 @@ class Batch:
                 record = item if isinstance(item, Record) else None
                 sliced = item.input_no if isinstance(item, TextSlice) else None
                 if sliced is not None:
-                    last_sliced = sliced
-                elif record is not None and record.source.index == UNNUMBERED:
+                    last_sliced, last_path = sliced, item.path  # type: ignore[union-attr]
+                elif (
+                    record is not None
+                    and record.source.index == UNNUMBERED
+                    and record.source.path == last_path
+                ):
                     # the record that ends a file cut into slices ("changed while it was
                     # read"): numbered after the file's records, as the reader numbers it
                     sliced = last_sliced
@@ -774,6 +781,8 @@ class Batch:
             self._read.add(offset)
             yield unreadable(path, no_record_message(fmt))
         if changed is not None:
+            if not any_record:  # after the file's one record ("no record found"), not a slice's
+                changed.source = dataclasses.replace(changed.source, index=1)
             yield changed
         if failure is not None:
             yield unreadable(path, f"read error: {failure.strerror or failure}")

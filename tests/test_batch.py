@@ -140,6 +140,47 @@ def test_a_pattern_reads_each_file_once_and_follows_no_loop(tmp_path: Path) -> N
     assert [str(p) for p in expand_inputs([str(tree / "**" / "sub" / "*.txt")])] == files[1:]
 
 
+def test_patterns_read_what_glob_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files a pattern reads are those of ``glob.glob(recursive=True)`` (its directories
+    walked), without the paths through a link to a directory read before:
+
+        top.txt  a/x.txt  a/b/y.txt  a/b/c/w.txt  .hid/h.txt  .hid/c/k.txt  z/.dot.txt  self -> .
+    """
+    import glob
+
+    from renju_cli.api import expand_inputs
+
+    for name in ("top.txt", "a/x.txt", "a/b/y.txt", "a/b/c/w.txt", ".hid/h.txt", ".hid/c/k.txt",
+                 "z/.dot.txt"):  # fmt: skip
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("h8\n")
+    (tmp_path / "self").symlink_to(".")
+    monkeypatch.chdir(tmp_path)
+
+    def by_glob(pattern: str) -> list[str]:
+        out = set()
+        for m in glob.glob(pattern, recursive=True):
+            if not os.path.isdir(m):
+                out.add(os.path.normpath(m))
+                continue
+            for top, dirs, files in os.walk(m):
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                out.update(os.path.normpath(os.path.join(top, f)) for f in files
+                           if not f.startswith("."))  # fmt: skip
+        return sorted(p for p in out if not p.startswith("self/"))
+
+    for pattern in ("**", "**/*.txt", "a/**", "a/**/", "**/", "*/**", "a/*/**", "**/.hid/*",
+                    ".hid/**", "**/b", "**/c", "./**/*.txt", "[ab]/**/*.txt", "**/*"):  # fmt: skip
+        found = [f for f in expand_inputs([pattern]) if isinstance(f, str)]
+        assert sorted(os.path.normpath(f) for f in found) == by_glob(pattern), pattern
+        assert len(found) == len(set(found)), pattern
+    # 800 directories deep: no recursion limit
+    deep = tmp_path / "deep" / "/".join(["d"] * 800)
+    deep.mkdir(parents=True)
+    (deep / "x.txt").write_text("h8\n")
+    assert len(list(expand_inputs(["deep/**/*.txt"]))) == 1
+
+
 def test_standard_input_is_streamed_and_loses_nothing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -61,8 +61,14 @@ def main(argv: list[str] | None = None) -> None:
         e.show()
         sys.exit(EXIT_USAGE)
     except Terminated as e:
+        # the report's temporary file is gone (its context closed on the way here); no
+        # waiting at exit for workers the signal may have killed mid-message (the pool's
+        # thread could wait on the rest for ever): they end with this process
         click.echo(f"renju: terminated ({signal.Signals(e.signum).name})", err=True)
-        sys.exit(128 + e.signum)
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(128 + e.signum)
     except KeyboardInterrupt:
         click.echo("renju: interrupted", err=True)
         sys.exit(130)
@@ -98,6 +104,11 @@ def _terminate_cleanly() -> None:
     beside ``--output`` and the workers of ``--jobs N`` running for ever."""
 
     def stop(signum: int, frame: object) -> None:
+        # once: a second signal ends the process on the spot (raised again during the
+        # clean-up, it left the interpreter waiting on its workers for ever)
+        for other in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(ValueError, OSError):
+                signal.signal(other, signal.SIG_DFL)
         raise Terminated(signum)
 
     for signum in (signal.SIGTERM, signal.SIGHUP):
