@@ -338,3 +338,21 @@ def _zombie(pid: str) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
     except OSError:
         return True
+
+
+def test_ctrl_c_while_the_command_line_is_imported() -> None:
+    # the first tenth of a second: a Ctrl-C there printed Python's traceback
+    code = (
+        "import builtins, sys\n"
+        "real = builtins.__import__\n"
+        "def imp(name, *a, **k):\n"
+        "    if name == 'renju_cli.cli':\n"
+        "        raise KeyboardInterrupt\n"
+        "    return real(name, *a, **k)\n"
+        "builtins.__import__ = imp\n"
+        "from renju_cli.__main__ import run\n"
+        "sys.argv = ['renju', 'check', '-']\n"
+        "run()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert run.returncode == 130 and run.stderr == "renju: interrupted\n"
