@@ -141,27 +141,32 @@ def test_a_full_disk_on_output_is_a_one_line_error(big: Path, tmp_path: Path) ->
         assert leftovers(disk, {"report.json"}) == []
 
 
-def test_a_device_that_is_always_full(tmp_path: Path) -> None:
-    # a private copy of /dev/full (the real one is never put at risk): a device is written in
-    # place, never renamed over
-    full = tmp_path / "full"
+def run_onto_a_device(
+    tmp_path: Path, name: str, minor: int, command: list[str]
+) -> subprocess.CompletedProcess[str]:
+    """``renju COMMAND g.txt ... -o DEVICE`` onto a private character device (``mem`` minor
+    3 is /dev/null, 7 /dev/full: the real ones are never put at risk), which must still be a
+    device afterwards: a device is written in place, never renamed over."""
+    device = tmp_path / name
     try:
-        os.mknod(full, stat.S_IFCHR | 0o666, os.makedev(1, 7))
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, minor))
     except OSError as e:
         pytest.skip(f"cannot make a device node here (needs root): {e}")
     game = tmp_path / "g.txt"
     game.write_text("h8 h9 i8\n")
     run = subprocess.run(
-        [*RENJU, "check", str(game), "--format", "json", "-o", str(full)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    still_a_device = stat.S_ISCHR(full.lstat().st_mode)
+        [*RENJU, command[0], str(game), *command[1:], "-o", str(device)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    still_a_device = stat.S_ISCHR(device.lstat().st_mode)
     if not still_a_device:
-        full.unlink()
+        device.unlink()
     assert still_a_device, "the device node was replaced by a regular file"
+    return run
+
+
+def test_a_device_that_is_always_full(tmp_path: Path) -> None:
+    run = run_onto_a_device(tmp_path, "full", 7, ["check", "--format", "json"])
     assert run.returncode == 2
     assert_clean_failure(run.stderr)
     assert "No space left on device" in run.stderr
@@ -208,21 +213,7 @@ def test_standard_output_replaces_what_utf8_cannot_encode() -> None:
 )
 def test_diff_and_convert_write_a_device_in_place(tmp_path: Path, command: list[str]) -> None:
     # they wrote through click's atomic file, which renamed a regular file over the device
-    null = tmp_path / "null"
-    try:
-        os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
-    except OSError as e:
-        pytest.skip(f"cannot make a device node here (needs root): {e}")
-    game = tmp_path / "g.txt"
-    game.write_text("h8 h9 i8\n")
-    run = subprocess.run(
-        [*RENJU, command[0], str(game), *command[1:], "-o", str(null)],
-        capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
-    still_a_device = stat.S_ISCHR(null.lstat().st_mode)
-    if not still_a_device:
-        null.unlink()
-    assert still_a_device, "the device node was replaced by a regular file"
+    run = run_onto_a_device(tmp_path, "null", 3, command)
     assert run.returncode in (0, 1) and "Traceback" not in run.stderr
 
 

@@ -31,7 +31,7 @@ from renju_cli.cli.app import (
     read_options,
     shown,
 )
-from renju_cli.cli.output import OutputError, give_up_output, report_output
+from renju_cli.cli.output import written
 
 #: ``--format`` values (``renju_cli.render.RENDERERS``; listed here to keep start-up light).
 FORMATS = ("text", "json", "jsonl", "github", "junit")
@@ -274,7 +274,7 @@ def check(
     from renju_cli import api
     from renju_cli.batch import Batch, cpu_count
     from renju_cli.formats import FORMAT_MODULES, available
-    from renju_cli.render import RENDERERS, RenderError
+    from renju_cli.render import RENDERERS
     from renju_cli.report import SEVERITIES
 
     ruleset = load_rules(rules)
@@ -302,46 +302,32 @@ def check(
 
     threshold = None if fail_on == "never" else fail_on
     kept: list[tuple[Any, Any]] = []
-    try:
-        with contextlib.ExitStack() as stack:
-            remote = stack.enter_context(_dask(dask_address, workers))
-            batch = Batch(
-                inputs,
-                rules=ruleset,
-                fmt=input_format,
-                options=options,
-                select=selected,
-                ignore=ignored,
-                duplicates=duplicates,
-                jobs=workers,
-                executor=remote[0] if remote else None,
-                pending=remote[1] if remote else None,
-                read_in_workers=html_dir is None,  # the HTML report wants every record
-            )
-            out = stack.enter_context(report_output(output))
-            to_stdout = output in (None, "-")
-            bar = _progress(progress, batch.total_bytes(), to_stdout)
-            batch.progress = stack.enter_context(bar)
-            renderer = RENDERERS[fmt](out, quiet=quiet, fail_on=threshold)
-            with contextlib.closing(batch.run()) as reports:
-                for record, report in reports:
-                    renderer.record(report)
-                    if html_dir is not None:
-                        kept.append((record, report))
-            renderer.finish(batch.summary)
-    except OutputError as e:
-        give_up_output(output)
-        click.echo(f"renju: {e}", err=True)
-        sys.exit(EXIT_USAGE)
-    except RenderError as e:
-        give_up_output(output)
-        click.echo(f"renju: cannot write the report: {e.strerror}", err=True)
-        sys.exit(EXIT_USAGE)
-    except BrokenPipeError:
-        # The reader went away (renju check ... | head): stop quietly, as asked.  Handled here
-        # because Click turns EPIPE into exit code 1 before the entry point sees it.
-        give_up_output(None)
-        sys.exit(EXIT_CLEAN)
+    with contextlib.ExitStack() as stack:
+        remote = stack.enter_context(_dask(dask_address, workers))
+        batch = Batch(
+            inputs,
+            rules=ruleset,
+            fmt=input_format,
+            options=options,
+            select=selected,
+            ignore=ignored,
+            duplicates=duplicates,
+            jobs=workers,
+            executor=remote[0] if remote else None,
+            pending=remote[1] if remote else None,
+            read_in_workers=html_dir is None,  # the HTML report wants every record
+        )
+        out = stack.enter_context(written(output))
+        to_stdout = output in (None, "-")
+        bar = _progress(progress, batch.total_bytes(), to_stdout)
+        batch.progress = stack.enter_context(bar)
+        renderer = RENDERERS[fmt](out, quiet=quiet, fail_on=threshold)
+        with contextlib.closing(batch.run()) as reports:
+            for record, report in reports:
+                renderer.record(report)
+                if html_dir is not None:
+                    kept.append((record, report))
+        renderer.finish(batch.summary)
     if html_dir is not None:
         _write_html(html_dir, kept, ruleset)
     bugs = batch.summary.findings["internal-error"]

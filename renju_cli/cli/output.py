@@ -151,7 +151,8 @@ def give_up_output(output: str | None) -> None:
 @contextlib.contextmanager
 def written(path: str | None) -> Iterator[TextIO]:
     """``report_output`` with its failures turned into the exit-code contract: an output that
-    cannot be written ends the run with one line and exit code 2, a closed pipe quietly."""
+    cannot be written (or a renderer's spool: ``render.RenderError``) ends the run with one
+    line and exit code 2, a closed pipe quietly."""
     try:
         with report_output(path) as out:
             yield out
@@ -160,10 +161,18 @@ def written(path: str | None) -> Iterator[TextIO]:
         click.echo(f"renju: {e}", err=True)
         sys.exit(EXIT_USAGE)
     except BrokenPipeError:
-        # the reader went away (renju diff ... | head): stop quietly, as asked.  Handled here
+        # the reader went away (renju check ... | head): stop quietly, as asked.  Handled here
         # because Click turns EPIPE into exit code 1 before the entry point sees it
         give_up_output(None)
         sys.exit(EXIT_CLEAN)
+    except OSError as e:
+        from renju_cli.render import RenderError  # (not at start-up: it imports orjson)
+
+        if not isinstance(e, RenderError):
+            raise
+        give_up_output(path)
+        click.echo(f"renju: cannot write the report: {e.strerror}", err=True)
+        sys.exit(EXIT_USAGE)
 
 
 def write_bytes(path: str, data: bytes) -> None:

@@ -11,6 +11,7 @@ or a list of points; ``result`` a winner word or ``{"winner": ..., "reason": ...
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, TextIO
@@ -145,12 +146,7 @@ def _shipped_rule(name: str) -> tuple[str, str | None]:
     """A record's rule as a shipped ruleset's name (``Freestyle`` is ``freestyle``), and a note
     when it names none (kept as written): the record is then judged under ``--rules`` or the
     default, which the report's ``ruleset`` shows, and the note says why."""
-    from renju_cli.ruleset import shipped_names
-
-    names = _SHIPPED.get("names")
-    if names is None:
-        names = _SHIPPED["names"] = {n.lower(): n for n in shipped_names()}
-    known = names.get(name.strip().lower())
+    known = _shipped_by_lower_name().get(name.strip().lower())
     if known is not None:
         return known, None
     return name, (
@@ -159,7 +155,11 @@ def _shipped_rule(name: str) -> tuple[str, str | None]:
     )
 
 
-_SHIPPED: dict[str, dict[str, str]] = {}
+@functools.cache
+def _shipped_by_lower_name() -> dict[str, str]:
+    from renju_cli.ruleset import shipped_names
+
+    return {n.lower(): n for n in shipped_names()}
 
 
 def _clip(text: str, limit: int = 40) -> str:
