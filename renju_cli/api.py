@@ -206,8 +206,9 @@ def _glob(pattern: str) -> list[str]:
     """The paths ``pattern`` matches, as ``glob.glob`` gives them; ``**`` (any number of
     directories) without following a directory twice: ``glob`` follows symbolic links under
     ``**``, so a link to ``.`` gave every file 40 times (x/x/x/...) and two such links took
-    gigabytes before the first file came out.  With ``**``, only files are returned (they are
-    all there is to read under a directory it matches), in name order."""
+    gigabytes before the first file came out.  With ``**``: in name order; the files a final
+    ``**`` reaches and the directories other patterns match (the caller walks them), never a
+    directory reached a second time."""
     if "**" not in pattern:
         return glob.glob(pattern)  # one directory level per part: no loop to follow
     dirs_only = pattern.endswith("/")
@@ -215,7 +216,7 @@ def _glob(pattern: str) -> list[str]:
     k = next(i for i, part in enumerate(parts) if glob.has_magic(part))
     root = "/".join(parts[:k]) or ("/" if pattern.startswith("/") else "")
     rest = tuple(parts[k:])
-    hidden = any(part.startswith(".") for part in rest)  # a pattern that names one: enter them
+    enter_hidden = any(part.startswith(".") for part in rest)  # the pattern names one
     out: list[str] = []
     seen: set[tuple[int, int]] = set()
     stack: list[tuple[str, tuple[str, ...]]] = [(root, ())]
@@ -245,12 +246,12 @@ def _glob(pattern: str) -> list[str]:
                     continue
                 if (dir_st.st_dev, dir_st.st_ino) in seen:  # a link to a directory walked
                     continue
-                if hidden or not entry.name.startswith("."):
+                if enter_hidden or not entry.name.startswith("."):
                     subdirs.append((path, path_rel))
                 if (dirs_only or rest[-1] != "**") and _glob_match(rest, path_rel):
                     # read by walking it, as what glob gives ("a/**/", "**/sub")
                     out.append(path + "/" if dirs_only else path)
-            elif dirs_only or (entry.name.startswith(".") and not hidden):
+            elif dirs_only or (entry.name.startswith(".") and not enter_hidden):
                 continue
             elif (
                 # a final "**" takes the files under a directory the rest matches
