@@ -42,6 +42,7 @@ import os
 import signal
 import stat
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -308,6 +309,10 @@ def _worker_init(parent: int | None = None) -> None:
     # holding the pipe a reader of the report waits on)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    # forked while the parent held them back (``_submit_held``): what came meanwhile is
+    # ignored or ends the worker, as just set
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     _die_with_parent(parent)
     # What the worker inherited (modules, the parent's state when forked) lives as long as
     # it does: keep the garbage collector from walking it again after every chunk, and collect
@@ -329,6 +334,32 @@ def _die_with_parent(parent: int | None) -> None:
         libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
         if parent is not None and os.getppid() != parent:  # it died before the call
             os.kill(os.getpid(), signal.SIGKILL)
+
+
+#: Signals whose handlers raise in the parent (Ctrl-C's ``KeyboardInterrupt``, SIGTERM's and
+#: SIGHUP's ``Terminated`` of the command line).
+_HELD = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+def _submit_held(
+    executor: cf.Executor, items: Sequence[Item], settings: Settings
+) -> cf.Future[Results]:
+    """``executor.submit(judge_chunk, ...)`` with ``_HELD`` signals held back until it returns:
+    a submit may fork the pool's workers, and an exception a handler raised inside the
+    interpreter's fork hooks was printed and dropped ("Exception ignored in: _releaseLock"):
+    the run went on as if never interrupted (seen once in some hundred SIGHUPs).  Held, the
+    signal is handled once the submit is back, where its exception ends the run.  The threads
+    the pool starts here inherit the mask: signals go to this one, as Python wants anyway."""
+    if threading.current_thread() is not threading.main_thread():
+        return executor.submit(judge_chunk, items, settings)
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    except (AttributeError, ValueError, OSError):  # no POSIX threads' signal masks
+        return executor.submit(judge_chunk, items, settings)
+    try:
+        return executor.submit(judge_chunk, items, settings)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def process_pool(jobs: int) -> ExecutorFactory:
@@ -466,10 +497,10 @@ class _Engine:
             done.set_result(judge_chunk(items, self.settings))
             return done, self.executor
         try:
-            return self.executor.submit(judge_chunk, items, self.settings), self.executor
+            return _submit_held(self.executor, items, self.settings), self.executor
         except cf.BrokenExecutor:  # a worker died: what it had taken is isolated when reached
             self._renew()
-            return self.executor.submit(judge_chunk, items, self.settings), self.executor
+            return _submit_held(self.executor, items, self.settings), self.executor
 
     def _renew(self) -> None:
         _unblock_broken(self.executor)
@@ -483,7 +514,7 @@ class _Engine:
         if self.broken:
             self._renew()
         try:
-            return self.executor.submit(judge_chunk, [item], self.settings).result()[0]
+            return _submit_held(self.executor, [item], self.settings).result()[0]
         except Exception as e:
             self.broken = isinstance(e, cf.BrokenExecutor)
             why = _why(e)

@@ -258,6 +258,46 @@ def test_standard_output_or_error_closed(tmp_path: Path, command: list[str]) -> 
     assert quiet.returncode in (0, 1) and quiet.stdout
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["show", "-"],
+        ["show", "-", "--format", "json"],
+        ["show", "-", "--svg", "-"],
+        ["forbidden", "-"],
+        ["rules", "list"],
+        ["rules", "show", "renju"],
+        ["rules", "show", "renju", "--yaml"],
+        ["--help"],
+        ["--version"],
+        ["check", "--help"],
+    ],
+)
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_every_command_says_when_standard_output_cannot_be_written(command: list[str]) -> None:
+    # show, forbidden, rules and Click's own help and version printed through click.echo,
+    # which made a full disk an internal error (exit 3) and a closed output a silent exit 0
+    game = b"h8 h9 i8\n"
+    with open("/dev/full", "wb") as full:
+        run = subprocess.run([*RENJU, *command], input=game, stdout=full, stderr=subprocess.PIPE,
+                             check=False)  # fmt: skip
+    err = run.stderr.decode()
+    assert run.returncode == 2 and "cannot write standard output: No space left" in err, err
+    assert_clean_failure(err)
+    if command[-1].startswith("--"):
+        return  # Click prints nothing at all when standard output is closed: nothing is lost
+    closed = subprocess.run([*RENJU, *command], input=game, stderr=subprocess.PIPE, check=False,
+                            preexec_fn=lambda: os.close(1))  # fmt: skip
+    assert closed.returncode == 2 and b"cannot write standard output" in closed.stderr
+    # a reader that goes away: a quiet exit 0
+    proc = subprocess.Popen([*RENJU, *command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)  # fmt: skip
+    assert proc.stdout is not None and proc.stdin is not None
+    proc.stdout.close()
+    _, err_bytes = proc.communicate(game, timeout=60)
+    assert proc.returncode == 0 and b"Traceback" not in err_bytes
+
+
 def test_a_newline_in_a_path_starts_no_line_of_its_own_on_standard_error(tmp_path: Path) -> None:
     # a forged GitHub workflow command: the runner reads standard error too
     run = subprocess.run(

@@ -15,6 +15,7 @@ import sys
 
 import click
 
+from renju_cli.__main__ import forget_interrupt
 from renju_cli.cli import check, convert, diff, position, rules  # noqa: F401 - register commands
 from renju_cli.cli.app import EXIT_CLEAN, EXIT_INTERNAL, EXIT_USAGE, cli
 
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
         click.echo("renju: interrupted", err=True)
+        forget_interrupt()
         sys.exit(130)
     except click.ClickException as e:
         from renju_cli.render import printable
@@ -71,6 +73,7 @@ def main(argv: list[str] | None = None) -> None:
         os._exit(128 + e.signum)
     except KeyboardInterrupt:
         click.echo("renju: interrupted", err=True)
+        forget_interrupt()
         sys.exit(130)
     except BrokenPipeError:
         # The reader went away (renju check ... | head): stop quietly.
@@ -81,6 +84,11 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as e:
         if debug:
             raise
+        if isinstance(e, OSError) and _raised_by_click_echo(e):
+            # what Click itself prints (--help, --version) onto a full or failing output
+            _silence_stdout()
+            click.echo(f"renju: cannot write standard output: {e.strerror or e}", err=True)
+            sys.exit(EXIT_USAGE)
         click.echo(
             f"renju: internal error: {type(e).__name__}: {e} (run with --debug for the traceback)",
             err=True,
@@ -125,6 +133,19 @@ def _tolerant_stdout() -> None:
     if reconfigure is not None:
         with contextlib.suppress(Exception):  # a stream that cannot change stays as it is
             reconfigure(errors="replace")
+
+
+def _raised_by_click_echo(e: BaseException) -> bool:
+    """Whether ``e`` came out of ``click.echo`` itself: a write of Click's own (the help, the
+    version, a usage error), which failed on its stream."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return (
+        tb is not None
+        and tb.tb_frame.f_code.co_name == "echo"
+        and tb.tb_frame.f_globals.get("__name__") == "click.utils"
+    )
 
 
 def _silence_stdout() -> None:

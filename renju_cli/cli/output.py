@@ -175,9 +175,32 @@ def written(path: str | None) -> Iterator[TextIO]:
         sys.exit(EXIT_USAGE)
 
 
+def echo(text: str, *, nl: bool = True) -> None:
+    """``click.echo`` to standard output under ``written``'s contract: standard output closed
+    (``>&-``) or full ends the run with one line and exit code 2, a closed pipe quietly."""
+    with written(None) as out:
+        out.write(text + "\n" if nl else text)
+
+
 def write_bytes(path: str, data: bytes) -> None:
     """``data`` into ``path`` as ``report_output`` writes (a PNG picture): atomically for a file,
-    in place for a device or a named pipe; a failure is one line and exit code 2."""
+    in place for a device or a named pipe, ``-`` to standard output; a failure is one line and
+    exit code 2, a closed pipe a quiet exit."""
+    if path == "-":
+        try:
+            if sys.stdout is None:  # started with standard output closed (>&-)
+                raise OSError(errno.EBADF, "it is closed")
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        except BrokenPipeError:
+            give_up_output(None)
+            sys.exit(EXIT_CLEAN)
+        except OSError as e:
+            give_up_output(None)
+            click.echo(f"renju: {OutputError('standard output', e)}", err=True)
+            sys.exit(EXIT_USAGE)
+        return
     try:
         special = not stat.S_ISREG(os.stat(path).st_mode)
     except OSError:

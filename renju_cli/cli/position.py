@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from typing import Any
 
 import click
@@ -19,7 +18,7 @@ from renju_cli.cli.app import (
     read_options,
     shown,
 )
-from renju_cli.cli.output import write_bytes, written
+from renju_cli.cli.output import echo, write_bytes, written
 
 
 # -- positions: forbidden, show --------
@@ -117,13 +116,13 @@ def forbidden(
             "to_move": "black" if pos.to_move == BLACK else "white",
             "size": [board.width, board.height],
         }
-        click.echo(json.dumps(out, ensure_ascii=False))
+        echo(json.dumps(out, ensure_ascii=False))
         return
     if not items:
-        click.echo(f"no forbidden points for {color} under {ruleset.name}")
+        echo(f"no forbidden points for {color} under {ruleset.name}")
         return
     for p, kinds in items:
-        click.echo(f"{p.name} {', '.join(kinds)}")
+        echo(f"{p.name} {', '.join(kinds)}")
 
 
 @cli.command(context_settings=CONTEXT)
@@ -232,7 +231,7 @@ def show(
             kinds = forbidden[i]
             marks[i] = _KIND_MARK[kinds[0]] if len(kinds) == 1 else "!"
     if fmt == "json":
-        click.echo(
+        echo(
             json.dumps(
                 {
                     "size": [board.width, board.height],
@@ -258,8 +257,8 @@ def show(
             )
         )
         return
-    click.echo(board.diagram(marks))
-    click.echo("; ".join(legend))
+    echo(board.diagram(marks))
+    echo("; ".join(legend))
 
 
 def _write_pictures(
@@ -282,12 +281,12 @@ def _write_pictures(
             raise UsageProblem(str(e)) from None
     if svg_path is not None:
         if svg_path == "-":
-            click.echo(svg, nl=False)
+            echo(svg, nl=False)
         else:
             with written(svg_path) as f:
                 f.write(svg)
     if png_path is not None and png is not None:
         if png_path == "-":
-            sys.stdout.buffer.write(png)
+            write_bytes("-", png)
         else:
             write_bytes(png_path, png)

@@ -18,6 +18,7 @@ from renju_cli.cli.app import (
     load_rules,
     shown,
 )
+from renju_cli.cli.output import echo
 
 
 # -- rules --------
@@ -70,7 +71,7 @@ def rules_list(fmt: str, only: str | None) -> None:
     items = [r for r in items if only is None or r.group == only]
     items.sort(key=_list_order)
     if fmt == "json":
-        click.echo(
+        echo(
             json.dumps(
                 [{"name": r.name, "title": r.title, "group": r.group} for r in items],
                 ensure_ascii=False,
@@ -82,9 +83,9 @@ def rules_list(fmt: str, only: str | None) -> None:
         groups.setdefault(r.group, []).append(r)
     width = max((len(r.name) for r in items), default=0)
     for g, members in groups.items():
-        click.echo(f"{g}: {GROUPS.get(g, '')}".rstrip())
+        echo(f"{g}: {GROUPS.get(g, '')}".rstrip())
         for r in members:
-            click.echo(f"  {r.name:<{width}}  {r.title}")
+            echo(f"  {r.name:<{width}}  {r.title}")
 
 
 def _list_order(r: Any) -> tuple[int, list[Any], str]:
@@ -117,9 +118,9 @@ def rules_show(name: str, as_yaml: bool) -> None:
         import yaml
 
         data = {k: v for k, v in ruleset.data.items() if k != "extends"}
-        click.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True).rstrip())
+        echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True).rstrip())
         return
-    click.echo(describe(ruleset))
+    echo(describe(ruleset))
 
 
 @rules.command("check", context_settings=CONTEXT)
@@ -148,5 +149,5 @@ def rules_check(files: tuple[str, ...]) -> None:
             for err in e.errors:
                 click.echo(format_error(*err), err=True)
         else:
-            click.echo(f"{shown(f)}: valid ({r.name})")
+            echo(f"{shown(f)}: valid ({r.name})")
     sys.exit(EXIT_USAGE if bad else EXIT_CLEAN)
