@@ -240,7 +240,23 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     # text recoded as it is read: UTF-16 with a byte order mark, classic Mac line ends
     "notation-utf16": lambda n: _fill("h8 h9 i10\r\n".encode("utf-16-le"), n, b"\xff\xfe"),
     "notation-cr-lines": lambda n: _fill(b"h8 h9 i10\r", n),
+    # whole boards played out, in 2x2 blocks of each colour: a five early, then a foul after
+    # the end at nearly every black move (each one judged, its stones named, for a message
+    # the record's cap on findings mostly drops)
+    "notation-full-boards": lambda n: _fill(_full_board(15) + b"\n", n),
+    "jsonl-full-26x26-boards": lambda n: _fill(b'{"moves":"%s","size":26}\n' % _full_board(26), n),
 }
+
+
+def _full_board(size: int) -> bytes:
+    black: list[bytes] = []
+    white: list[bytes] = []
+    for r in range(size):
+        for c in range(size):
+            point = b"%c%d" % (ord("a") + c, r + 1)
+            (black if (r // 2 + c // 2) % 2 == 0 else white).append(point)
+    return b" ".join(m for pair in zip(black, white, strict=False) for m in pair)
+
 
 _READ_ONLY = """
 import io, sys, json, time, resource

@@ -58,6 +58,7 @@ class Geometry:
         "height",
         "index_of_point",
         "lines",
+        "names",
         "slots",
         "stride",
         "width",
@@ -94,6 +95,10 @@ class Geometry:
         self.index_of_point = {
             Point(x, y): (y + 1) * stride + x + 1 for y in range(height) for x in range(width)
         }
+        #: the standard notation of each board index (messages name thousands of stones)
+        self.names = [""] * len(cells)
+        for point, index in self.index_of_point.items():
+            self.names[index] = point.name
         seed = (width << 40) | (height << 32)
         self.zobrist: list[tuple[int, int, int]] = [
             (0, _splitmix64(seed + 2 * i), _splitmix64(seed + 2 * i + 1)) for i in range(len(cells))
@@ -170,7 +175,7 @@ class Board:
 
     def name(self, index: int) -> str:
         """Standard notation of the point at an array index."""
-        return self.point(index).name
+        return self.geometry.names[index] or self.point(index).name
 
     def on_board(self, point: Point) -> bool:
         return point.on_board(self.width, self.height)

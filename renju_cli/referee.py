@@ -540,6 +540,7 @@ class _Replay:
         # turned into array indices inline, and one window lookup (``Judge.shape``) per move
         # tells whether the move may be forbidden and whether it makes a five.
         board, rules, judge, result = self.board, self.rules, self.judge, self.result
+        report = self.report
         cells, width, height = board.cells, board.width, board.height
         index_of_point = board.geometry.index_of_point
         shape, place, hot = judge.shape, board.place, judge.hot
@@ -635,7 +636,8 @@ class _Replay:
                     pending_claim = self._foul(number, move, point, index, stone, kinds)
             place(index, stone)
             placed.append(index)
-            if code & FIVES:
+            # (after the end, once the first five is known, a five changes nothing)
+            if code & FIVES and (report.first_five is None or not result.decided):
                 five = self._five(index, stone)
                 if five is not None:
                     self._record_five(number, point, stone, five)
@@ -792,39 +794,38 @@ class _Replay:
     ) -> tuple[int, Point, tuple[str, ...], int] | None:
         """Report a forbidden move; apply the ruleset's policy.  Returns a pending claim."""
         self.report.forbidden_moves.append(ForbiddenMove(number, point.name, list(kinds)))
-        verdict = self.judge.verdict(self.board, index, stone)
-        detail = _describe(self.board, verdict, kinds)
         color = COLOR_NAME[stone]
         policy = self.rules.policy
         after = " (after the end of the game)" if self.result.decided else ""
         if policy == "lose":
-            self.add(
-                "forbidden-move",
-                f"{color} {point.name} makes {detail}{after}; a forbidden move loses",
-                move,
-                number,
-                point,
-            )
+            tail = "; a forbidden move loses"
+        elif policy == "reject":
+            tail = f"; the move is not allowed under {self.rules.name}"
+        else:
+            tail = "; a foul if claimed at once"
+
+        def words() -> str:
+            # made only if the finding is listed (a record past MAX_FINDINGS fouls, as a full
+            # board played on after its end, would judge each one's stones for nothing); the
+            # board is as before the move: ``add`` calls it at once
+            board, judge = self.board, self.judge
+            key = (judge, board.hash, index, stone)
+            detail = _DETAILS.get(key)
+            if detail is None:
+                detail = _describe(board, judge.verdict(board, index, stone), kinds)
+                if len(_DETAILS) >= 4096:
+                    _DETAILS.clear()
+                _DETAILS[key] = detail
+            return f"{color} {point.name} makes {detail}{after}{tail}"
+
+        if policy == "lose":
+            self.add("forbidden-move", words, move, number, point)
             self.end(COLOR_NAME[BLACK + WHITE - stone], "forbidden", number, point)
             return None
         if policy == "reject":
-            self.add(
-                "forbidden-move",
-                f"{color} {point.name} makes {detail}{after}; the move "
-                f"is not allowed under {self.rules.name}",
-                move,
-                number,
-                point,
-            )
+            self.add("forbidden-move", words, move, number, point)
             return None
-        self.add(
-            "forbidden-move",
-            f"{color} {point.name} makes {detail}{after}; a foul if claimed at once",
-            move,
-            number,
-            point,
-            severity=WARNING,
-        )
+        self.add("forbidden-move", words, move, number, point, severity=WARNING)
         return (number, point, kinds, stone)
 
     def _unclaimed(
@@ -872,6 +873,9 @@ class _Replay:
 
 
 _JUDGES: dict[int, tuple[Ruleset, Judge]] = {}
+#: the stones of a foul, in words, by (judge, Zobrist hash of the board, point, colour): the
+#: same position judged again (copies of one game in a file) is not analysed again
+_DETAILS: dict[tuple[Judge, int, int, int], str] = {}
 
 
 def _judge_of(ruleset: Ruleset) -> Judge:
