@@ -275,3 +275,45 @@ def test_the_command_line_collects_cycles_less_often_but_tests_keep_their_proces
     with contextlib.suppress(SystemExit):
         main(["rules", "list"])  # given its arguments: the caller's process is left alone
     assert gc.get_threshold() == before
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["check"], ["diff", "-r", "renju", "-r", "freestyle"], ["show"], ["forbidden"], ["convert"]],
+)
+def test_an_unknown_input_format_is_a_usage_error_everywhere(
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    # show, forbidden and convert ended in an internal error (ValueError: unknown format)
+    code, _, err = renju(capsys, command[0], "-", *command[1:], "--input-format", "nope",
+                         stdin="h8\n")  # fmt: skip
+    assert code == 2 and "unknown input format 'nope'" in err
+
+
+@pytest.mark.parametrize("option", ["--at", "--record"])
+@pytest.mark.parametrize("command", ["show", "forbidden"])
+def test_a_negative_move_or_record_number_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], command: str, option: str
+) -> None:
+    # --at -1 drew an empty board with exit code 0
+    code, _, err = renju(capsys, command, "-", option, "-1", stdin="h8 h9\n")
+    assert code == 2 and "-1 is not in the range" in err
+
+
+@pytest.mark.parametrize("command", ["show", "forbidden"])
+def test_a_position_read_only_in_part_is_said_and_exits_1(
+    capsys: pytest.CaptureFixture[str], command: str, tmp_path: Path
+) -> None:
+    # "h1O" (a typo): the reader keeps the 6 moves before it; show and forbidden used them
+    # without a word, with exit code 0, where check gives a parse-error
+    typo = tmp_path / "typo.txt"
+    typo.write_text("h8 a1 g8 a2 h9 a3 h1O a4 h10\n")
+    code, out, err = renju(capsys, command, str(typo))
+    assert code == 1 and out
+    assert "column 21" in err and "found 'O'" in err
+
+
+def test_diff_exits_1_when_a_record_cannot_be_read(capsys: pytest.CaptureFixture[str]) -> None:
+    # empty standard input: one unreadable record, which diff counted but exited 0 on
+    code, out, _ = renju(capsys, "diff", "-", "-r", "renju", "-r", "freestyle", stdin="")
+    assert code == 1 and "1 unreadable" in out

@@ -117,11 +117,20 @@ def limit_option() -> Callable[[F], F]:
     )
 
 
+def _known_format(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from renju_cli.formats import FORMAT_MODULES
+
+    if value is not None and value not in FORMAT_MODULES:
+        raise UsageProblem(f"unknown input format {value!r}; known: {', '.join(FORMAT_MODULES)}")
+    return value
+
+
 def input_format_option() -> Callable[[F], F]:
     return click.option(
         "--input-format",
         default=None,
         metavar="FORMAT",
+        callback=_known_format,
         help="Read inputs as this format instead of detecting it "
         "(notation, jsonl, diagram, renjunet, renlib, sgf, psq, pos, playok).",
     )

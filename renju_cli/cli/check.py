@@ -273,7 +273,7 @@ def check(
     """
     from renju_cli import api
     from renju_cli.batch import Batch, cpu_count
-    from renju_cli.formats import FORMAT_MODULES, available
+    from renju_cli.formats import available
     from renju_cli.render import RENDERERS
     from renju_cli.report import SEVERITIES
 
@@ -284,10 +284,6 @@ def check(
     # (``xml.etree.ElementTree`` falls back to pure Python) swallows, and the run goes on.
     # Detection imports them all at the first file anyway.
     available()
-    if input_format is not None and input_format not in FORMAT_MODULES:
-        raise UsageProblem(
-            f"unknown input format {input_format!r}; known: {', '.join(FORMAT_MODULES)}"
-        )
     selected, ignored = _codes(select), _codes(ignore)
     workers = jobs or cpu_count()
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from renju_cli.cli.app import (
     CONTEXT,
+    EXIT_FINDINGS,
     RULES_HELP,
     UsageProblem,
     cli,
@@ -20,8 +24,23 @@ from renju_cli.cli.app import (
 )
 from renju_cli.cli.output import echo, write_bytes, written
 
-
 # -- positions: forbidden, show --------
+#: what the reader could not make sense of in the record drawn or judged (its moves up to there
+#: are used): said on standard error, and the exit code is 1, as ``check`` would give
+_READ_PROBLEMS: list[str] = []
+
+
+def _exits_1_when_partly_read(command: Callable[..., None]) -> Callable[..., None]:
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        _READ_PROBLEMS.clear()
+        command(*args, **kwargs)
+        if _READ_PROBLEMS:
+            sys.exit(EXIT_FINDINGS)
+
+    return run
+
+
 def _position_record(path: str, input_format: str | None, index: int, encoding: str | None) -> Any:
     from renju_cli import api
 
@@ -33,6 +52,9 @@ def _position_record(path: str, input_format: str | None, index: int, encoding: 
             if record.unreadable:
                 msg = "; ".join(p.message for p in record.problems)
                 raise UsageProblem(shown(f"{path}: cannot read the position: {msg}"))
+            for p in record.problems:
+                _READ_PROBLEMS.append(p.message)
+                click.echo(shown(f"renju: {path}: {p.message}"), err=True)
             return record
     raise UsageProblem(f"{shown(path)}: has no record number {index}")
 
@@ -46,14 +68,14 @@ _KIND_MARK = {"double-three": "3", "double-four": "4", "overline": "6"}
 @click.option(
     "--at",
     "at",
-    type=int,
+    type=click.IntRange(min=0),
     default=None,
     help="The position after move N (default: after the last move).",
 )
 @click.option(
     "--record",
     "index",
-    type=int,
+    type=click.IntRange(min=0),
     default=0,
     show_default=True,
     help="Which record of the file (0-based).",
@@ -70,6 +92,7 @@ _KIND_MARK = {"double-three": "3", "double-four": "4", "overline": "6"}
 )
 @input_format_option()
 @click.option("--encoding", default=None, help="Text encoding to try first.")
+@_exits_1_when_partly_read
 def forbidden(
     path: str,
     rules: str | None,
@@ -128,11 +151,13 @@ def forbidden(
 @cli.command(context_settings=CONTEXT)
 @click.argument("path", default="-")
 @click.option("--rules", "-r", default=None, help=RULES_HELP + " Default: the record's rule.")
-@click.option("--at", "at", type=int, default=None, help="The position after move N.")
+@click.option(
+    "--at", "at", type=click.IntRange(min=0), default=None, help="The position after move N."
+)
 @click.option(
     "--record",
     "index",
-    type=int,
+    type=click.IntRange(min=0),
     default=0,
     show_default=True,
     help="Which record of the file (0-based).",
@@ -164,6 +189,7 @@ def forbidden(
 )
 @input_format_option()
 @click.option("--encoding", default=None, help="Text encoding to try first.")
+@_exits_1_when_partly_read
 def show(
     path: str,
     rules: str | None,
