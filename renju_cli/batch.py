@@ -53,7 +53,7 @@ from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
 from renju_cli.formats import ReadOptions, no_record_message, too_many_records, unreadable
 from renju_cli.record import Record, SourceLocation
 from renju_cli.referee import replay
-from renju_cli.report import Finding, GameReport, Summary
+from renju_cli.report import Finding, GameReport, Summary, filter_findings
 from renju_cli.ruleset import Ruleset
 
 #: Records per work unit: enough to make the cost of sending one small (a chunk is tens of
@@ -644,10 +644,10 @@ class Batch:
                             self.summary.skipped += 1
                             continue
                         report.findings.append(duplicate_finding(first))
-                    if self._select:
-                        report.findings = [f for f in report.findings if f.code in self._select]
-                    if self._ignore:
-                        report.findings = [f for f in report.findings if f.code not in self._ignore]
+                    if self._select or self._ignore:
+                        report.findings = filter_findings(
+                            report.findings, report.unreadable, self._select, self._ignore
+                        )
                     add(report)
                     yield record, report
             if self.progress is not None:

@@ -120,6 +120,57 @@ def elide_findings(
     return kept
 
 
+def filter_findings(
+    findings: list[Finding],
+    unreadable: bool,
+    select: frozenset[str] = frozenset(),
+    ignore: frozenset[str] = frozenset(),
+) -> list[Finding]:
+    """The findings that ``--select`` (when given) and ``--ignore`` leave.
+
+    The findings a ``too-many-findings`` finding counts are filtered alike: its counts keep the
+    codes left (it goes when none is left, or when it is ignored itself), so that the summary
+    and the exit code see only what the filters let through.  An ``internal-error`` and the
+    ``parse-error`` of a record that could not be read are never filtered out: such a record is
+    never clean (as a linter reports a syntax error whatever rules are selected).
+    """
+
+    def kept(code: str) -> bool:
+        return (not select or code in select) and code not in ignore
+
+    out: list[Finding] = []
+    for f in findings:
+        code = f.code
+        if code == "internal-error" or (unreadable and code == "parse-error"):
+            out.append(f)
+        elif code == "too-many-findings" and f.counts is not None:
+            if code in ignore:
+                continue
+            counts = {c: n for c, n in f.counts.items() if kept(c)}
+            if counts == f.counts:
+                out.append(f)
+            elif counts:
+                out.append(_recount(f, counts))
+        elif kept(code):
+            out.append(f)
+    return out
+
+
+def _recount(elided: Finding, counts: dict[str, int]) -> Finding:
+    """``elided`` (a ``too-many-findings`` finding) counting only ``counts``; its severity is
+    at most the worst default severity among them."""
+    listed = elided.message.rsplit("; ", 1)[-1]  # "the first N are"
+    text = ", ".join(f"{code} {n}" for code, n in counts.items())
+    worst = max((CODES.get(code, ERROR) for code in counts), key=severity_rank)
+    severity = min(worst, elided.severity, key=severity_rank)
+    return Finding(
+        "too-many-findings",
+        f"{sum(counts.values())} more finding(s) are not listed ({text}); {listed}",
+        severity=severity,
+        counts=counts,
+    )
+
+
 @dataclass(slots=True)
 class Result:
     """How the game ended on the board."""

@@ -319,3 +319,56 @@ def test_a_file_that_grows_while_read_is_read_as_it_was(tmp_path: Path) -> None:
         f.write(b"i8 i9\n" * 1000)
     rest = list(recs)
     assert len([first, *rest]) >= 3 and not any(r.unreadable for r in [first, *rest])
+
+
+# -- --select / --ignore ---------------------------------------------------------------------
+def _check_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
+    from helpers import run_cli
+
+    code, out, _ = run_cli(capsys, "check", *args, "--format", "json")
+    return code, json.loads(out)
+
+
+def test_filters_apply_to_the_findings_too_many_findings_counts(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # 150 moves on h8: 149 "occupied", 100 listed and 49 counted in one too-many-findings.
+    # --ignore occupied left "occupied 49" in the summary and exit code 1; --select occupied
+    # counted 100 of the 149
+    game = tmp_path / "h8.txt"
+    game.write_text(" ".join(["h8"] * 150) + "\n")
+    code, report = _check_json(capsys, str(game))
+    assert code == 1 and report["summary"]["findings"] == {"occupied": 149, "too-many-findings": 1}
+    code, report = _check_json(capsys, str(game), "--ignore", "occupied")
+    assert code == 0 and report["summary"]["findings"] == {}
+    assert report["records"][0]["findings"] == []
+    code, report = _check_json(capsys, str(game), "--select", "occupied")
+    assert code == 1 and report["summary"]["findings"]["occupied"] == 149
+    # the counted findings of a code left, the others dropped from the counts and the words
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text(" ".join(["h8"] * 150 + ["z99"] * 30) + "\n")
+    code, report = _check_json(capsys, str(mixed), "--ignore", "occupied")
+    (elided,) = [f for f in report["records"][0]["findings"] if f["code"] == "too-many-findings"]
+    assert elided["counts"] == {"off-board": 30} and "(off-board 30)" in elided["message"]
+    assert "occupied" not in report["summary"]["findings"]
+    code, report = _check_json(capsys, str(mixed), "--ignore", "too-many-findings")
+    assert all(f["code"] != "too-many-findings" for f in report["records"][0]["findings"])
+
+
+def test_a_record_that_cannot_be_read_or_judged_is_never_filtered_clean(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the README's "--duplicates report --select duplicate" made an empty file pass as clean
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    for args in (["--select", "duplicate"], ["--ignore", "parse-error"]):
+        code, report = _check_json(capsys, str(empty), *args)
+        assert code == 1, args
+        assert [f["code"] for f in report["records"][0]["findings"]] == ["parse-error"]
+        assert report["summary"]["unreadable"] == 1
+    # and a record whose judgement failed (a bug) keeps its internal error: exit code 3
+    game = tmp_path / "bf.txt"
+    game.write_text("h8 h9\n")
+    monkeypatch.setenv("RENJU_TEST_FAULT", "raise:bf.txt#0")
+    code, report = _check_json(capsys, str(game), "--select", "duplicate")
+    assert code == 3 and report["summary"]["internal_errors"] == 1
