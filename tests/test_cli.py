@@ -317,3 +317,16 @@ def test_diff_exits_1_when_a_record_cannot_be_read(capsys: pytest.CaptureFixture
     # empty standard input: one unreadable record, which diff counted but exited 0 on
     code, out, _ = renju(capsys, "diff", "-", "-r", "renju", "-r", "freestyle", stdin="")
     assert code == 1 and "1 unreadable" in out
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32", "cp037"])
+def test_an_encoding_that_is_not_ascii_compatible_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], encoding: str
+) -> None:
+    # text files are cut into lines and records as ASCII bytes: --encoding utf-16 decoded
+    # lines of even length as UTF-16 (garbage) and odd ones as UTF-8, and the --jobs 2 slicer
+    # cut a continued record in two where the reader did not
+    code, _, err = renju(capsys, "check", "-", "--encoding", encoding, stdin="h8\n")
+    assert code == 2 and "byte order mark" in err
+    code, _, _ = renju(capsys, "check", "-", "--encoding", "cp1251", stdin="h8\n")
+    assert code == 0

@@ -96,10 +96,28 @@ def read_options(
     if encoding is not None:
         from renju_cli.formats import text_codec
 
-        if text_codec(encoding) is None:
+        codec = text_codec(encoding)
+        if codec is None:
             raise UsageProblem(f"{encoding!r} is not a text encoding Python knows")
+        if not _ascii_compatible(codec):
+            # text files are split into lines and records as ASCII bytes, then decoded: a
+            # UTF-16 file is told by its byte order mark (and XML by its first bytes)
+            raise UsageProblem(
+                f"--encoding {encoding!r}: give the 8-bit encoding of names and comments "
+                "(cp1251, gbk, latin-1...); UTF-16 and UTF-32 files are recognised by their "
+                "byte order mark without it"
+            )
     options = ReadOptions(encoding=encoding, board_size=board_size or 15)
     return dataclasses.replace(options, **parse_limits(limits))
+
+
+def _ascii_compatible(codec: str) -> bool:
+    """Whether ``codec`` writes the ASCII characters of records as ASCII bytes."""
+    sample = '\n\r\t h8 {[<>]}"=,.;:-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
+    try:
+        return sample.encode(codec) == sample.encode("ascii")
+    except (UnicodeError, LookupError, ValueError):
+        return False
 
 
 def limit_option() -> Callable[[F], F]:
