@@ -378,12 +378,13 @@ def read_path(
         if st.st_size == 0:
             yield unreadable(path, "the file is empty")
             return
+        head = file_head(raw.fileno())
         stream = io.BufferedReader(raw if on_read is None else _CountingRaw(raw, on_read))
         count = 0
         for record in formats.read_stream(stream, path, fmt, opts):
             count += 1
             yield record
-        changed = changed_while_read(path, st, os.fstat(raw.fileno()), count)
+        changed = changed_while_read(path, st, raw.fileno(), head, count)
         if changed is not None:
             yield changed
     except OSError as e:
@@ -392,16 +393,34 @@ def read_path(
         raw.close()
 
 
+#: Bytes at the start of a file compared when it was opened and once read: a file written
+#: anew while it was read (``gen > games.txt``: truncated, then longer than before) differs
+#: there, though it only grew.
+HEAD_CHECK_BYTES = 4096
+
+
+def file_head(fd: int) -> bytes:
+    """The first ``HEAD_CHECK_BYTES`` of the open file ``fd`` (not moving its position)."""
+    try:
+        return os.pread(fd, HEAD_CHECK_BYTES, 0)
+    except OSError:
+        return b""
+
+
 def changed_while_read(
-    path: str, before: os.stat_result, after: os.stat_result, index: int
+    path: str, before: os.stat_result, fd: int, head: bytes, index: int
 ) -> Record | None:
-    """The unreadable record that ends a regular file cut short while it was read, or written
-    over at the same length (its records may not be what it holds), or ``None``.  A file that
-    grew (a log being appended to) is read as far as it went: that is no change of what was
-    read."""
+    """The unreadable record that ends a regular file cut short while it was read, written
+    over at the same length, or written anew (its first bytes, ``head`` when it was opened,
+    are others now): its records may not be what it holds.  ``None`` when it is the same; a
+    file that grew (a log being appended to) is read as far as it went: that is no change of
+    what was read."""
+    after = os.fstat(fd)
     shrunk = after.st_size < before.st_size
     rewritten = after.st_size == before.st_size and after.st_mtime_ns != before.st_mtime_ns
-    if not (shrunk or rewritten):
+    if not (shrunk or rewritten) and (
+        after.st_mtime_ns == before.st_mtime_ns or file_head(fd) == head
+    ):
         return None
     return unreadable(
         path,

@@ -750,6 +750,7 @@ class Batch:
 
         options = self._options
         identity = (opened.st_dev, opened.st_ino)
+        opened_head = api.file_head(stream.fileno())
         starts_record = formats.load(fmt).starts_record
         limit = options.max_string + 1
         start = offset = 0  # byte offsets of the slice's start, and of the next piece
@@ -798,7 +799,7 @@ class Batch:
                 # truncated, rewritten or grown while cut: said after its last slice, as the
                 # reader of the whole file says it (its index is the parent's to number)
                 changed = api.changed_while_read(
-                    path, opened, os.fstat(stream.fileno()), UNNUMBERED
+                    path, opened, stream.fileno(), opened_head, UNNUMBERED
                 )
             except OSError as e:  # a disk error: the whole lines before it are checked
                 failure = e

@@ -517,6 +517,39 @@ def test_a_file_cut_short_while_it_is_read_ends_with_a_finding(tmp_path: Path) -
     assert not any(r.unreadable for r in read_path(str(f)))
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_file_written_anew_and_longer_while_it_is_read_ends_with_a_finding(
+    tmp_path: Path, jobs: int
+) -> None:
+    """``gen > games.txt`` while it is checked: truncated, then written longer than before.
+    It only grew, so it passed as appended to, and the report mixed old and new records
+    without a word; its first bytes tell."""
+    from renju_cli.batch import Batch
+
+    f = tmp_path / "games.txt"
+    f.write_bytes(b"h8 h9 i8 g8\n" * 100_000)
+    reports = []
+    for _, report in Batch([str(f)], jobs=jobs):
+        if not reports:
+            with open(f, "r+b") as out:
+                out.truncate(0)
+                out.write(b"a1 o15 a15 o1 b2\n" * 100_000)
+        reports.append(report)
+    assert reports[-1].unreadable
+    assert "the file changed while it was read (1200000 bytes when opened, 1700000 at the " in (
+        reports[-1].findings[0].message
+    )
+    # appended to: read as far as it went, no such record
+    f.write_bytes(b"h8 h9 i8 g8\n" * 100_000)
+    reports = []
+    for _, report in Batch([str(f)], jobs=jobs):
+        if not reports:
+            with open(f, "ab") as out:
+                out.write(b"a1 o15\n" * 1000)
+        reports.append(report)
+    assert not any(r.unreadable for r in reports)
+
+
 def test_jobs_2_says_once_that_a_file_changed_while_it_was_cut(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
