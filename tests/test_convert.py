@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -42,11 +43,21 @@ def summary(records: list[Record]) -> list[tuple[object, ...]]:
     "rel", ["renlib/D4.lib", "psq/1x0-16_2.psq", "playok/playok_evacoregen6_2021.pgn"]
 )
 @pytest.mark.parametrize("fmt", ["sgf", "jsonl"])
-def test_real_samples_round_trip(rel: str, fmt: str, tmp_path: Path) -> None:
+def test_real_samples_round_trip(
+    rel: str, fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = corpus(rel)
     out = tmp_path / f"out.{fmt}"
-    assert convert(str(src), "--to", fmt, "-o", str(out)) == 0
-    before = summary([r for r in read_path(str(src)) if not r.unreadable])
+    records = [r for r in read_path(str(src)) if not r.unreadable]
+    # SGF has no property for a colour choice (PlayOK's swap2 games): those records are refused
+    refused = [
+        r for r in records if fmt == "sgf" and any(e.kind == "choose" for e in r.opening_events)
+    ]
+    assert convert(str(src), "--to", fmt, "-o", str(out)) == (1 if refused else 0)
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == len(refused)
+    assert all("cannot be written as sgf: SGF has no place for the choice of" in e for e in err)
+    before = summary([r for r in records if r not in refused])
     after = summary(list(read_path(str(out))))
     assert len(after) == len(before) > 0
     assert after == before
@@ -79,3 +90,180 @@ def test_unreadable_input_is_reported_and_exits_1(tmp_path: Path) -> None:
     bad = tmp_path / "bad.psq"
     bad.write_bytes(b"\x00\x01garbage")
     assert convert(str(bad), "--to", "jsonl", "-o", str(tmp_path / "o.jsonl")) == 1
+
+
+# -- what cannot be written is refused, never dropped ------------------------------------------
+
+DIAGRAM_26 = "\n".join(
+    ["X" + "." * 24 + "O"] + ["." * 26] * 12 + ["." * 7 + "X" + "." * 18] + ["." * 26] * 12
+)
+
+#: name -> (file name, content, ruleset, the target formats that hold it whole)
+EXAMPLES = {
+    "taimla": (
+        "taimla.txt",
+        "h8 h9 i10 a2 b2 reject h8 h9 i10 i7 N=2 {j10 g10} j10 k7\n",
+        "taimla",
+        {"jsonl", "notation"},
+    ),
+    "lijing": (
+        "lijing.txt",
+        "h8 h9 i10 {i7 g7} {j10 g10} i7 j10 k7\n",
+        "lijing",
+        {"jsonl", "notation"},
+    ),
+    "nokhrin": (
+        "nokhrin.txt",
+        "h8 h9 i10 g7 j10 i10-i9 white k7\n",
+        "nokhrin",
+        {"jsonl", "notation"},
+    ),
+    "diagram": ("big.board", DIAGRAM_26 + "\n", "renju", {"sgf"}),
+    "taraguchi": (
+        "taraguchi.txt",
+        "h8 swap h9 noswap i10 noswap i7 noswap {j10 g10 k11 f6 l4 d12 m12 b3 n9 e5} f6 k7\n",
+        "taraguchi-10",
+        {"jsonl", "notation", "sgf"},
+    ),
+    "rif": (
+        "rif.txt",
+        "black h8 h9 i10 swap i7 {j10 g10} j10 k7 c12 a1 d12 c1 e12 e1 f12 g1 g12\n",
+        "renju-rif",
+        {"jsonl", "notation", "sgf"},
+    ),
+}
+
+SUFFIX = {"jsonl": ".jsonl", "notation": ".txt", "sgf": ".sgf", "psq": ""}
+
+
+def checked(path: Path, rules: str, capsys: pytest.CaptureFixture[str]) -> list[object]:
+    """What ``renju check`` says of each record of ``path``: result, opening, findings."""
+    capsys.readouterr()
+    try:
+        main(["check", str(path), "--rules", rules, "--format", "jsonl", "--fail-on", "never"])
+    except SystemExit as e:
+        assert e.code in (0, None)
+    out: list[object] = []
+    for line in capsys.readouterr().out.splitlines():
+        obj = json.loads(line)
+        findings = [
+            (f["code"], f["severity"], f.get("move"), f.get("point")) for f in obj["findings"]
+        ]
+        out.append((obj["moves"], obj["result"], obj["opening"], findings))
+    return out
+
+
+@pytest.mark.parametrize("example", sorted(EXAMPLES))
+@pytest.mark.parametrize("to", ["jsonl", "notation", "sgf", "psq"])
+def test_examples_round_trip_or_are_refused(
+    example: str, to: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name, text, rules, holds = EXAMPLES[example]
+    src = tmp_path / name
+    src.write_text(text)
+    out = tmp_path / f"out{SUFFIX[to]}"
+    before = checked(src, rules, capsys)
+    code = convert(str(src), "--to", to, "-o", str(out))
+    err = capsys.readouterr().err
+    if to in holds:
+        assert (code, err) == (0, "")
+        if to == "psq":
+            (out,) = out.glob("*.psq")
+        assert checked(out, rules, capsys) == before
+    else:
+        assert code == 1
+        assert f"{src} [0]: cannot be written as {to}: " in err
+        assert len(err.splitlines()) == 1
+        written = list(out.glob("*")) if out.is_dir() else [out] if out.exists() else []
+        assert all(p.stat().st_size == 0 for p in written)
+
+
+def test_refusals_name_what_would_be_lost(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for key, target, words in [
+        ("taimla", "sgf", ["reject", "N=2"]),
+        ("nokhrin", "sgf", ["i10-i9", "choice of white"]),
+        ("lijing", "sgf", ["{i7 g7}", "{j10 g10}"]),
+        ("diagram", "notation", ["3 setup stone(s)", "board size 26x26"]),
+        ("diagram", "jsonl", ["setup stone"]),
+        ("lijing", "psq", ["opening decisions"]),
+    ]:
+        name, text, _, _ = EXAMPLES[key]
+        src = tmp_path / name
+        src.write_text(text)
+        assert convert(str(src), "--to", target, "-o", str(tmp_path / f"{key}.{target}")) == 1
+        err = capsys.readouterr().err
+        for word in words:
+            assert word in err, (key, target, err)
+
+
+def test_jsonl_keeps_offer_groups_apart_and_in_place(tmp_path: Path) -> None:
+    src = tmp_path / "lijing.txt"
+    src.write_text(EXAMPLES["lijing"][1])
+    out = tmp_path / "o.jsonl"
+    assert convert(str(src), "--to", "jsonl", "-o", str(out)) == 0
+    obj = json.loads(out.read_text())
+    assert obj["moves"] == "h8 h9 i10 {i7 g7} {j10 g10} i7 j10 k7"
+    assert "offers" not in obj
+    events = [
+        (e.kind, e.after, [p.name for p in e.points])
+        for e in next(read_path(str(out))).opening_events
+    ]
+    assert events == [("offers", 3, ["i7", "g7"]), ("offers", 3, ["j10", "g10"])]
+
+
+def test_jsonl_offers_of_a_short_record_stay_where_they_were(tmp_path: Path) -> None:
+    src = tmp_path / "short.jsonl"
+    src.write_text('{"moves": "h8 h9", "offers": ["j10", "k7"]}\n')
+    out = tmp_path / "o.jsonl"
+    assert convert(str(src), "--to", "jsonl", "-o", str(out)) == 0
+    (again,) = read_path(str(out))
+    assert [(e.kind, e.after) for e in again.opening_events] == [("offers", 4)]
+
+
+def test_sgf_keeps_a_declined_swap_before_offers_in_order(tmp_path: Path) -> None:
+    src = tmp_path / "t.txt"
+    src.write_text("h8 h9 i10 i7 noswap {j10 g10} j10 k7\n")
+    out = tmp_path / "o.sgf"
+    assert convert(str(src), "--to", "sgf", "-o", str(out)) == 0
+    (again,) = read_path(str(out))
+    assert [(e.kind, e.after) for e in again.opening_events] == [("no-swap", 4), ("offers", 4)]
+
+
+@pytest.mark.parametrize("target", ["afile", "/dev/null", "/proc/nope/dir"])
+def test_psq_output_that_is_no_directory_is_a_usage_error(
+    target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "g.txt"
+    src.write_text("h8 h9 i8 g8 j8 k8 i9 i10 j10 k11\n")
+    if target == "afile":
+        (tmp_path / "afile").write_text("")
+        target = str(tmp_path / "afile")
+    elif not Path(target).parent.parent.exists():
+        pytest.skip(f"{target}: no such system directory here")
+    assert convert(str(src), "--to", "psq", "-o", target) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"renju: cannot write {target}: ")
+    assert len(err.splitlines()) == 1
+    if target.endswith("afile"):
+        assert "not a directory" in err
+        assert (tmp_path / "afile").read_text() == ""
+
+
+def test_psq_output_directory_is_made(tmp_path: Path) -> None:
+    src = tmp_path / "g.txt"
+    src.write_text("h8 h9 i8 g8 j8 k8 i9 i10 j10 k11\n")
+    target = tmp_path / "new" / "dir"
+    assert convert(str(src), "--to", "psq", "-o", str(target)) == 0
+    assert [p.name for p in target.iterdir()] == ["g-00000.psq"]
+
+
+@pytest.mark.parametrize("fmt", ["nope", ""])
+def test_unknown_input_format_is_a_usage_error(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "g.txt"
+    src.write_text("h8 h9 i8 g8 j8 k8 i9 i10 j10 k11\n")
+    assert convert(str(src), "--input-format", fmt) == 2
+    assert f"unknown input format {fmt!r}" in capsys.readouterr().err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import errno
 import io
 import os
 import sys
@@ -14,13 +16,14 @@ from renju_cli.cli.app import (
     CONTEXT,
     EXIT_CLEAN,
     EXIT_FINDINGS,
+    EXIT_USAGE,
     cli,
     input_format_option,
     limit_option,
     read_options,
     shown,
 )
-from renju_cli.cli.output import written
+from renju_cli.cli.output import OutputError, written
 
 
 # -- convert --------
@@ -50,7 +53,10 @@ def convert(
 ) -> None:
     """Rewrite records in another format: standard notation, JSON Lines, SGF or psq.
 
-    Unreadable records are reported on stderr and make the exit code 1.
+    Unreadable records are reported on stderr and make the exit code 1, and so are records
+    the target format cannot hold whole (setup stones or a board size in standard notation,
+    a colour choice or a rejection in SGF...): they are not written, and the message says what
+    would be lost.  psq writes one file per record into the directory of -o (made if missing).
 
     \b
     Examples:
@@ -59,7 +65,7 @@ def convert(
       renju convert games.sgf --to psq -o psq-dir/
     """
     from renju_cli import api, formats
-    from renju_cli.formats.notation import write_record
+    from renju_cli.formats.notation import unwritable, write_record
 
     options = read_options(encoding, limits=limits)
     # every reader imported now, not in the middle of the run (see ``check``): a Ctrl-C that
@@ -89,6 +95,12 @@ def convert(
         buf = io.StringIO()
         try:
             write([rec], buf)
+            # what the target's reader gives back must be the record the check sees: a field
+            # the writer dropped is a record refused, never a conversion that looks clean
+            again = list(formats.read_stream(io.BytesIO(buf.getvalue().encode()), "", to, back))
+            lost = _lost(rec, again, to)
+            if lost:
+                raise ValueError(f"it would lose {lost}")
         except ValueError as e:
             bad += 1
             click.echo(
@@ -98,9 +110,10 @@ def convert(
             return None
         return buf.getvalue()
 
+    back = dataclasses.replace(options, encoding="utf-8")  # what the writers write
     if to == "psq":
         target = output or "."
-        os.makedirs(target, exist_ok=True)
+        _output_directory(target)
         psq = formats.load("psq")
         for n, rec in enumerate(records()):
             text = rendered(rec, lambda recs, f: psq.write_one(recs[0], f))
@@ -115,6 +128,9 @@ def convert(
         if to == "notation":
 
             def writer(recs: list[Any], f: TextIO) -> None:
+                lost = unwritable(recs[0])
+                if lost:
+                    raise ValueError("standard notation cannot hold " + "; ".join(lost))
                 f.write(write_record(recs[0]) + "\n")
 
         else:
@@ -125,3 +141,103 @@ def convert(
                 if text is not None:
                     out.write(text)
     sys.exit(EXIT_FINDINGS if bad else EXIT_CLEAN)
+
+
+def _output_directory(path: str) -> None:
+    """Make ``path`` the directory that psq files go into (with its parents); a path that is
+    no directory, or cannot be made one, ends the run with one line and exit code 2."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except FileExistsError:  # a file, a device (/dev/null), a broken link
+        error = OutputError(
+            path, OSError(errno.ENOTDIR, "not a directory (psq: one file per record)")
+        )
+    except OSError as e:
+        error = OutputError(path, e)
+    else:
+        return
+    click.echo(f"renju: {error}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+#: What each target holds besides moves, setup, size, opening events and two-board boards:
+#: standard notation and psq have no rule or opening id, psq no declared result (its result
+#: codes are not documented; see ``formats.psq``).
+_HOLDS_RESULT = frozenset({"jsonl", "sgf", "notation"})
+_HOLDS_RULE = frozenset({"jsonl", "sgf"})
+
+
+def _lost(before: Any, again: list[Any], to: str) -> str | None:
+    """What of ``before`` (a record) the records ``again`` read back from its conversion to
+    ``to`` do not hold, in words; ``None`` when they hold what the check of it uses."""
+    if len(again) != 1:
+        return f"its being one record (it reads back as {len(again)})"
+    after = again[0]
+    if after.problems:
+        return f"its reading (it reads back with: {after.problems[0].message})"
+    if to == "psq":  # setup stones are written as the first moves (Gomocup's preset openings)
+        was = [(p, c) for p, c in before.setup] + _stones(before.moves, len(before.setup))
+        now = [(p, c) for p, c in after.setup] + _stones(after.moves, len(after.setup))
+    else:
+        was, now = _stones(before.moves), _stones(after.moves)
+        if _setup(before) != _setup(after):
+            return f"the setup stones ({len(before.setup)} read back as {len(after.setup)})"
+    if was != now:
+        n = next((i for i, (a, b) in enumerate(zip(was, now, strict=False)) if a != b), None)
+        n = min(len(was), len(now)) if n is None else n
+        return f"the stones from stone {n + 1} on ({len(was)} moves, read back as {len(now)})"
+    size, size_again = (before.width, before.height), (after.width, after.height)
+    if (
+        size != size_again
+        and size != (None, None)
+        and not (size == (15, 15) and size_again == (None, None))
+    ):
+        return f"the board size {before.width}x{before.height}"
+    events, events_again = _events(before), _events(after)
+    if events != events_again:
+        return "the opening decisions ({}; read back as {})".format(
+            ", ".join(events) or "none", ", ".join(events_again) or "none"
+        )
+    if before.metadata.get("boards", "") != after.metadata.get("boards", ""):
+        return "the boards (A:/B:) of two-board stones"
+    if to in _HOLDS_RESULT and _winner(before) != _winner(after):
+        return f"the declared result ({_winner(before)}; read back as {_winner(after)})"
+    if to in _HOLDS_RULE:
+        if before.rule != after.rule:
+            return f"the rule {before.rule!r} (read back as {after.rule!r})"
+        if before.opening_id != after.opening_id:
+            return f"the opening id {before.opening_id!r}"
+    return None
+
+
+def _stones(moves: list[Any], after: int = 0) -> list[tuple[Any, Any]]:
+    """Points and colours of moves, colours alternating from black where none is stated (from
+    white after an odd number ``after`` of stones)."""
+    from renju_cli.record import BLACK
+
+    out: list[tuple[Any, Any]] = []
+    expected = BLACK.other if after % 2 else BLACK
+    for m in moves:
+        color = m.color or expected
+        out.append((m.point, color))
+        expected = color.other
+    return out
+
+
+def _setup(record: Any) -> list[tuple[int, int, str]]:
+    return sorted((p.x, p.y, c.value) for p, c in record.setup)
+
+
+def _events(record: Any) -> list[str]:
+    """The opening events, in the order the check walks them, as text for a message."""
+    out = []
+    for e in sorted(record.opening_events, key=lambda e: e.after):
+        what = e.kind + (f" {e.value}" if e.value else "")
+        if e.points:
+            what += " {" + " ".join(p.name for p in e.points) + "}"
+        out.append(f"{what} after move {e.after}")
+    return out
+
+
+def _winner(record: Any) -> str | None:
+    return record.declared_result.winner if record.declared_result is not None else None

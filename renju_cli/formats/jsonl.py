@@ -18,7 +18,7 @@ from typing import Any, BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, parse_point
 from renju_cli.formats import ReadOptions, too_many_records
-from renju_cli.formats.notation import parse_moves, write_record
+from renju_cli.formats.notation import parse_moves, unwritable, write_record
 from renju_cli.record import (
     DeclaredResult,
     Move,
@@ -263,15 +263,27 @@ def _bad_line(path: str, index: int, number: int, message: str) -> Record:
 
 
 def to_json(record: Record) -> dict[str, Any]:
-    """The JSON object of one record (inverse of ``record_from_json``)."""
-    body = write_record(
-        Record(
-            moves=record.moves,
-            source=record.source,
-            opening_events=[e for e in record.opening_events if e.kind != "offers"],
-        )
-    )
-    out: dict[str, Any] = {"moves": body}
+    """The JSON object of one record (inverse of ``record_from_json``).
+
+    Every opening event is written in ``moves``, where it was taken (offer groups apart and in
+    place, rejections, moved stones, choices, declared counts); one offer group after move 4 of
+    a record of fewer moves goes to ``offers``, which the reader gives that place.  Raises
+    ``ValueError`` naming what the reader would not read back: setup stones (no field holds
+    them), a board that is not square (``size`` is one number), colours that do not alternate,
+    events not tied to a move."""
+    events = record.opening_events
+    late = [e for e in events if e.kind == "offers" and e.after > len(record.moves)]
+    apart = late[0] if len(late) == 1 and late[0].after == 4 else None
+    inline = [e for e in events if e is not apart]
+    shown = Record(moves=record.moves, source=record.source, opening_events=inline)
+    lost = unwritable(shown, board=False)
+    if record.setup:
+        lost.insert(0, f"{len(record.setup)} setup stone(s) before move 1 (no field holds them)")
+    if record.width != record.height:
+        lost.insert(0, f"the board size {record.width}x{record.height} ('size' is square)")
+    if lost:
+        raise ValueError("JSON Lines cannot hold " + "; ".join(lost))
+    out: dict[str, Any] = {"moves": write_record(shown)}
     if record.width:
         out["size"] = record.width
     if record.declared_result is not None:
@@ -280,9 +292,8 @@ def to_json(record: Record) -> dict[str, Any]:
         out["rule"] = record.rule
     if record.opening_id:
         out["opening"] = record.opening_id
-    offers = [p.name for e in record.opening_events if e.kind == "offers" for p in e.points]
-    if offers:
-        out["offers"] = offers
+    if apart is not None:
+        out["offers"] = [p.name for p in apart.points]
     if record.metadata:
         out["metadata"] = record.metadata
     out["source"] = record.source.to_json()

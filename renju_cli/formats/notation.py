@@ -22,6 +22,7 @@ from typing import BinaryIO
 from renju_cli.coords import Point
 from renju_cli.formats import ReadOptions, text_codec, too_many_records
 from renju_cli.record import (
+    Color,
     DeclaredResult,
     Move,
     OpeningEvent,
@@ -470,3 +471,38 @@ def _event_text(event: OpeningEvent) -> str:
     if event.kind == "relocate" and len(event.points) == 2:
         return "-".join(p.name for p in event.points)
     return ""
+
+
+def unwritable(record: Record, *, board: bool = True) -> list[str]:
+    """What of ``record`` a line of standard notation would lose (nothing: an empty list).
+
+    A line holds stones, passes, the declared winner, the opening tokens between the stones and
+    the boards of two-board stones.  It cannot hold setup stones, a board size (the ruleset's is
+    used, so only a stated 15x15 is kept) or colours that do not alternate from black; an
+    opening decision after the last stone, or one not tied to a move (RenjuNet's swap flags),
+    would be read back at another place.  ``board=False`` leaves out the setup and the size (for
+    a container that holds them itself)."""
+    lost: list[str] = []
+    if board:
+        if record.setup:
+            lost.append(f"{len(record.setup)} setup stone(s) before move 1")
+        if (record.width, record.height) not in ((None, None), (15, 15)):
+            w = record.width or record.height
+            h = record.height or record.width
+            lost.append(f"the board size {w}x{h}")
+    expected = Color.BLACK
+    for n, move in enumerate(record.moves, start=1):
+        if move.color is not None and move.color is not expected:
+            lost.append(f"the colour of move {n} ({move.color}: colours do not alternate)")
+            break
+        expected = (move.color or expected).other
+    for event in record.opening_events:
+        text = _event_text(event)
+        what = text or event.kind
+        if not text:
+            lost.append(f"the {what} after move {event.after} (no notation token)")
+        elif event.after < 0:
+            lost.append(f"the {what} not tied to a move (value {event.value!r})")
+        elif event.after > len(record.moves):
+            lost.append(f"the {what} after move {event.after} of a record of {len(record.moves)}")
+    return lost

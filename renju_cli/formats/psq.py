@@ -37,9 +37,9 @@ Writing (``write_one``): the header (``psq_levels``/``psq_first`` from the metad
 ``11:11, 0``), one ``x,y,t`` line per move (the time from the token when it was read from a psq
 line, else 0), then the engine names and the codes from the metadata.  Setup stones that alternate
 from black are written as the first moves (that is how Gomocup stores its preset openings);
-passes, non-alternating colours or other setup cannot be written and raise ``ValueError``, and so
-does a point that has no psq coordinates.  ``write`` accepts exactly one record (a psq file holds
-one game).
+passes, non-alternating colours, other setup or opening decisions (swaps, offers...) cannot be
+written and raise ``ValueError``, and so does a point that has no psq coordinates.  ``write``
+accepts exactly one record (a psq file holds one game).
 
 Gomocup opening files (``read_openings``, and the ``gomocup-openings`` format module): one opening
 per line, comma-separated ``dx,dy`` pairs, offsets from the centre in Piskvork's frame (``dy``
@@ -265,6 +265,9 @@ def psq_text(record: Record) -> str:
     levels = meta.get("psq_levels", "11:11")
     first = meta.get("psq_first", "0")
     out = [f"Piskvorky {width}x{height}, {levels}, {first}"]
+    if record.opening_events:
+        decisions = ", ".join(f"{e.kind} after move {e.after}" for e in record.opening_events)
+        raise ValueError(f"psq cannot store opening decisions ({decisions})")
     stones: list[tuple[Point, str]] = []
     expected: Color = BLACK
     for p, color in record.setup:

@@ -66,8 +66,11 @@ that starts with ``(;``) the reader resumes at the next line starting with ``(;`
 
 The writer produces one linear game tree per record (variations of one file come back as
 separate trees), ``FF[4]GM[4]CA[UTF-8]``, so that reading it back gives the same moves, setup,
-offers, swaps and result.  ``choose``/``declare`` events have no SGF property and are not written;
-offers are always read back with ``after=4``.
+offers, swaps and result.  What the reader would not give back raises ``ValueError`` (the record
+is refused, not written with a part missing): ``choose``/``declare``/``reject``/``relocate``
+events have no SGF property, offers are always read back with ``after=4`` (offers after another
+move cannot be written), RenjuNet's numbered swap flags and the boards of two-board stones have
+no property either.
 """
 
 from __future__ import annotations
@@ -1545,6 +1548,64 @@ def board_size(record: Record) -> tuple[int, int]:
     return w, h
 
 
+def _event_nodes(record: Record, w: int, h: int) -> dict[int, list[str]]:
+    """The ``5A`` and ``SW`` properties of the record's opening events by node (0 the root, n
+    the node of move n), placed so that the reader gives back the same events in the same
+    order: it reads one offer group per node, after move 4, and a node's offers before its
+    swaps, then sorts the events by move; ``SW[n]`` is a swap after move n on any node,
+    ``SW[N]`` a declined swap after the moves up to its node, ``SW[Y]``/``SW[N]`` on the root a
+    flag not tied to a move.  Raises ``ValueError`` naming what SGF cannot hold: choices,
+    declared counts, rejections, moved stones, offers of another move than 5, swaps before the
+    first stone, RenjuNet's numbered swap flags."""
+    offers: dict[int, str] = {}  # node -> its one offer group
+    swaps: dict[int, list[tuple[str, int]]] = {}  # node -> (SW value, the move it is after)
+    last = len(record.moves)
+    lost: list[str] = []
+    at = 0  # the node of the event before: the events keep their order
+    for e in sorted(record.opening_events, key=lambda e: e.after):
+        if e.kind == "offers":
+            if e.after != 4:
+                names = " ".join(p.name for p in e.points)
+                lost.append(f"the offers {{{names}}} after move {e.after} (5A: after move 4)")
+                continue
+            if at in offers or any(after == 4 for _, after in swaps.get(at, ())):
+                at += 1  # one group per node; a node's offers are read before its swaps
+            if at > last:
+                lost.append("more offer groups than the record has moves to carry them")
+                continue
+            offers[at] = "".join(f"[{_sgf_point(p, w, h)}]" for p in e.points)
+        elif e.kind in ("swap", "no-swap") and e.after == -1 and not e.value and at == 0:
+            swaps.setdefault(0, []).append(("Y" if e.kind == "swap" else "N", -1))
+        elif e.kind == "swap" and e.after >= 1:
+            swaps.setdefault(at, []).append((str(e.after), e.after))
+        elif e.kind == "no-swap" and 1 <= e.after <= last and at <= e.after:
+            at = e.after
+            swaps.setdefault(at, []).append(("N", e.after))
+        elif e.kind == "choose":
+            lost.append(f"the choice of {e.value} after move {e.after}")
+        elif e.kind == "declare":
+            lost.append(f"the declared offer count N={e.value} after move {e.after}")
+        elif e.kind in ("swap", "no-swap"):
+            where = f"after move {e.after}" if e.after >= 0 else f"numbered {e.value}"
+            lost.append(f"the {e.kind} {where} (SW cannot place it)")
+        elif e.kind == "relocate":
+            moved = "-".join(p.name for p in e.points)
+            lost.append(f"the stone moved {moved} after move {e.after}")
+        elif e.kind == "reject":
+            lost.append(f"the rejection (reject) after move {e.after}")
+        else:
+            lost.append(f"the {e.kind} after move {e.after}")
+    if lost:
+        raise ValueError("SGF has no place for " + "; ".join(lost))
+    out: dict[int, list[str]] = {}
+    for node in sorted({*offers, *swaps}):
+        props = [f"5A{offers[node]}"] if node in offers else []
+        if node in swaps:
+            props.append("SW" + "".join(f"[{v}]" for v, _ in swaps[node]))
+        out[node] = props
+    return out
+
+
 def to_sgf(record: Record) -> str:
     """One record as an SGF game tree (with a final newline)."""
     w, h = board_size(record)
@@ -1567,21 +1628,10 @@ def to_sgf(record: Record) -> str:
         pts = [p for p, c in record.setup if c is color]
         if pts:
             root.append(ident + "".join(f"[{_sgf_point(p, w, h)}]" for p in pts))
-    offers = [e for e in record.opening_events if e.kind == "offers" and e.points]
-    if offers:
-        root.append("5A" + "".join(f"[{_sgf_point(p, w, h)}]" for p in offers[0].points))
-    swaps: list[str] = []
-    late_no_swap: dict[int, int] = {}
-    for e in record.opening_events:
-        if e.kind == "swap":
-            swaps.append(str(e.after) if e.after >= 1 else "Y")
-        elif e.kind == "no-swap":
-            if 1 <= e.after <= len(record.moves):
-                late_no_swap[e.after] = late_no_swap.get(e.after, 0) + 1
-            elif e.after < 1:
-                swaps.append("N")
-    if swaps:
-        root.append("SW" + "".join(f"[{s}]" for s in swaps))
+    if record.metadata.get("boards", "").strip("-"):
+        raise ValueError("SGF cannot hold the boards (A:/B:) of two-board stones")
+    events = _event_nodes(record, w, h)
+    root.extend(events.get(0, ()))
     if meta.get("comment"):
         root.append(f"C[{_escape(meta['comment'])}]")
     parts = ["(;" + "".join(root) + "\n"]
@@ -1592,9 +1642,7 @@ def to_sgf(record: Record) -> str:
         expected = color.other
         ident = "B" if color is BLACK else "W"
         value = "" if mv.point is None else _sgf_point(mv.point, w, h)
-        node = f";{ident}[{value}]"
-        if n in late_no_swap:
-            node += "SW" + "[N]" * late_no_swap[n]
+        node = f";{ident}[{value}]" + "".join(events.get(n, ()))
         if mv.comment:
             node += f"C[{_escape(mv.comment)}]"
         line.append(node)
