@@ -282,3 +282,38 @@ def test_carriage_returns_inside_a_line_are_a_finding() -> None:
     assert all(not r.problems for r in records[:800])
     [problem] = records[800].problems
     assert problem.line == 801 and "carriage returns (CR)" in problem.message
+
+
+@pytest.mark.parametrize("limit", [1 << 20, 100])
+def test_a_line_longer_than_max_string_is_cut_with_a_finding(limit: int) -> None:
+    # "h8 h9", spaces past the bound, then "i10 j11": the two last moves were dropped without a
+    # word (the cut is where the bound falls: here inside the spaces)
+    data = b"h8 h9" + b" " * (limit + 10) + b"i10 j11\nh8 h9\n"
+    opts = ReadOptions(max_string=limit)
+    first, second = read(io.BufferedReader(io.BytesIO(data)), "long.txt", opts)
+    assert [m.point for m in first.moves] == [parse_point("h8"), parse_point("h9")]
+    assert [p.message for p in first.problems] == [
+        f"line 1 is longer than {limit} bytes; the rest of it is not read"
+    ]
+    assert second.source.line == 2 and not second.problems
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ('{"moves": "h8 h9"}', "'\"moves\":'"),  # a JSON Lines record in a move list
+        ("{garbage here}", "'garbage'"),
+        ("h8 h9 i10 i7 {j1O g1O} j10 k7", "'j1O'"),  # O for 0: read as j1 and g1 before
+    ],
+)
+def test_what_is_no_point_in_an_offers_group_is_a_parse_error(line: str, found: str) -> None:
+    record = parse_record(line)
+    assert len(record.problems) == 1 and f"found {found}" in record.problems[0].message
+    assert not [e for e in record.opening_events if e.kind == "offers"]
+
+
+def test_an_offers_group_may_separate_its_points_with_commas() -> None:
+    record = parse_record("h8 h9 i10 i7 {j10, g10} j10")
+    assert not record.problems
+    (offers,) = [e for e in record.opening_events if e.kind == "offers"]
+    assert offers.points == [parse_point("j10"), parse_point("g10")]

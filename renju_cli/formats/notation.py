@@ -197,7 +197,18 @@ def _parse_body(
                 )
         elif kind == "offers":
             points = []
-            for pt in _POINT.findall(text):
+            for pt in text[1:-1].replace(",", " ").split():
+                if _POINT.fullmatch(pt) is None:  # a typo (j1O), a JSON line, a note...
+                    return (
+                        moves,
+                        events,
+                        ParseProblem(
+                            f"line {line}, column {m.start() + 1}: expected offered points such "
+                            f"as {{j10 g10}}, found {pt!r} in {text[:40]!r} "
+                            f"(after {len(moves)} move(s))",
+                            line=line,
+                        ),
+                    )
                 points.append(Point(ord(pt[0].lower()) - ord("a"), int(pt[1:]) - 1))
             events.append(OpeningEvent("offers", len(moves), points=points, line=line))
     if boards:
@@ -269,8 +280,15 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     size = 0  # their characters: a record continued past max_string is cut (an endless one)
     cut: int | None = None  # the first line not read of a record cut so
     cr: int | None = None  # the first line of the record that holds a carriage return
-    for first, lines in _line_blocks(stream, options):
+    cut_lines: set[int] = set()  # lines longer than max_string, cut by _line_blocks
+    long: int | None = None  # the first line of the record that was cut so
+    for first, lines in _line_blocks(stream, options, cut_lines):
         for number, text in enumerate(lines, first):
+            if cut_lines and number in cut_lines:
+                cut_lines.discard(number)
+                overlong = True
+            else:
+                overlong = False
             if "#" in text:
                 text = text.split("#", 1)[0]
             body = text.rstrip()
@@ -284,18 +302,21 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
                         size += len(body)
                         if cr is None and "\r" in body:
                             cr = number
+                        if long is None and overlong:
+                            long = number
                     elif cut is None:
                         cut = number
                     continue
-                yield _continued(pending, path, index, start, options, cut, cr)
+                yield _continued(pending, path, index, start, options, cut, cr, long)
                 index += 1
                 if index >= options.max_records:  # this line starts one record too many
                     yield too_many_records(path, index, number, options)
                     return
             start, pending, size, cut = number, [body], len(body), None
             cr = number if "\r" in body else None
+            long = number if overlong else None
     if pending:
-        yield _continued(pending, path, index, start, options, cut, cr)
+        yield _continued(pending, path, index, start, options, cut, cr, long)
 
 
 def _continues(body: str) -> bool:
@@ -331,9 +352,18 @@ def _continued(
     options: ReadOptions,
     cut: int | None,
     cr: int | None = None,
+    long: int | None = None,
 ) -> Record:
     """The record of a line and the lines that continue it."""
     record = parse_record(" ".join(lines), path, index, start, options)
+    if long is not None:
+        record.problems.append(
+            ParseProblem(
+                f"line {long} is longer than {options.max_string} bytes; the rest of it is "
+                "not read",
+                line=long,
+            )
+        )
     if cr is not None:
         # a file whose old Mac line ends (CR alone) begin past its first 4 KiB, which alone
         # tell how it is read: its lines run together here, and the record says so
@@ -360,7 +390,9 @@ def _continued(
 _BLOCK_BYTES = 1 << 16
 
 
-def _line_blocks(stream: BinaryIO, options: ReadOptions) -> Iterator[tuple[int, list[str]]]:
+def _line_blocks(
+    stream: BinaryIO, options: ReadOptions, cut_lines: set[int] | None = None
+) -> Iterator[tuple[int, list[str]]]:
     """The lines of the stream a block at a time: ``(number of the first line, lines)``.
 
     The stream is read ``_BLOCK_BYTES`` at a time and cut at its last line end; a line is cut
@@ -370,7 +402,8 @@ def _line_blocks(stream: BinaryIO, options: ReadOptions) -> Iterator[tuple[int, 
     decoded and split whole, which gives the same text much faster (a ``b"\\n"`` byte is never
     part of a UTF-8 character); a block that does not decode whole goes line by line, so that
     only the bad line gets U+FFFD, as always.  When reading fails (a disk error), the whole
-    lines read before are handed out first, so that their records are kept.
+    lines read before are handed out first, so that their records are kept.  The numbers of
+    the lines cut are added to ``cut_lines``, for the reader to say so.
     """
     encoding = options.encoding or "utf-8"
     utf8 = text_codec(encoding) == "utf-8"
@@ -414,7 +447,12 @@ def _line_blocks(stream: BinaryIO, options: ReadOptions) -> Iterator[tuple[int, 
                 if "\ufeff" in text:
                     lines = [line.lstrip("\ufeff") for line in lines]
         if lines is None:
-            lines = [_decode_line(raw, encoding, options) for raw in block.split(b"\n")]
+            raws = block.split(b"\n")
+            lines = [_decode_line(raw, encoding, options) for raw in raws]
+            if cut_lines is not None:
+                cut_lines.update(number + i for i, raw in enumerate(raws) if len(raw) > limit)
+        if overlong and cut_lines is not None:
+            cut_lines.add(number + len(lines) - 1)
         if not overlong and (not block or block.endswith(b"\n")):
             lines.pop()  # after the line end of the last line: nothing (or no line at all)
         if lines:
