@@ -369,3 +369,11 @@ def test_a_header_with_a_board_size_out_of_range_says_so(size: str, said: str) -
     [record] = psq.read(io.BytesIO(data), "game.psq", ReadOptions())
     assert record.unreadable
     assert record.problems[0].message == f"unsupported board size {said} (sizes 5 to 26 are read)"
+
+
+def test_a_trailer_line_past_max_string_is_cut_with_a_note() -> None:
+    # an engine name of any length was cut to max_string without a word
+    rec = read_psq("Piskvorky 20x20, 11:11, 0\n10,10,0\n11,11,0\n" + "x" * 300 + "\n-1\n",
+                   max_string=100)  # fmt: skip
+    assert len(rec.moves) == 2
+    assert "line 4: longer than 100 characters, cut" in rec.notes

@@ -131,7 +131,8 @@ def limit_option() -> Callable[[F], F]:
         "parentheses): "
         + "; ".join(f"{name}: {what}" for name, (_, what) in LIMITS.items())
         + ". N may end in K, M or G (powers of 1024). Past a bound, the rest is skipped with a "
-        "finding. E.g. --limit records=20000 bounds the time a hostile file can take.",
+        "finding (a comment or name cut short: with a note in the record's notes). "
+        "E.g. --limit records=20000 bounds the time a hostile file can take.",
     )
 
 

@@ -67,8 +67,8 @@ def diff(
 
     PATHS are files, directories (searched recursively), glob patterns, or - for standard
     input. Exit code 1 when any outcome differs or a record could not be read (or judged: an
-    internal error), 0 when every record was read and none differs (for CI). JSON and JSON Lines list the differing (and unreadable)
-    records only; the JSON summary counts them all.
+    internal error), 0 when every record was read and none differs (for CI). JSON and JSON
+    Lines list the differing (and unreadable) records only; the JSON summary counts them all.
 
     \b
     Examples:

@@ -203,7 +203,9 @@ def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -
         if seen > _MAX_TRAILER:
             notes.append(f"trailer longer than {_MAX_TRAILER} lines; the rest is ignored")
             break
-        text = text[: opts.max_string]
+        if len(text) > opts.max_string:
+            notes.append(f"line {j + 1}: longer than {opts.max_string} characters, cut")
+            text = text[: opts.max_string]
         if _CODE.fullmatch(text):
             if "result_code" not in meta:
                 meta["result_code"] = text
