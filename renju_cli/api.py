@@ -399,10 +399,10 @@ def read_path(
 HEAD_CHECK_BYTES = 4096
 
 
-def file_head(fd: int) -> bytes:
-    """The first ``HEAD_CHECK_BYTES`` of the open file ``fd`` (not moving its position)."""
+def file_head(fd: int, size: int = HEAD_CHECK_BYTES) -> bytes:
+    """The first ``size`` bytes of the open file ``fd`` (not moving its position)."""
     try:
-        return os.pread(fd, HEAD_CHECK_BYTES, 0)
+        return os.pread(fd, size, 0)
     except OSError:
         return b""
 
@@ -419,7 +419,7 @@ def changed_while_read(
     shrunk = after.st_size < before.st_size
     rewritten = after.st_size == before.st_size and after.st_mtime_ns != before.st_mtime_ns
     if not (shrunk or rewritten) and (
-        after.st_mtime_ns == before.st_mtime_ns or file_head(fd) == head
+        after.st_mtime_ns == before.st_mtime_ns or file_head(fd, len(head)) == head
     ):
         return None
     return unreadable(
