@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from renju_cli.opening import ProtocolError, Step, inherit, protocol_of, restricted_seat
+from renju_cli.render import printable
 from renju_cli.ruleset import Ruleset
 
 _OVERLINE_WORDS = {
@@ -20,7 +21,7 @@ _POLICY_WORDS = {
 
 
 def describe(r: Ruleset) -> str:
-    """Several lines of plain words describing ``r``."""
+    """Several lines of plain words describing ``r`` (control characters escaped)."""
     lines = [f"{r.name}: {r.title}" if r.title else r.name]
     if r.description:
         lines.append(r.description)
@@ -80,7 +81,9 @@ def describe(r: Ruleset) -> str:
     elif not _two_board(r):
         lines.append("opening: none (free play from the first move)")
     lines.append(f"file: {r.source}")
-    return "\n".join(lines)
+    # titles, descriptions, option names and the file name come from a file that may hold
+    # control characters: escaped line by line, so that a ruleset cannot drive the terminal
+    return "\n".join(printable(part) for line in lines for part in line.split("\n"))
 
 
 def describe_opening(r: Ruleset) -> list[str]:

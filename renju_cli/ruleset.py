@@ -3,7 +3,9 @@
 A ruleset is data (see ``rulesets/README.md`` for the format and ``rulesets/ruleset.schema.json``
 for the schema).  Loading one resolves ``extends:`` (a shipped name or a path relative to the file),
 merges mappings key by key (lists and scalars are replaced), validates the result against the
-schema, and builds a ``Ruleset``.  Every error names the file, the key path and the line.
+schema, checks what the schema cannot see (keys that contradict one another), and builds a
+``Ruleset``.  Every error names the file, the key path and the line where the key was written (a
+parent's file for an inherited key); duplicate keys and non-integral "integers" are errors.
 YAML is loaded with the safe loader: language-specific tags are refused.
 """
 
@@ -11,15 +13,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import yaml
 
 from renju_cli.judge import DOUBLE_FOUR, DOUBLE_THREE, KINDS, OVERLINE, ColorRules, Judge
+
+if TYPE_CHECKING:
+    from renju_cli.opening import Protocol
 
 SCHEMA_FILE = "ruleset.schema.json"
 #: Bound on a ruleset file's size and on the ``extends:`` chain, against hostile input.
@@ -29,6 +37,16 @@ MAX_EXTENDS_DEPTH = 16
 #: keys and items after aliases are followed (``&a [*b, *b]`` doubles at each level).
 MAX_YAML_DEPTH = 64
 MAX_YAML_NODES = 100_000
+#: The shortest five for which double-fours and double-threes are judged.  rules.md defines
+#: them (and the judge implements them) for a five of 5 stones; longer fives generalise the same
+#: shapes.  Shorter ones do not: with a five of 3 every lone stone is a "three" and the
+#: double-three recursion fills the board (a one-move record ran for more than 15 minutes).
+MIN_FORBIDDEN_FIVE = 5
+
+#: Where each key path of a ruleset was written: ``(file, line)``.  The loader keeps one for
+#: the merged data, so that an error in an inherited key names the parent file.  A plain line
+#: number stands for the file being loaded.
+Origins: TypeAlias = Mapping[str, int | tuple[str, int]]
 
 
 class RulesetError(Exception):
@@ -40,8 +58,12 @@ class RulesetError(Exception):
 
 
 def format_error(file: str, keypath: str, line: int | None, message: str) -> str:
+    """``file:line: key.path: message``, control characters escaped (``render.printable``):
+    a file name or a key from a ruleset file must not drive the terminal."""
+    from renju_cli.render import printable
+
     where = f"{file}:{line}" if line is not None else file
-    return f"{where}: {keypath or '(top level)'}: {message}"
+    return printable(f"{where}: {keypath or '(top level)'}: {message}")
 
 
 @dataclass(frozen=True)
@@ -152,21 +174,45 @@ def load(name_or_path: str) -> Ruleset:
 def _load_cached(name_or_path: str) -> Ruleset:
     path = _resolve(name_or_path, None)
     if path is None:
+        what = not_a_file(name_or_path)
         raise RulesetError(
             [
                 (
                     name_or_path,
                     "",
                     None,
-                    f"no shipped ruleset of that name and no such file "
+                    f"{what}, and no shipped ruleset has that name"
+                    if what
+                    else f"no shipped ruleset of that name and no such file "
                     f"(shipped: {', '.join(shipped_names())})",
                 )
             ]
         )
-    data, lines = _load_with_extends(path, 0, ())
+    data, origins = _load_with_extends(path, 0, ())
     # Shipped files are validated by the test suite; skipping it keeps start-up fast.
     trusted = path.resolve().is_relative_to(shipped_dir().resolve())
-    return build(data, lines, str(path), default_name=path.stem, validated=trusted)
+    return build(data, origins, str(path), default_name=path.stem, validated=trusted)
+
+
+def not_a_file(path: str) -> str | None:
+    """What ``path`` is when it exists but is no regular file (``is a directory``, ``not a
+    regular file (a named pipe)``), else ``None``.  Never opens it: a FIFO would block."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a directory"
+    kinds = (
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    kind = next((words for test, words in kinds if test(mode)), "")
+    return f"not a regular file ({kind})" if kind else "not a regular file"
 
 
 def _resolve(ref: str, base: Path | None) -> Path | None:
@@ -188,12 +234,14 @@ def _resolve(ref: str, base: Path | None) -> Path | None:
 
 def _load_with_extends(
     path: Path, depth: int, chain: tuple[str, ...]
-) -> tuple[dict[str, Any], dict[str, int]]:
+) -> tuple[dict[str, Any], dict[str, tuple[str, int]]]:
+    """The data of ``path`` merged over its ``extends:`` chain, and where each key was written."""
     data, lines = read_yaml(path)
+    where = str(path)
+    origins = {key: (where, line) for key, line in lines.items()}
     parent_ref = data.get("extends")
     if parent_ref is None:
-        return data, lines
-    where = str(path)
+        return data, origins
     if not isinstance(parent_ref, str):
         raise RulesetError(
             [(where, "extends", lines.get("extends"), "must be a ruleset name or path")]
@@ -208,13 +256,14 @@ def _load_with_extends(
     key = str(parent_path.resolve())
     if key in chain:
         raise RulesetError([(where, "extends", lines.get("extends"), "extends makes a cycle")])
-    parent, parent_lines = _load_with_extends(parent_path, depth + 1, (*chain, key))
+    parent, parent_origins = _load_with_extends(parent_path, depth + 1, (*chain, key))
     parent.pop("name", None)
     parent.pop("title", None)
     parent.pop("description", None)
     merged = merge(parent, data)
     merged.pop("extends", None)
-    return merged, {**parent_lines, **lines}
+    # a key of the child names the child; one it inherits still names the file that wrote it
+    return merged, {**parent_origins, **origins}
 
 
 def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -291,12 +340,18 @@ def _flow_depth(text: str) -> int:
     return deepest
 
 
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
 def _collect_lines(root: yaml.Node, lines: dict[str, int], where: str) -> None:
-    """Record the line of every key path, refusing YAML nested or expanded past the bounds."""
+    """Record the line of every key path, refusing YAML nested or expanded past the bounds, and
+    keys written twice in one mapping (YAML would keep the last one silently)."""
     # iterative, and counting nodes as aliases expand them: a hostile file cannot recurse deep
     # or make the validator walk billions of shared nodes
     stack: list[tuple[yaml.Node, str, int]] = [(root, "", 0)]
     seen = 0
+    keys = yaml.constructor.SafeConstructor()  # builds scalar keys only, to compare them
+    duplicates: list[tuple[str, str, int | None, str]] = []
     while stack:
         node, prefix, depth = stack.pop()
         seen += 1
@@ -315,58 +370,133 @@ def _collect_lines(root: yaml.Node, lines: dict[str, int], where: str) -> None:
             line = node.start_mark.line + 1
             raise RulesetError([(where, prefix, line, f"nested deeper than {MAX_YAML_DEPTH}")])
         if isinstance(node, yaml.MappingNode):
+            first: dict[Any, int] = {}
             for key_node, value_node in node.value:
                 name = key_node.value if isinstance(key_node.value, str) else "?"
                 key = f"{prefix}.{name}" if prefix else name
-                lines.setdefault(key, key_node.start_mark.line + 1)
+                line = key_node.start_mark.line + 1
+                if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _MERGE_TAG:
+                    ident = keys.construct_object(key_node)
+                    if ident in first:
+                        both = (
+                            f"lines {first[ident]} and {line}"
+                            if first[ident] != line
+                            else f"twice on line {line}"
+                        )
+                        duplicates.append(
+                            (where, key, line, f"duplicate key {name!r} ({both}): write it once")
+                        )
+                    first.setdefault(ident, line)
+                lines.setdefault(key, line)
                 stack.append((value_node, key, depth + 1))
         elif isinstance(node, yaml.SequenceNode):
             for i, item in enumerate(node.value):
                 key = f"{prefix}[{i}]"
                 lines.setdefault(key, item.start_mark.line + 1)
                 stack.append((item, key, depth + 1))
+    if duplicates:
+        raise RulesetError(sorted(set(duplicates), key=lambda e: (e[2] or 0, e[1])))
 
 
 @cache
 def _validator() -> Any:
     import jsonschema  # imported here: only ruleset loading needs it
 
-    return jsonschema.Draft202012Validator(schema())
+    # JSON Schema's "integer" is any number with a zero fraction, so 1.0 would pass and be
+    # shown as "1.0 passes": here an integer must be written as one.
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    )
+    extend: Any = jsonschema.validators.extend  # untyped in jsonschema
+    strict = extend(base, type_checker=checker)
+    return strict(schema())
 
 
-def validate(data: dict[str, Any], lines: dict[str, int], where: str) -> None:
-    """Check ``data`` against the ruleset schema; raise ``RulesetError`` listing every error."""
+def _parent_path(keypath: str) -> str:
+    """``a.b[2]`` -> ``a.b`` -> ``a`` -> ``""``."""
+    if keypath.endswith("]") and "[" in keypath:
+        return keypath[: keypath.rindex("[")]
+    return keypath.rpartition(".")[0]
+
+
+def _locate(origins: Origins, keypath: str, where: str) -> tuple[str, int | None]:
+    """File and line of ``keypath`` (or of the nearest key above it that has one)."""
+    probe = keypath
+    while True:
+        hit = origins.get(probe)
+        if hit is not None:
+            return (where, hit) if isinstance(hit, int) else hit
+        if not probe:
+            return where, None
+        probe = _parent_path(probe)
+
+
+def _keypath(parts: Any) -> str:
+    keypath = ""
+    for part in parts:
+        keypath = (
+            f"{keypath}[{part}]"
+            if isinstance(part, int)
+            else (f"{keypath}.{part}" if keypath else str(part))
+        )
+    return keypath
+
+
+def _child(keypath: str, key: Any) -> str:
+    return f"{keypath}.{key}" if keypath else str(key)
+
+
+def validate(data: dict[str, Any], lines: Origins, where: str) -> None:
+    """Check ``data`` against the ruleset schema; raise ``RulesetError`` listing every error.
+
+    ``lines``: the line of each key path in ``where``, or ``(file, line)`` for merged data.
+    """
     validator = _validator()
     errors = []
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
-        keypath = ""
-        for part in err.absolute_path:
-            keypath = (
-                f"{keypath}[{part}]"
-                if isinstance(part, int)
-                else (f"{keypath}.{part}" if keypath else str(part))
-            )
-        line = lines.get(keypath)
-        probe = keypath
-        while line is None and probe:
-            probe = probe.rpartition(".")[0] if "." in probe else ""
-            line = lines.get(probe)
-        errors.append((where, keypath, line, err.message))
+        keypath = _keypath(err.absolute_path)
+        if (
+            err.validator == "additionalProperties"
+            and err.validator_value is False
+            and isinstance(err.instance, dict)
+        ):
+            # one error per unknown key, at the key's own line (jsonschema names the mapping)
+            known = set(err.schema.get("properties", {}))
+            patterns = list(err.schema.get("patternProperties", {}))
+            extra = [
+                k
+                for k in err.instance
+                if k not in known and not any(re.search(p, str(k)) for p in patterns)
+            ]
+            for key in extra:
+                file, line = _locate(lines, _child(keypath, key), where)
+                message = f"Additional properties are not allowed ({key!r} was unexpected)"
+                errors.append((file, keypath, line, message))
+            if extra:
+                continue
+        file, line = _locate(lines, keypath, where)
+        errors.append((file, keypath, line, err.message))
     if errors:
         raise RulesetError(errors)
 
 
 def build(
     data: dict[str, Any],
-    lines: dict[str, int],
+    lines: Origins,
     where: str,
     default_name: str = "custom",
     validated: bool = False,
 ) -> Ruleset:
-    """Validate merged ruleset data (unless already ``validated``) and make a ``Ruleset``."""
+    """Validate merged ruleset data (unless already ``validated``) and make a ``Ruleset``.
+
+    ``lines``: where each key path was written (see ``Origins``), for the errors.
+    """
     if not validated:
         validate(data, lines, where)
-        _check_opening(data, lines, where)
+        problems = check_consistency(data, lines, where)
+        if problems:
+            raise RulesetError(problems)
     board = data.get("board", {})
     size = board.get("size", 15)
     width = board.get("width", size)
@@ -409,33 +539,205 @@ def build(
     )
 
 
-def _check_opening(data: dict[str, Any], lines: dict[str, int], where: str) -> None:
+Problem: TypeAlias = tuple[str, str, int | None, str]
+#: ``problem(key path, message)``: record an error at the file and line of the key path
+Report: TypeAlias = Callable[[str, str], None]
+
+
+def check_consistency(data: dict[str, Any], lines: Origins, where: str) -> list[Problem]:
+    """What the schema cannot see: contradictions between keys that would otherwise surface
+    only at check time, or never (a five longer than the board), or hang the judge.
+
+    ``data`` must be schema-valid.  Returns ``(file, key path, line, message)`` errors.
+    """
+    problems: list[Problem] = []
+
+    def problem(keypath: str, message: str) -> None:
+        file, line = _locate(lines, keypath, where)
+        problems.append((file, keypath, line, message))
+
+    board = data.get("board") or {}
+    width = int(board.get("width", board.get("size", 15)))
+    height = int(board.get("height", board.get("size", 15)))
+    five = data.get("five") or {}
+    k = int(five.get("length", 5))
+    if k > max(width, height):
+        problem(
+            "five.length",
+            f"no five is possible: a five of {k} does not fit the {width}x{height} board",
+        )
+    if k < MIN_FORBIDDEN_FIVE:
+        forb = data.get("forbidden") or {}
+        for color in ("black", "white"):
+            kinds = [
+                x for x in KINDS if x in (DOUBLE_FOUR, DOUBLE_THREE) and x in forb.get(color, [])
+            ]
+            if kinds:
+                problem(
+                    "five.length",
+                    f"forbidden moves ({', '.join(kinds)}) are judged for fives of "
+                    f"{MIN_FORBIDDEN_FIVE} stones or more; this ruleset's five is {k} "
+                    f"(forbidden.{color})",
+                )
+    _check_opening(data, width, height, problem)
+    return problems
+
+
+def _check_opening(data: dict[str, Any], width: int, height: int, problem: Report) -> None:
     """What the schema cannot see in an opening protocol (unknown ``$param``, steps out of
-    step with the move numbers) is a ruleset error too, not a surprise at check time."""
+    step with the move numbers, a centre off the board, more stones or offers than points)
+    is a ruleset error too, not a surprise at check time."""
     opening = data.get("opening")
     if not opening:
         return
     from renju_cli.opening import ProtocolError, compile_protocol, lint
 
     try:
-        problems = lint(compile_protocol(opening))
+        protocol = compile_protocol(opening)
     except ProtocolError as e:
-        problems = [str(e)]
-    if problems:
-        raise RulesetError([(where, "opening", lines.get("opening"), p) for p in problems])
+        problem(_step_path(str(e)) or "opening", str(e))
+        return
+    for p in lint(protocol):
+        problem(_step_path(p) or "opening", p)
+    _check_room(protocol, opening, width, height, problem)
+
+
+_LABEL = re.compile(r"step ([0-9][0-9a-z.]*?)(?::| \()")
+
+
+def _step_path(message: str) -> str | None:
+    """The key path of the step a protocol message names (``step 9b.1: ...`` ->
+    ``opening.steps[8].branch.options[1].steps[0]``), ``None`` when it names none."""
+    m = _LABEL.match(message)
+    if m is None:
+        return None
+    parts = m.group(1).split(".")
+    path = "opening"
+    for part in parts[:-1]:
+        branch = re.fullmatch(r"([0-9]+)([a-z])", part)
+        if branch is None:
+            return None
+        path += f".steps[{int(branch[1]) - 1}].branch.options[{ord(branch[2]) - ord('a')}]"
+    if not parts[-1].isdigit():
+        return None
+    return path + f".steps[{int(parts[-1]) - 1}]"
+
+
+def _raw_at(data: Any, keypath: str) -> Any:
+    """The value at a key path of ``_step_path``'s form, ``None`` if there is none."""
+    for name, index in re.findall(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[([0-9]+)\]", keypath):
+        if name:
+            data = data.get(name) if isinstance(data, dict) else None
+        else:
+            i = int(index)
+            data = data[i] if isinstance(data, list) and i < len(data) else None
+    return data
+
+
+def _check_room(
+    protocol: Protocol, opening: dict[str, Any], width: int, height: int, problem: Report
+) -> None:
+    """The opening against the board: its centre on it, every region with a point, no more
+    stones than points, no more offers than free points."""
+    from renju_cli.coords import Point, center
+    from renju_cli.opening import Region, Step
+
+    points = width * height
+    c: Point | None = protocol.center
+    if c is not None and not (c.x < width and c.y < height):
+        problem("opening.center", f"{c.name} is off the {width}x{height} board")
+        c = None
+    elif c is None and width % 2 == 1 and height % 2 == 1:
+        c = center(width, height)
+    params = opening.get("params") or {}
+
+    def blame(path: str, key: str) -> str:
+        """The ``$param`` a step's key names, when it names one, else the key itself."""
+        raw = _raw_at({"opening": opening}, f"{path}.{key}")
+        if isinstance(raw, str) and raw.startswith("$") and raw[1:] in params:
+            return f"opening.params.{raw[1:]}"
+        return f"{path}.{key}"
+
+    def room(region: Region) -> int:
+        if region.kind == "anywhere" or c is None:
+            return points
+        return sum(region.contains(Point(x, y), c) for x in range(width) for y in range(height))
+
+    reported: set[str] = set()
+
+    def once(path: str, message: str) -> None:
+        if path not in reported:
+            reported.add(path)
+            problem(path, message)
+
+    def walk(steps: tuple[Step, ...], stones: int) -> int:
+        for s in steps:
+            path = _step_path(f"step {s.label}:") or "opening"
+            body = f"{path}.{s.kind}"
+            if s.region.kind != "anywhere" and room(s.region) == 0:
+                once(
+                    blame(f"{body}.region", s.region.kind),
+                    f"step {s.label}: no point of the {width}x{height} board is {s.region.words()}",
+                )
+            if s.kind in ("place", "keep"):
+                stones += 1
+                if stones > points and "stones" not in reported:
+                    reported.add("stones")
+                    problem(
+                        path,
+                        f"step {s.label}: the opening places stone {stones}, but the "
+                        f"{width}x{height} board has {points} points",
+                    )
+            elif s.kind == "turns":
+                stones = max(stones, s.until)
+                if stones > points:
+                    once(
+                        blame(body, "until"),
+                        f"step {s.label}: turns until stone {s.until}, but the "
+                        f"{width}x{height} board has {points} points",
+                    )
+            elif s.kind == "reject":
+                stones = 0
+            elif s.kind == "offer" and s.count is not None:
+                free = room(s.region) - (stones if s.region.kind == "anywhere" else 0)
+                if s.count > free:
+                    once(
+                        blame(body, "count"),
+                        f"step {s.label}: {s.count} offers, but only {max(free, 0)} points "
+                        f"are free {s.region.words()} on the {width}x{height} board",
+                    )
+            elif s.kind == "declare":
+                if s.high is not None and s.low > s.high:
+                    once(
+                        blame(body, "min"),
+                        f"step {s.label}: at least {s.low} offers but at most {s.high}",
+                    )
+                if s.low > points - stones:
+                    once(
+                        blame(body, "min"),
+                        f"step {s.label}: at least {s.low} offers, but only "
+                        f"{max(points - stones, 0)} points are free on the {width}x{height} board",
+                    )
+            elif s.kind == "branch":
+                stones = max((walk(o.steps, stones) for o in s.options), default=stones)
+        return stones
+
+    walk(protocol.steps, 0)
 
 
 def from_text(text: str, where: str = "<string>") -> Ruleset:
     """Build a ruleset from YAML text (``extends:`` resolved against shipped names only)."""
     data, lines = parse_yaml(text, where)
+    origins: dict[str, int | tuple[str, int]] = dict(lines)
     parent_ref = data.get("extends")
     if isinstance(parent_ref, str):
         parent_path = _resolve(parent_ref, None)
         if parent_path is None:
             raise RulesetError([(where, "extends", lines.get("extends"), "cannot find ruleset")])
-        parent, _ = _load_with_extends(parent_path, 1, ())
+        parent, parent_origins = _load_with_extends(parent_path, 1, ())
         for k in ("name", "title", "description"):
             parent.pop(k, None)
         data = merge(parent, data)
         data.pop("extends", None)
-    return build(data, lines, where)
+        origins = {**parent_origins, **lines}
+    return build(data, origins, where)

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import io
+import os
+import time
 from pathlib import Path
 
 import jsonschema
 import pytest
+from click.testing import CliRunner
 
+from renju_cli.board import BLACK, WHITE, Board
+from renju_cli.cli import cli
+from renju_cli.formats import read_stream
+from renju_cli.referee import replay
 from renju_cli.ruleset import (
+    MAX_RULESET_BYTES,
     RulesetError,
+    check_consistency,
+    format_error,
     from_text,
     load,
     read_yaml,
@@ -87,7 +98,7 @@ def test_errors_name_the_key_path_and_the_line(tmp_path: Path) -> None:
     assert ("board.size", 3) in found
     assert ("forbidden.black[1]", 5) in found
     assert ("forbidden.policy", 6) in found
-    assert ("", 1) in found or any(p == "" for p, _ in found)  # the unknown key "colour"
+    assert ("", 7) in found  # the unknown key "colour", at its own line
     assert "bad.yaml:3: board.size:" in str(e.value)
 
 
@@ -116,3 +127,272 @@ def test_read_yaml_keeps_lines(tmp_path: Path) -> None:
     f.write_text("name: x\nfive:\n  overline:\n    black: forbidden\n")
     _, lines = read_yaml(f)
     assert lines["five.overline.black"] == 4
+
+
+# -- the red-team findings: each test states its ruleset YAML ------------------------------------
+def rules_check(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["rules", "check", *args])
+    return result.exit_code, result.output
+
+
+def test_shipped_rulesets_have_no_contradictions() -> None:
+    for name in shipped_names():
+        r = load(name)
+        assert check_consistency(r.data, {}, r.source) == [], name
+
+
+def test_an_inherited_schema_error_names_the_parent_file_and_line(tmp_path: Path) -> None:
+    # parent.yaml: name: parent / three comments / board: / size: 99
+    (tmp_path / "parent.yaml").write_text("name: parent\n# 1\n# 2\n# 3\nboard:\n  size: 99\n")
+    # child.yaml: extends: parent.yaml / name: child
+    (tmp_path / "child.yaml").write_text("extends: parent.yaml\nname: child\n")
+    code, out = rules_check(str(tmp_path / "child.yaml"))
+    assert code == 2
+    assert f"{tmp_path / 'parent.yaml'}:6: board.size: 99 is greater than the maximum" in out
+    assert "child.yaml:" not in out
+    # the same ruleset as text (from_text) names the parent too
+    with pytest.raises(RulesetError) as e:
+        from_text(f"extends: {tmp_path / 'parent.yaml'}\nname: child\n", "child.yaml")
+    assert e.value.errors[0][:3] == (str(tmp_path / "parent.yaml"), "board.size", 6)
+
+
+def test_an_inherited_opening_error_names_the_parent_step(tmp_path: Path) -> None:
+    # lp.yaml: name: lp / opening: / steps: / - place: {} / - place: {move: 3}
+    (tmp_path / "lp.yaml").write_text(
+        "name: lp\nopening:\n  steps:\n    - place: {}\n    - place: {move: 3}\n"
+    )
+    # lc.yaml: extends: lp.yaml / name: lc / board: {size: 19}
+    (tmp_path / "lc.yaml").write_text("extends: lp.yaml\nname: lc\nboard: {size: 19}\n")
+    code, out = rules_check(str(tmp_path / "lc.yaml"))
+    assert code == 2
+    assert f"{tmp_path / 'lp.yaml'}:5: opening.steps[1]: step 2: move 3, but it is move 2" in out
+    # a key the child overrides names the child: lc2.yaml sets opening.params.offers: 300 over
+    # taraguchi-n, whose steps offer $offers points
+    (tmp_path / "lc2.yaml").write_text(
+        "extends: taraguchi-n\nname: lc2\nopening:\n  params:\n    offers: 300\n"
+    )
+    code, out = rules_check(str(tmp_path / "lc2.yaml"))
+    assert code == 2 and f"{tmp_path / 'lc2.yaml'}:5: opening.params.offers: " in out, out
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # name: a / title: b / two blank lines / foo: 1
+        ("name: a\ntitle: b\n\n\nfoo: 1\n", ":5: (top level): "),
+        # name: a / board: / size: 15 / blank / bar: 1
+        ("name: a\nboard:\n  size: 15\n\n  bar: 1\n", ":5: board: "),
+        # a step of an unknown kind, on the line of its key
+        ("name: a\nopening:\n  steps:\n    - place: {}\n    -\n      jump: {}\n", ":6: "),
+    ],
+)
+def test_an_unknown_key_is_reported_at_its_own_line(
+    tmp_path: Path, text: str, expected: str
+) -> None:
+    f = tmp_path / "unknown.yaml"
+    f.write_text(text)
+    code, out = rules_check(str(f))
+    assert code == 2
+    assert f"{f}{expected}" in out and "was unexpected" in out, out
+
+
+def test_two_unknown_keys_are_two_errors(tmp_path: Path) -> None:
+    # name: a / colour: blue / size: 9
+    with pytest.raises(RulesetError) as e:
+        from_text("name: a\ncolour: blue\nsize: 9\n")
+    assert sorted((line, msg) for _, _, line, msg in e.value.errors) == [
+        (2, "Additional properties are not allowed ('colour' was unexpected)"),
+        (3, "Additional properties are not allowed ('size' was unexpected)"),
+    ]
+
+
+def test_control_characters_from_a_ruleset_never_reach_the_terminal(tmp_path: Path) -> None:
+    # name: evil / title: "\e]0;pwned\a\e[31mRED"
+    f = tmp_path / "evil.yaml"
+    f.write_text('name: evil\ntitle: "\\e]0;pwned\\a\\e[31mRED"\ndescription: "a\\rb\\nc"\n')
+    result = CliRunner().invoke(cli, ["rules", "show", str(f)])
+    assert result.exit_code == 0
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "\r" not in result.output
+    assert "evil: \\x1b]0;pwned\\x07\\x1b[31mRED" in result.output
+    # a file name with an escape sequence, in an error line: name: a / foo: 1
+    bad = tmp_path / "a\x1b[31mb\n::error::x.yaml"
+    bad.write_text("name: a\nfoo: 1\n")
+    code, out = rules_check(str(bad))
+    assert code == 2 and "\x1b" not in out and "::error::" in out
+    assert "a\\x1b[31mb\\n::error::x.yaml:2: " in out
+    code, out = rules_check(str(tmp_path / "evil.yaml"))
+    assert code == 0
+    assert format_error("x\x1by", "k", 1, "m\x07") == "x\\x1by:1: k: m\\x07"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # extends: renju-rif / opening: {center: p16}
+        (
+            "extends: renju-rif\nname: c\nopening: {center: p16}\n",
+            ":3: opening.center: p16 is off the 15x15 board",
+        ),
+        # board: {size: 7} / a step placing outside the central 9x9
+        (
+            "name: c\nboard: {size: 7}\nopening:\n  steps:\n    - place: {region: {outside: 9}}\n",
+            ":5: opening.steps[0].place.region.outside: step 1: no point of the 7x7 board is "
+            "outside the central 9x9",
+        ),
+        # board: {size: 5} / five: {length: 10}
+        (
+            "name: c\nboard: {size: 5}\nfive: {length: 10}\n",
+            ":3: five.length: no five is possible: a five of 10 does not fit the 5x5 board",
+        ),
+        # board: {size: 5} / 26 place steps
+        (
+            "name: c\nboard: {size: 5}\nopening:\n  steps:\n" + "    - place: {}\n" * 26,
+            ":30: opening.steps[25]: step 26: the opening places stone 26, but the 5x5 board "
+            "has 25 points",
+        ),
+        # extends: taraguchi-n / opening: {params: {offers: 300}}
+        (
+            "extends: taraguchi-n\nname: c\nopening: {params: {offers: 300}}\n",
+            ":3: opening.params.offers: step 9b.1: 300 offers, but only 221 points are free",
+        ),
+        # a declared count whose minimum exceeds its maximum
+        (
+            "name: c\nopening:\n  steps:\n    - declare: {min: 5, max: 3}\n"
+            "    - offer: {count: declared}\n",
+            ":4: opening.steps[0].declare.min: step 1: at least 5 offers but at most 3",
+        ),
+    ],
+)
+def test_contradictions_are_ruleset_errors(tmp_path: Path, text: str, expected: str) -> None:
+    f = tmp_path / "contradiction.yaml"
+    f.write_text(text)
+    code, out = rules_check(str(f))
+    assert code == 2
+    assert f"{f}{expected}" in out, out
+
+
+def test_what_only_looks_like_a_contradiction_is_accepted() -> None:
+    # board: {size: 7} / central 9x9 (the whole board) / five of 7 on a 7x19 board
+    from_text("name: c\nboard: {size: 7}\nopening: {steps: [{place: {region: {central: 9}}}]}\n")
+    from_text("name: c\nboard: {width: 7, height: 19}\nfive: {length: 10}\n")
+    # 25 stones on 5x5 fill it exactly; a rejected opening starts again from stone 1
+    from_text("name: c\nboard: {size: 5}\nopening:\n  steps:\n" + "    - place: {}\n" * 25)
+    from_text(
+        "name: c\nboard: {size: 5}\nopening:\n  steps:\n"
+        + "    - place: {}\n" * 20
+        + "    - reject: {}\n"
+        + "    - place: {}\n" * 20
+    )
+
+
+@pytest.mark.parametrize("length", [3, 4])
+@pytest.mark.parametrize("kinds", ["[double-three]", "[double-four]", "[overline, double-three]"])
+@pytest.mark.parametrize("color", ["black", "white"])
+def test_forbidden_moves_need_a_five_of_five_or_more(length: int, kinds: str, color: str) -> None:
+    # five: {length: 3} / forbidden: {black: [double-three]} once ran for more than 15 minutes
+    text = f"name: f\nfive: {{length: {length}}}\nforbidden: {{{color}: {kinds}}}\n"
+    with pytest.raises(RulesetError) as e:
+        from_text(text)
+    (_, keypath, line, message), *_ = e.value.errors
+    assert (keypath, line) == ("five.length", 2)
+    assert message.startswith("forbidden moves (double-")
+    assert f"judged for fives of 5 stones or more; this ruleset's five is {length}" in message
+
+
+def test_an_inherited_forbidden_set_needs_a_five_of_five_too(tmp_path: Path) -> None:
+    # extends: omok (black: double-three) / five: {length: 4}
+    f = tmp_path / "omok4.yaml"
+    f.write_text("extends: omok\nname: omok4\nfive: {length: 4}\n")
+    code, out = rules_check(str(f))
+    assert code == 2 and f"{f}:3: five.length: forbidden moves (double-three)" in out, out
+
+
+@pytest.mark.parametrize("length", range(3, 11))
+def test_every_accepted_five_length_judges_quickly(length: int) -> None:
+    """What the loader accepts is judged in bounded time: a one-move record, and the forbidden
+    points of an empty and of an almost empty board (measured: milliseconds each)."""
+    kinds = "[overline]" if length < 5 else "[overline, double-four, double-three]"
+    # five: {length: N, overline: {black: forbidden}} / forbidden: {black: KINDS}
+    r = from_text(
+        f"name: q\nfive: {{length: {length}}}\nforbidden: {{black: {kinds}, "
+        "three_completion_makes_five: counts}\n"
+    )
+    start = time.perf_counter()
+    rec = next(iter(read_stream(io.BufferedReader(io.BytesIO(b"h8")), "probe", "notation")))
+    assert replay(rec, r).result is not None
+    board = Board(15, 15)
+    r.judge().forbidden_points(board, BLACK)
+    for x, y, stone in ((7, 7, BLACK), (8, 7, WHITE), (8, 8, BLACK), (6, 8, BLACK), (7, 9, BLACK)):
+        board.place(board.index_of(x, y), stone)
+        r.judge().forbidden_points(board, BLACK)
+    assert time.perf_counter() - start < 5
+
+
+def test_rules_check_says_what_a_non_file_is(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)  # never opened: that would block
+    code, out = rules_check(str(tmp_path), str(fifo), "-", os.devnull, str(tmp_path / "no.yaml"))
+    assert code == 2
+    assert f"{tmp_path}: is a directory" in out
+    assert f"{fifo}: not a regular file (a named pipe)" in out
+    assert "-: not a regular file (standard input is not read" in out
+    assert f"{os.devnull}: not a regular file (a character device)" in out
+    assert f"{tmp_path / 'no.yaml'}: no such file" in out
+    with pytest.raises(RulesetError, match="is a directory"):
+        load(str(tmp_path))
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "keypath", "words"),
+    [
+        # name: a / board: {size: 15} / name: b
+        ("name: a\nboard: {size: 15}\nname: b\n", 3, "name", "'name' (lines 1 and 3)"),
+        # board: / size: 15 / size: 19
+        ("name: a\nboard:\n  size: 15\n  size: 19\n", 4, "board.size", "(lines 3 and 4)"),
+        # a flow mapping with the key twice on one line
+        ("name: a\nboard: {size: 15, size: 19}\n", 2, "board.size", "twice on line 2"),
+        # "name" quoted and plain are the same key
+        ('name: a\n"name": b\n', 2, "name", "(lines 1 and 2)"),
+    ],
+)
+def test_duplicate_keys_are_errors(text: str, line: int, keypath: str, words: str) -> None:
+    with pytest.raises(RulesetError) as e:
+        from_text(text, "dup.yaml")
+    assert e.value.errors[0][1:3] == (keypath, line)
+    assert "duplicate key" in e.value.errors[0][3] and words in e.value.errors[0][3]
+
+
+def test_a_yaml_merge_key_is_not_a_duplicate() -> None:
+    # base: &b {size: 15} / board: {<<: *b, size: 19}  (a merged key is overridden, not repeated)
+    with pytest.raises(RulesetError, match="'base' was unexpected"):  # base is no ruleset key
+        from_text("base: &b {size: 15}\nboard: {<<: *b, size: 19}\n")
+    r = from_text("name: a\nboard: &b {size: 15}\n")
+    assert r.width == 15
+
+
+@pytest.mark.parametrize(
+    ("text", "keypath", "value"),
+    [
+        ("name: a\npasses: {not_before: 1.0}\n", "passes.not_before", "1.0"),
+        ("name: a\nboard: {size: 15.0}\n", "board.size", "15.0"),
+        ("name: a\nend: {move_limit: 200.0}\n", "end.move_limit", "200.0"),
+        (
+            "name: a\nopening: {params: {offers: 10.0}, steps: []}\n",
+            "opening.params.offers",
+            "10.0",
+        ),
+    ],
+)
+def test_integers_must_be_integers(text: str, keypath: str, value: str) -> None:
+    with pytest.raises(RulesetError) as e:
+        from_text(text)
+    [(_, k, _, message)] = e.value.errors
+    assert k == keypath and message.startswith(f"{value} is not of type 'integer'")
+    assert from_text(text.replace(".0", "")).name == "a"
+
+
+def test_the_readme_states_the_size_limit_the_code_applies() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "rulesets" / "README.md").read_text()
+    assert MAX_RULESET_BYTES == 256 * 1024
+    assert "256 KiB" in readme and "1 MB" not in readme

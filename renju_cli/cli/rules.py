@@ -134,12 +134,20 @@ def rules_check(files: tuple[str, ...]) -> None:
     Example:
       renju rules check my-rules.yaml
     """
-    from renju_cli.ruleset import RulesetError, format_error, load
+    from renju_cli.ruleset import RulesetError, format_error, load, not_a_file
 
     bad = False
     for f in files:
         if not os.path.isfile(f):
-            click.echo(f"{shown(f)}: no such file", err=True)
+            # say what it is: a directory, a named pipe, /dev/null (never opened: a FIFO blocks)
+            what = not_a_file(f)
+            if what is None:
+                what = (
+                    "not a regular file (standard input is not read: give a ruleset file)"
+                    if f == "-"
+                    else "no such file"
+                )
+            click.echo(f"{shown(f)}: {what}", err=True)
             bad = True
             continue
         try:
@@ -147,7 +155,7 @@ def rules_check(files: tuple[str, ...]) -> None:
         except RulesetError as e:
             bad = True
             for err in e.errors:
-                click.echo(format_error(*err), err=True)
+                click.echo(format_error(*err), err=True)  # escaped: see format_error
         else:
-            echo(f"{shown(f)}: valid ({r.name})")
+            echo(f"{shown(f)}: valid ({shown(r.name)})")
     sys.exit(EXIT_USAGE if bad else EXIT_CLEAN)
