@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import io
 import subprocess
@@ -14,9 +15,11 @@ from types import ModuleType
 
 import pytest
 
+from renju_cli import api
 from renju_cli.coords import Point, parse_point
 from renju_cli.formats import ReadOptions, detect, read_stream, renjunet
 from renju_cli.record import Record, SourceLocation
+from renju_cli.report import GameReport
 
 ROOT = Path(__file__).resolve().parent.parent
 GEN_PATH = ROOT / "bench" / "gen_renjunet.py"
@@ -323,13 +326,341 @@ def test_truncated_file_keeps_earlier_games_then_one_unreadable_record() -> None
     assert "XML syntax error" in last.problems[0].message
 
 
-def test_syntax_error_mid_file_stops_there() -> None:
+def test_syntax_error_in_a_start_tag_resumes_at_the_next_game() -> None:
     text = DATABASE.replace('<game id="503"', '<game id="503" <oops', 1)
     recs = read_text(text)
-    assert [r.metadata.get("game_id") for r in recs[:3]] == ["500", "501", "502"]
-    assert len(recs) == 4 and recs[3].unreadable
+    assert [r.metadata.get("game_id") for r in recs] == ["500", "501", "502", None, "504", "505"]
+    assert recs[3].unreadable and recs[3].source.index == 3
     assert recs[3].source.line == line_of(text, "<oops")
-    assert "not well-formed" in recs[3].problems[0].message
+    message = recs[3].problems[0].message
+    assert "not well-formed" in message
+    assert f"reading resumed at line {game_line(text, '504')}" in message
+    clean = read_text(DATABASE)
+    assert recs[4:] == clean[4:]  # the same records, index and lines included
+
+
+# -- XML syntax errors: the damaged game is one record, reading resumes at the next game -------
+
+FIVE_GAMES = """<games>
+<game id="1" rule="101" black="1" white="2" bresult="1"><move>h8 h9 i9</move><info>one</info></game>
+<game id="2" rule="102" black="2" white="3" bresult="0"><move>h8 i9</move><info>INFO</info></game>
+<game id="3" rule="103" black="3" white="1"><move>h8 h9
+i10 zz9</move></game>
+<game id="4" tournament="9" black="1" white="3" bresult="0.5">
+<move>h8 g7</move><info>INFO</info></game>
+<game id="5" rule="101" black="2" white="1"><move>h8 h7 i8 g6</move><info>INFO</info></game>
+</games>
+</database>
+"""
+FIVE = HEADER + FIVE_GAMES
+
+
+def damage(text: str, game: str, info: str = "Smith & Jones") -> str:
+    """``text`` with the ``<info>`` of game ``game`` (``INFO``) made ``info``."""
+    start = text.index(f'<game id="{game}"')
+    at = text.index("INFO", start)
+    return text[:at] + info + text[at + 4 :]
+
+
+def game_line(text: str, game: str) -> int:
+    return line_of(text, f'<game id="{game}"')
+
+
+def resumed_at(text: str, game: str) -> str:
+    return f"reading resumed at line {game_line(text, game)}"
+
+
+def judged(rec: Record) -> GameReport:
+    report = api.judge_record(rec)
+    assert not report.unreadable and report.source == rec.source
+    return report
+
+
+@pytest.fixture(scope="module")
+def five() -> list[Record]:
+    recs = read_text(FIVE.replace("INFO", "fine"))
+    assert len(recs) == 5 and not any(r.unreadable for r in recs)
+    return recs
+
+
+@pytest.mark.parametrize(
+    ("info", "after"), [("Smith & Jones", 7), ("a < b", 3)], ids=["ampersand", "less-than"]
+)
+def test_damaged_game_is_one_record_and_the_later_games_are_read(
+    five: list[Record], info: str, after: int
+) -> None:
+    """The red-team's database: a bare ``&`` in game 10 of 40,000 gave 11 records; the games
+    after a damaged one are read, with the file's lines, as if it were not there."""
+    text = damage(FIVE, "2", info).replace("INFO", "fine")
+    recs = read_text(text)
+    assert len(recs) == 5
+    assert [r.source.index for r in recs] == [0, 1, 2, 3, 4]
+    assert [r.metadata.get("game_id") for r in recs] == ["1", None, "3", "4", "5"]
+    for rec, clean in zip(recs, five, strict=True):
+        if rec.metadata.get("game_id"):
+            assert rec == clean  # names resolved, moves and their lines, problems: all the same
+            assert rec.source.line == game_line(text, rec.metadata["game_id"])
+            judged(rec)
+    # the later records' lines are the file's: moves, a bad token, a game on two lines
+    assert [(m.token, m.line) for m in recs[2].moves] == [
+        ("h8", game_line(text, "3")),
+        ("h9", game_line(text, "3")),
+        ("i10", game_line(text, "3") + 1),
+    ]
+    assert recs[2].problems[0].line == game_line(text, "3") + 1
+    assert recs[3].source.line == game_line(text, "4")
+    assert recs[3].moves[0].line == game_line(text, "4") + 1
+    assert judged(recs[4]).moves == 4
+    bad = recs[1]
+    assert bad.unreadable and bad.format == "renjunet" and bad.moves == []
+    assert bad.source.line == game_line(text, "2") and bad.problems[0].line == bad.source.line
+    message = bad.problems[0].message
+    assert message.startswith("XML syntax error: not well-formed (invalid token): line ")
+    line = text.splitlines()[bad.source.line - 1]
+    column = line.index(info) + after  # expat points after the "&" or "<"
+    assert f"line {bad.source.line}, column {column}" in message
+    assert f"game id=2 that starts at line {game_line(text, '2')} is incomplete" in message
+    assert resumed_at(text, "3") in message
+    assert api.judge_record(bad).unreadable
+
+
+def test_two_damaged_games(five: list[Record]) -> None:
+    text = damage(damage(FIVE, "2"), "4", "x</info>").replace("INFO", "fine")
+    recs = read_text(text)
+    assert [r.metadata.get("game_id") for r in recs] == ["1", None, "3", None, "5"]
+    assert [recs[i] for i in (0, 2, 4)] == [five[i] for i in (0, 2, 4)]
+    first, second = recs[1].problems[0].message, recs[3].problems[0].message
+    assert recs[1].source.line == game_line(text, "2") and resumed_at(text, "3") in first
+    # game 4's error is on its second line: the line of the error, the game's own in the message
+    assert recs[3].source.line == game_line(text, "4") + 1
+    assert "mismatched tag" in second and resumed_at(text, "5") in second
+    assert f"starts at line {game_line(text, '4')}" in second
+
+
+def test_damaged_lookup_table_before_the_games() -> None:
+    """Reading resumes at the first game: the tables read before the error are used, those
+    skipped are not (their ids are left unresolved, with a note), and the file's closing tags
+    after the games still match (no spurious error at the end)."""
+    text = FIVE.replace('name="Yusui"', 'name="Yu<sui"').replace("INFO", "fine")
+    recs = read_text(text)
+    assert len(recs) == 6
+    bad, *games = recs
+    assert bad.unreadable and bad.source.index == 0
+    assert bad.source.line == line_of(text, "Yu<sui")
+    assert "game" not in bad.problems[0].message.split(";")[0]  # no game was being read
+    assert resumed_at(text, "1") in bad.problems[0].message
+    assert [r.metadata["game_id"] for r in games] == ["1", "2", "3", "4", "5"]
+    assert [r.source.index for r in games] == [1, 2, 3, 4, 5]
+    assert [r.source.line for r in games] == [game_line(text, g) for g in "12345"]
+    assert not any(r.unreadable for r in games)
+    first = games[0]
+    assert first.metadata["black"] == "Ants Tamm"  # player 1 was read before the damage
+    assert "white" not in first.metadata  # player 2 is where the damage is
+    assert any("'2' is not in the file's <players> table" in n for n in first.notes)
+    assert first.rule == "yamaguchi"  # the rules come before the players
+    assert first.metadata["database_version"] == "3"  # the database's attributes are kept
+    assert any("no <tournaments> table before this game" in n for n in games[3].notes)
+    assert [m.point for m in games[0].moves] == pts("h8", "h9", "i9")
+
+
+def test_damaged_last_game() -> None:
+    text = damage(FIVE, "5").replace("INFO", "fine")
+    recs = read_text(text)
+    assert [r.metadata.get("game_id") for r in recs] == ["1", "2", "3", "4", None]
+    last = recs[4]
+    assert last.unreadable and last.source.index == 4
+    assert last.source.line == game_line(text, "5")
+    message = last.problems[0].message
+    assert "game id=5" in message and "no later <game> was found" in message
+
+
+@pytest.mark.parametrize("damaged", [False, True], ids=["clean", "game-2-damaged"])
+def test_truncated_after_the_last_game(damaged: bool) -> None:
+    """A file cut after its last ``</game>`` keeps its one unreadable record at the end, after a
+    resync too (the synthetic start tags add no error of their own)."""
+    text = FIVE.replace("INFO", "fine")
+    if damaged:
+        text = damage(FIVE, "2").replace("INFO", "fine")
+    cut = text[: text.rindex("</game>") + len("</game>\n")]
+    recs = read_text(cut)
+    assert len(recs) == 6
+    assert [r.unreadable for r in recs] == [False, damaged, False, False, False, True]
+    end = recs[5]
+    assert end.source.index == 5 and end.source.line == cut.count("\n") + 1
+    message = end.problems[0].message
+    assert message.startswith("XML syntax error: no element found")
+    assert "no later <game> was found" in message
+    # whole, the same file has no error at its end
+    whole = read_text(text)
+    assert len(whole) == 5 and whole[-1].metadata["game_id"] == "5"
+
+
+def test_an_unclosed_end_tag_loses_only_its_game() -> None:
+    """The error of ``</game`` left open is at the next ``<game``: that game is read."""
+    text = FIVE.replace("INFO", "fine").replace("<info>one</info></game>", "</game", 1)
+    recs = read_text(text)
+    assert [r.metadata.get("game_id") for r in recs] == [None, "2", "3", "4", "5"]
+    assert "game id=1" in recs[0].problems[0].message
+    assert recs[1].source.line == game_line(text, "2")
+
+
+def test_resync_keeps_namespaces_and_database_attributes() -> None:
+    text = (
+        '<?xml version="1.0"?>\n<r:database xmlns:r="urn:renju" version="7">\n'
+        '<r:players><r:player id="1" name="A&nts"/></r:players>\n'
+        '<r:games xmlns:x="urn:x">\n'
+        '<r:game r:id="9" black="1"><r:move>h8 h9</r:move><x:info>h & i</x:info></r:game>\n'
+        '<r:game r:id="10" x:foo="bar"><r:move>h8</r:move><x:info>ok</x:info></r:game>\n'
+        "</r:games></r:database>\n"
+    )
+    recs = read_text(text)
+    assert [r.unreadable for r in recs] == [True, True, False]
+    assert "reading resumed at line 5" in recs[0].problems[0].message
+    rec = recs[2]
+    assert rec.source == SourceLocation("db.rif", 2, 6)
+    assert rec.metadata == {
+        "database_version": "7",
+        "foo": "bar",
+        "game_id": "10",
+        "info": "ok",
+    }
+    assert [(m.token, m.line) for m in rec.moves] == [("h8", 6)]
+
+
+def test_resync_with_crlf_and_a_game_on_the_line_of_the_error() -> None:
+    text = (
+        '<database version="1">\r\n<games>\r\n'
+        '<game id="1"><info>é&</info></game><game id="2"><info>éé&</info></game>'
+        '<game id="3"><move>h8\r\nh9</move></game>\r\n</games></database>\r\n'
+    )
+    recs = read_text(text)
+    assert [r.metadata.get("game_id") for r in recs] == [None, None, "3"]
+    line = text.splitlines()[2]
+    for rec, needle in zip(recs[:2], ["é&", "éé&"], strict=False):
+        column = line.index(needle) + len(needle)  # expat counts characters, not bytes
+        assert f"line 3, column {column}" in rec.problems[0].message
+        assert "reading resumed at line 3" in rec.problems[0].message
+    assert [(m.token, m.line) for m in recs[2].moves] == [("h8", 3), ("h9", 4)]
+    assert recs[2].metadata["database_version"] == "1"
+
+
+@pytest.mark.parametrize("feed", [1, 5, 64])
+def test_resync_does_not_depend_on_the_feed_size(
+    monkeypatch: pytest.MonkeyPatch, feed: int
+) -> None:
+    text = damage(damage(FIVE, "2"), "4", "x</info>").replace("INFO", "fine")
+    whole = read_text(text)
+    monkeypatch.setattr(renjunet, "FEED_BYTES", feed)
+    assert read_text(text) == whole
+
+
+def test_resync_keeps_the_move_budget_counted_at_the_files_byte() -> None:
+    """The budget is checked at each game's end with the byte index in the file (a resumed
+    parser's own index starts at its synthetic start tags)."""
+    seen: list[int] = []
+
+    class Spy(ReadOptions):
+        def move_budget(self, nbytes: int) -> int:
+            seen.append(nbytes)
+            return super().move_budget(nbytes)
+
+    text = damage(damage(FIVE, "2"), "4").replace("INFO", "fine")
+    recs = read_bytes(text.encode("utf-8"), Spy())
+    assert len(recs) == 5
+    data = text.encode("utf-8")
+    ends = [data.index(b"</game>", data.index(f'<game id="{g}"'.encode())) for g in "135"]
+    assert seen == ends
+
+
+def test_resyncs_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(renjunet, "MAX_RESYNCS", 3)
+    text = "<database><games>\n" + "<game><info>&</info></game>\n" * 10 + "</games></database>"
+    recs = read_text(text)
+    assert len(recs) == 4 and all(r.unreadable for r in recs)
+    assert [r.source.line for r in recs] == [2, 3, 4, 5]
+    assert all("reading resumed at line" in r.problems[0].message for r in recs[:3])
+    last = recs[3].problems[0].message
+    assert "more than 3 XML syntax errors: the rest of the file is not read" in last
+
+
+def test_resync_needs_a_short_enclosing_prefix() -> None:
+    """The start tags a resumed parser is given are bounded: each resync parses them again."""
+    game = "<game><info>&</info></game><game/>"
+    deep = "<database>" + "<a>" * renjunet.MAX_PREFIX_DEPTH + game
+    (rec,) = read_text(deep)
+    assert rec.unreadable and "more than 64 elements" in rec.problems[0].message
+    long = f"<database><{'a' * renjunet.MAX_PREFIX_BYTES}>{game}"
+    (rec,) = read_text(long)
+    assert rec.unreadable and "longer than 16384 characters" in rec.problems[0].message
+    depth = renjunet.MAX_PREFIX_DEPTH - 1
+    fine = "<database>" + "<a>" * depth + game + "</a>" * depth + "</database>"
+    assert [r.unreadable for r in read_text(fine)] == [True, False]
+
+
+def test_a_megabyte_of_damaged_games_is_read_quickly() -> None:
+    data = b"<game><info>&</info></game>" * (1_000_000 // 27)
+    start = time.perf_counter()
+    recs = read_bytes(data)
+    assert time.perf_counter() - start < 2.0
+    assert len(recs) == renjunet.MAX_RESYNCS + 1 and all(r.unreadable for r in recs)
+    assert "the rest of the file is not read" in recs[-1].problems[0].message
+
+
+def test_failed_parsers_are_freed_without_the_cycle_collector() -> None:
+    """Each resync leaves a parser whose buffers hold the enclosing start tags; the CLI collects
+    cycles rarely (``gc.set_threshold(50_000, ...)``): a thousand of them made 100 MB."""
+    name = b"a" * 16_000
+    data = (
+        b"<database><" + name + b">" + b"<game><info>&</info></game>" * 1_200
+        + b"</" + name + b"></database>"
+    )  # fmt: skip
+    gc.disable()
+    tracemalloc.start()
+    try:
+        recs = read_bytes(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        gc.enable()
+    assert len(recs) == renjunet.MAX_RESYNCS + 1
+    assert peak < 10_000_000
+
+
+def test_one_record_per_game_whatever_the_damage() -> None:
+    """The accounting: every game of a generated database is one record, in order, at its line,
+    whatever its damage (and each unreadable one says where reading resumed)."""
+    text = generate_bytes(games=300, seed=5).decode("utf-8")
+    lines = text.split("\n")
+    game_lines = [i for i, ln in enumerate(lines) if ln.startswith("<game ")]
+    assert len(game_lines) == 300
+    damages = [
+        ("<move>", "<move>&"),
+        (' round="', ' round="<'),
+        ("</move>", "</mov>"),
+        ('<game id="', '<game x:y="1" id="'),
+        ("</game>", "</game"),
+        (">", ">&#xFFFE;"),
+    ]
+    damaged = set()
+    for n, i in enumerate(game_lines[3::7]):
+        old, new = damages[n % len(damages)]
+        assert old in lines[i]
+        lines[i] = lines[i].replace(old, new, 1)
+        damaged.add(i + 1)
+    text = "\n".join(lines)
+    clean = read_text(generate_bytes(games=300, seed=5).decode("utf-8"))
+    recs = read_text(text)
+    assert len(recs) == 300 and [r.source.index for r in recs] == list(range(300))
+    for rec, clean_rec, i in zip(recs, clean, game_lines, strict=True):
+        line = i + 1
+        if line in damaged and rec.unreadable:
+            assert rec.source.line in (line, line + 1)  # "</game" errs at the next game
+            assert "XML syntax error" in rec.problems[0].message
+            assert "reading resumed at line" in rec.problems[0].message
+        else:
+            assert rec == clean_rec and rec.source.line == line
+    # "</game" followed by "<game" damages the game itself, and the next one is read
+    assert sum(r.unreadable for r in recs) == len(damaged)
 
 
 def test_not_a_database_at_all() -> None:

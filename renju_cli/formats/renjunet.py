@@ -12,8 +12,14 @@ megabytes and not always clean, so this reader
   fatal problem record, nothing is expanded or fetched;
 - decodes tolerantly: bytes are decoded in Python with ``errors="replace"`` and handed to expat as
   UTF-8, so a bad byte costs one U+FFFD, not the rest of the file;
-- stops at the first XML syntax error: games already read stay read, then one unreadable record
-  gives the line and the message.
+- resumes after an XML syntax error: the damaged game (or whatever held the error) becomes one
+  unreadable record that gives the line, the message and the line where reading resumed; a fresh
+  parser then starts at the next ``<game`` start tag, fed first the start tags of the elements
+  that enclose games (``<database><games>``, with no newline, so later line numbers stay the
+  file's) so that the file's own closing tags still match.  The lookup tables read so far are
+  kept; a table skipped by the resync is lost, so later games may name ids left unresolved.  At
+  most ``MAX_RESYNCS`` resyncs per file; refusals (entities, external references, DTDs that
+  point outside or give attribute defaults, the bounds) still end the file.
 
 Ids (rules, openings, players...) are always resolved through the file's own tables, never
 hard-coded.
@@ -24,9 +30,12 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
+from collections import deque
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 from xml.etree.ElementTree import ParseError
+from xml.parsers.expat import ErrorString
+from xml.parsers.expat import errors as expat_errors
 
 from defusedxml import (  # type: ignore[import-untyped, unused-ignore]
     DefusedXmlException,
@@ -62,6 +71,16 @@ MAX_TABLE_ENTRIES = 1 << 20
 MAX_TOKEN = 32
 #: Board size of RenjuNet games when the rule table does not give one (renju is 15x15).
 DEFAULT_SIZE = 15
+#: XML syntax errors after which reading resumes at the next ``<game``; the next one ends the file.
+MAX_RESYNCS = 1000
+#: Bytes of the latest chunks kept to find where reading resumes after a syntax error.
+KEEP_BYTES = 1 << 14
+#: Elements enclosing games that a resumed parser is given (their start tags, without attributes),
+#: and the namespace declarations and bytes of those start tags: a file past them is not resumed.
+MAX_PREFIX_DEPTH = 64
+MAX_PREFIX_BYTES = 1 << 14
+#: An unclosed tag longer than this at the end of a chunk skipped after an error is not followed.
+_MAX_CARRY = 1 << 12
 
 #: Lookup-table entries: element name -> the container it sits in (also its key in ``tables``).
 _TABLE_ELEMENTS: dict[str, str] = {
@@ -88,6 +107,24 @@ _ALT_SPLIT = re.compile(r"[\s,;]+")
 _DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?$")
 # ASCII digits only, and few: str.isdigit() accepts "²" (which int() refuses) and any length
 _SMALL_NUMBER = re.compile(r"[0-9]{1,6}")
+#: Where reading resumes after a syntax error: a ``<game`` start tag (bytes of the cleaned UTF-8).
+_GAME_START = re.compile(rb"<(?:[\w.-]+:)?game[\s/>]")
+_NAME_BYTES = rb"[A-Za-z_\x80-\xff][\w.\-\x80-\xff]*"
+#: Tags in the text skipped after a syntax error, to follow which elements enclose the next game.
+# (one character class for the whole name, and the lookahead: no backtracking into the name)
+_SKIPPED_TAG = re.compile(rb"<(/?)([A-Za-z_\x80-\xff][\w.:\-\x80-\xff]*)(?=[\s/>])([^<>]*)>")
+_QNAME = re.compile(rb"(?:" + _NAME_BYTES + rb":)?" + _NAME_BYTES)
+_XMLNS_ATTRIBUTE = re.compile(
+    rb"""\sxmlns(?::(""" + _NAME_BYTES + rb"""))?\s*=\s*(?:"([^"<&]*)"|'([^'<&]*)')"""
+)
+_CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
+_ERROR_AT_NEXT_TAG = frozenset(
+    expat_errors.codes[message]
+    for message in (
+        expat_errors.XML_ERROR_INVALID_TOKEN,
+        expat_errors.XML_ERROR_JUNK_AFTER_DOC_ELEMENT,
+    )
+)
 
 # Normalised rule names (see ``ruleset_name``) -> shipped ruleset names.
 _RULESETS: dict[str, str] = {
@@ -309,6 +346,18 @@ class _Target:
         self.ready: list[Record] = []
         self.index = 0  # source.index of the next record
         self.emitted = 0  # moves and text (``text_cost``) of the records so far: the budget
+        # the tags ("uri}name") of the open elements outside any game, and the namespace
+        # declarations in force (depth of the element declaring, prefix, uri): what a parser
+        # resumed after a syntax error is given so that the file's closing tags still match
+        self.outer: list[str] = []
+        self.ns_decls: list[tuple[int, str, str]] = []
+        # a parser resumed after a syntax error starts inside the file: what to add to its line
+        # numbers (and to its columns on its first line) and byte indexes to get the file's
+        self.resumed = False
+        self.resumed_at = 0  # the file's byte index where this parser's file text starts
+        self.line_offset = 0
+        self.col_offset = 0
+        self.byte_offset = 0
 
     # -- parser callbacks -------------------------------------------------------------------
 
@@ -325,12 +374,14 @@ class _Target:
             raise _Stop(f"elements nested deeper than {self.options.max_depth}")
         if parent is None:
             self.root = name
-            if name == "database":
+            # (a resumed parser's root is a synthetic tag without attributes: keep the file's)
+            if name == "database" and not self.resumed:
                 self.database = {k: self._clip(v) for k, v in attrib.items()}
                 for key in ("version", "date"):
                     if self.database.get(key):
                         self.database_meta[f"database_{key}"] = self.database[key]
             if name != "game":  # a document that is a single <game> is read too
+                self.outer.append(tag)
                 return
         game = self.game
         if game is not None:
@@ -347,10 +398,12 @@ class _Target:
                 raise _Stop(f"more than {self.options.max_records} records; the rest is not read")
             # (no comprehension for a game without attributes: hostile files hold thousands)
             attrs = {_local(k): self._clip(v) for k, v in attrib.items()} if attrib else {}
-            self.game = _Game(attrs, self.expat.CurrentLineNumber, len(stack))  # (_line(), inlined)
+            line = self.expat.CurrentLineNumber + self.line_offset  # (_line(), inlined)
+            self.game = _Game(attrs, line, len(stack))
             if attrib and any(len(v) > self.options.max_string for v in attrib.values()):
                 self.game.notes.append(self._truncated_note())
             return
+        self.outer.append(tag)
         table = _TABLE_ELEMENTS.get(name)
         if table is not None and parent == table:
             self._add_entry(table, attrib)
@@ -363,6 +416,8 @@ class _Target:
             self.stack.pop()
         game = self.game
         if game is None:
+            if len(self.outer) > len(self.stack):
+                self.outer.pop()
             return
         name = _local(tag) if "}" in tag else tag
         if name == "move" and game.in_move:
@@ -377,7 +432,9 @@ class _Target:
             # metadata: 900 KB of them before 14,000 <game/> made 12 GB of report.  They count
             # against the file's budget, as the text a variation tree repeats in its lines does
             self.emitted += len(record.moves) + text_cost(record)
-            if self.emitted > self.options.move_budget(self.expat.CurrentByteIndex):
+            if self.emitted > self.options.move_budget(
+                self.byte_offset + self.expat.CurrentByteIndex
+            ):
                 raise _Stop(
                     f"the games read so far hold {self.emitted} moves and text in all, more "
                     f"than the file's budget ({budget_terms(self.options)}): the text that "
@@ -407,6 +464,15 @@ class _Target:
         """End of document (nothing to build: records were handed out as they ended)."""
         return None
 
+    def start_ns(self, prefix: str | None, uri: str | None) -> None:
+        """A namespace declaration (before the start tag that makes it)."""
+        self.ns_decls.append((len(self.stack), prefix or "", uri or ""))
+
+    def end_ns(self, prefix: str | None) -> None:
+        """The end of a namespace declaration's scope (after its element's end tag)."""
+        if self.ns_decls:
+            self.ns_decls.pop()
+
     # -- helpers ----------------------------------------------------------------------------
 
     def take(self) -> list[Record]:
@@ -416,7 +482,50 @@ class _Target:
 
     def _line(self) -> int | None:
         line = getattr(self.expat, "CurrentLineNumber", None)
-        return line if isinstance(line, int) else None
+        return line + self.line_offset if isinstance(line, int) else None
+
+    def open_elements(self) -> list[_Open] | None:
+        """The elements open now, outermost first; those outside the game (if one is open) with
+        the qualified name and the namespace declarations of their start tag.  ``None`` when
+        there are more than ``MAX_PREFIX_DEPTH`` of those elements or declarations."""
+        outer = self.outer
+        decls = self.ns_decls  # (in document order: their depths never decrease)
+        if len(outer) > MAX_PREFIX_DEPTH or (
+            len(decls) > MAX_PREFIX_DEPTH and decls[MAX_PREFIX_DEPTH][0] < len(outer)
+        ):
+            return None
+        prefix_of: dict[str, str] = {}  # uri -> the prefix declared last for it
+        out: list[_Open] = []
+        i = 0
+        for depth, tag in enumerate(outer):
+            declared = ""
+            while i < len(decls) and decls[i][0] == depth:
+                _, prefix, uri = decls[i]
+                prefix_of[uri] = prefix
+                declared += f" xmlns{':' if prefix else ''}{prefix}={_quote(uri)}"
+                i += 1
+            uri, _, name = tag.rpartition("}")
+            prefix = prefix_of.get(uri, "") if uri else ""
+            out.append(_Open(name, f"{prefix}:{name}" if prefix else name, declared))
+        out += [_Open(name, name, "") for name in self.stack[len(outer) :]]
+        return out
+
+    def restart(self, parser: Any, pos: _Pos, prefix: str) -> None:
+        """Go on with a fresh parser that starts at ``pos`` of the file, after ``prefix``.
+
+        The tables, the index, the budget and the database's attributes stay; the damaged game
+        and the element stack go (the prefix opens the enclosing elements again).
+        """
+        self.expat = parser.parser
+        self.game = None
+        self.stack = []
+        self.outer = []
+        self.ns_decls = []
+        self.resumed = True
+        self.resumed_at = pos.byte
+        self.line_offset = pos.line - 1  # the prefix holds no line break
+        self.col_offset = pos.col - len(prefix)
+        self.byte_offset = pos.byte - len(prefix.encode("utf-8"))
 
     def _truncated_note(self) -> str:
         return f"text longer than {self.options.max_string} characters was truncated"
@@ -718,11 +827,32 @@ def _alt_events(raw: str, meta: dict[str, str], notes: list[str]) -> list[Openin
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """Yield one record per ``<game>`` of a RenjuNet database, streaming.
 
-    Never raises on bad content: a refused (entity-declaring) or broken XML file ends with one
-    unreadable record that gives the line and the reason, after the games read before it.
+    Never raises on bad content: a refused (entity-declaring) file, a bound reached or the end of
+    a broken file gives one unreadable record with the line and the reason, after the games read
+    before it; an XML syntax error gives one for the damaged game, and reading resumes at the
+    next ``<game`` (see ``_resync``).
     """
     recoder = _Recoder(stream, options.encoding)
     target = _Target(path, options, recoder)
+    source = _Source(recoder.chunks())
+    parser = _make_parser(target)
+    resyncs = 0
+    while True:
+        end = _feed_next(parser, source, target)
+        yield from target.take()
+        if isinstance(end, ParseError):
+            record, parser = _resync(end, parser, source, target, resyncs < MAX_RESYNCS)
+            resyncs += 1
+            yield record
+            if parser is None:
+                return
+        elif end is not None:
+            yield from end
+            return
+
+
+def _make_parser(target: _Target) -> Any:
+    """A parser that calls ``target`` and refuses what a database may not hold."""
     parser: Any = DefusedXMLParser(target=target, encoding="utf-8")  # bytes come as UTF-8
     expat = target.expat = parser.parser
     # ElementTree's element handlers only turn "uri}name" into "{uri}name" and copy the
@@ -732,18 +862,15 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     expat.ordered_attributes = False
     expat.StartElementHandler = target.start
     expat.EndElementHandler = target.end
+    # the namespace declarations in force, for the start tags a resumed parser is given
+    expat.StartNamespaceDeclHandler = target.start_ns
+    expat.EndNamespaceDeclHandler = target.end_ns
     # a DTD may point outside the file (never read: expat does not fetch it, but a file that
     # asks is refused, as one that declares entities is) or give attributes default values,
     # which would change the games without a word
     expat.StartDoctypeDeclHandler = _refuse_external_dtd
     expat.AttlistDeclHandler = _refuse_attribute_defaults
-    chunks = recoder.chunks()
-    while True:
-        end = _feed_next(parser, chunks, target)
-        yield from target.take()
-        if end is not None:
-            yield from end
-            return
+    return parser
 
 
 def _refuse_external_dtd(
@@ -767,15 +894,15 @@ def _refuse_attribute_defaults(
     )
 
 
-def _feed_next(parser: Any, chunks: Iterator[bytes], target: _Target) -> list[Record] | None:
+def _feed_next(parser: Any, source: _Source, target: _Target) -> list[Record] | ParseError | None:
     """Feed the next chunk, or close at the end.
 
-    ``None`` while the parse goes on; at its end, the records that close it (none for a clean
-    database, one unreadable record for a broken or refused one).
+    ``None`` while the parse goes on; the ``ParseError`` of an XML syntax error (the caller
+    resumes after it); at the end of the parse, the records that close it (none for a clean
+    database, one unreadable record for a refused one or when a bound is reached).
     """
-    line = None
     try:
-        chunk = next(chunks, None)
+        chunk = source.next()
         if chunk is not None:
             parser.feed(chunk)
             return None
@@ -785,8 +912,7 @@ def _feed_next(parser: Any, chunks: Iterator[bytes], target: _Target) -> list[Re
             return [_fatal(target.path, message, 0, 1)]
         return []
     except ParseError as exc:
-        line = exc.position[0]
-        message = f"XML syntax error: {exc}"
+        return exc
     except EntitiesForbidden as exc:
         message = f"XML entity declaration {exc.name!r} refused (entities are never expanded)"
     except ExternalReferenceForbidden as exc:
@@ -799,11 +925,261 @@ def _feed_next(parser: Any, chunks: Iterator[bytes], target: _Target) -> list[Re
         message = f"cannot read the file: {exc}"
     except Exception as exc:  # a reader must not raise on content: report whatever went wrong
         message = f"cannot read the database: {type(exc).__name__}: {exc}"
-    if line is None:
-        line = target._line()
+    line = target._line()
     if target.game is not None:
-        message += f" (the game that starts at line {target.game.line} is incomplete and dropped)"
+        message += f" ({_dropped(target.game)})"
     return [_fatal(target.path, message, target.index, line)]
+
+
+def _dropped(game: _Game) -> str:
+    return f"the {_label(game)} that starts at line {game.line} is incomplete and dropped"
+
+
+def _resync(
+    error: ParseError, parser: Any, source: _Source, target: _Target, allowed: bool
+) -> tuple[Record, Any]:
+    """The unreadable record for an XML syntax error and the parser that goes on after it
+    (``None`` when reading stops there).
+
+    Reading resumes at the first ``<game`` start tag after the error, with a fresh parser fed
+    first the start tags of the elements that enclose that game: those open outside the damaged
+    game (or, before any game, those open at the error), followed through the tags of the text
+    skipped.  Its line numbers and byte indexes are shifted to be the file's.
+    """
+    code = getattr(error, "code", None)
+    line, col = error.position
+    what = ErrorString(code) if isinstance(code, int) else str(error).rsplit(": line", 1)[0]
+    where = target.expat.ErrorByteIndex
+    _discard(parser, error)
+    if line == 1:
+        col += target.col_offset
+    line += target.line_offset
+    message = f"XML syntax error: {what}: line {line}, column {col}"
+    if target.game is not None:
+        message += f" ({_dropped(target.game)})"
+    index = target.index
+    target.index += 1  # the damaged game is a record: later games keep their numbers
+    if not allowed:
+        message += f"; more than {MAX_RESYNCS} XML syntax errors: the rest of the file is not read"
+        return _fatal(target.path, message, index, line), None
+    error_at = where + target.byte_offset if where >= 0 else None
+    if error_at is None:
+        after = source.end()
+    else:
+        # an invalid token or junk after the root may be the "<" of an intact <game> (after an
+        # unfinished tag, or a second root): resume there; any other error may lie in the
+        # start tag of the game it points at (an unbound prefix points at its "<")
+        after = error_at + (0 if code in _ERROR_AT_NEXT_TAG else 1)
+    after = max(after, target.resumed_at + 1)  # never the game this parser started at
+    open_elements = target.open_elements()
+    if open_elements is None:
+        message += (
+            f"; more than {MAX_PREFIX_DEPTH} elements or namespace declarations enclose it: "
+            "the rest of the file is not read"
+        )
+        return _fatal(target.path, message, index, line), None
+    found = source.skip_to_game(
+        error_at, after, open_elements, min(MAX_PREFIX_DEPTH, target.options.max_depth)
+    )
+    if found is None:
+        message += "; no later <game> was found, so reading stops there"
+        return _fatal(target.path, message, index, line), None
+    pos, enclosing = found
+    prefix = "".join(f"<{e.qname}{e.declared}>" for e in enclosing)
+    if len(prefix) > MAX_PREFIX_BYTES:
+        message += (
+            f"; the start tags of the elements that enclose the next game are longer than "
+            f"{MAX_PREFIX_BYTES} characters: the rest of the file is not read"
+        )
+        return _fatal(target.path, message, index, line), None
+    message += f"; reading resumed at line {pos.line}"
+    parser = _make_parser(target)
+    target.restart(parser, pos, prefix)
+    source.prefix = prefix.encode("utf-8")
+    return _fatal(target.path, message, index, line), parser
+
+
+def _discard(parser: Any, error: BaseException) -> None:
+    """Break the reference cycles of a parser that failed, as ``XMLParser.close`` does for one
+    that ends: with the GC thresholds of the CLI, a thousand dead parsers (and their buffers)
+    would otherwise wait for a collection (100 MB for a file of long enclosing tags)."""
+    for name in ("parser", "_parser", "target", "_target"):
+        if hasattr(parser, name):
+            delattr(parser, name)
+    error.__traceback__ = None  # (its frames hold the parser, in a cycle of their own)
+    error.__context__ = None
+
+
+class _Pos(NamedTuple):
+    """A position in the cleaned text: byte index, line (from 1) and column (in characters, from
+    0), as expat counts them, and whether the byte before is a CR (a CR LF cut in two is one
+    line break)."""
+
+    byte: int
+    line: int
+    col: int
+    cr: bool
+
+
+_START = _Pos(0, 1, 0, False)
+
+
+def _advance(pos: _Pos, data: bytes) -> _Pos:
+    """The position after ``data``, which starts at ``pos``."""
+    if not data:
+        return pos
+    breaks = data.count(b"\n")
+    if b"\r" in data:  # expat counts CR LF, CR and LF alike
+        breaks += data.count(b"\r") - data.count(b"\r\n")
+    if pos.cr and data[0] == 0x0A:
+        breaks -= 1
+    last = max(data.rfind(b"\n"), data.rfind(b"\r"))
+    col = pos.col + _chars(data) if last < 0 else _chars(data[last + 1 :])
+    return _Pos(pos.byte + len(data), pos.line + breaks, col, data[-1] == 0x0D)
+
+
+def _chars(data: bytes) -> int:
+    """Characters in UTF-8 ``data`` (a character cut at either end counts where it starts)."""
+    return len(data.translate(None, _CONTINUATION_BYTES))
+
+
+class _Open(NamedTuple):
+    """An open element: its local name, its name as written and the namespace declarations of
+    its start tag (text ready to put in a start tag: no line break)."""
+
+    name: str
+    qname: str
+    declared: str
+
+
+class _Source:
+    """The cleaned chunks of the file, for the parser; keeps the latest ones (at least
+    ``KEEP_BYTES``) and where they start, to find where to resume after a syntax error."""
+
+    def __init__(self, chunks: Iterator[bytes]) -> None:
+        self.chunks = chunks
+        self.kept: deque[bytes] = deque()
+        self.kept_bytes = 0
+        self.kept_pos = _START  # where kept[0] starts in the file
+        self.prefix: bytes | None = None  # start tags for a resumed parser, fed first
+        self.pending: bytes | None = None  # the file from where reading resumes
+
+    def next(self) -> bytes | None:
+        """The next piece to feed, ``None`` at the end of the file."""
+        if self.prefix is not None:
+            prefix, self.prefix = self.prefix, None
+            return prefix
+        chunk = self.pending
+        if chunk is None:
+            chunk = next(self.chunks, None)
+            if chunk is None:
+                return None
+        else:
+            self.pending = None
+        kept = self.kept
+        kept.append(chunk)
+        self.kept_bytes += len(chunk)
+        while self.kept_bytes - len(kept[0]) >= KEEP_BYTES:
+            old = kept.popleft()
+            self.kept_bytes -= len(old)
+            self.kept_pos = _advance(self.kept_pos, old)
+        return chunk
+
+    def end(self) -> int:
+        """The file byte index after the last byte fed."""
+        return self.kept_pos.byte + self.kept_bytes
+
+    def skip_to_game(
+        self, error: int | None, after: int, enclosing: list[_Open], depth: int
+    ) -> tuple[_Pos, list[_Open]] | None:
+        """Where the first ``<game`` start tag at or after byte ``after`` of the file is (from the
+        start of what is kept when ``after`` lies before it), and the elements that enclose it,
+        or ``None`` when there is none.
+
+        ``enclosing`` (the elements open at the error, at byte ``error``) follows the tags of the
+        text skipped: a start tag opens an element, an end tag closes the elements up to the one
+        of its name (none when no open element has it); the rest of a tag the error is in is not
+        a tag.  What is kept is then the text from that ``<game``.
+        """
+        data = b"".join(self.kept)
+        offset = min(max(after - self.kept_pos.byte, 0), len(data))
+        pos = _advance(self.kept_pos, data[:offset])
+        buf = data[offset:]
+        in_tag = False
+        if error is not None and 0 <= error - self.kept_pos.byte <= len(data):
+            at = error - self.kept_pos.byte
+            in_tag = data.rfind(b"<", 0, at) > data.rfind(b">", 0, at)
+        stack = list(enclosing)
+        counts: dict[str, int] = {}
+        for e in stack:
+            counts[e.name] = counts.get(e.name, 0) + 1
+        while True:
+            m = _GAME_START.search(buf)
+            cut = m.start() if m is not None else _carry_from(buf)
+            text = buf[:cut]
+            if in_tag:  # (a "<" in an attribute value, a tag cut short...)
+                gt = text.find(b">")
+                in_tag = gt < 0
+                text = text[gt + 1 :] if gt >= 0 else b""
+            _follow_tags(stack, counts, text, depth)
+            pos = _advance(pos, buf[:cut])
+            buf = buf[cut:]
+            if m is not None:
+                break
+            chunk = next(self.chunks, None)
+            if chunk is None:
+                return None
+            buf += chunk
+        for i, e in enumerate(stack):  # games do not nest: the game found is outside any other
+            if e.name == "game":
+                del stack[i:]
+                break
+        self.kept.clear()
+        self.kept_bytes = 0
+        self.kept_pos = pos
+        self.pending = buf
+        return pos, stack
+
+
+def _carry_from(buf: bytes) -> int:
+    """Where the part of ``buf`` to keep for the next chunk starts: an unclosed tag at its end
+    (it may be a ``<game`` start tag cut in two), unless it is too long to be one that matters."""
+    lt = buf.rfind(b"<")
+    if lt > buf.rfind(b">") and len(buf) - lt <= _MAX_CARRY:
+        return lt
+    return len(buf)
+
+
+def _follow_tags(stack: list[_Open], counts: dict[str, int], text: bytes, depth: int) -> None:
+    """Open and close the elements of ``stack`` as the tags in ``text`` say."""
+    for m in _SKIPPED_TAG.finditer(text):
+        if not _QNAME.fullmatch(m.group(2)):
+            continue
+        qname = m.group(2).decode("utf-8", "replace")
+        name = qname.rsplit(":", 1)[-1]
+        if m.group(1):  # an end tag
+            if counts.get(name):
+                while stack:
+                    e = stack.pop()
+                    counts[e.name] -= 1
+                    if e.name == name:
+                        break
+        elif not m.group(3).endswith(b"/") and len(stack) < depth:
+            declared = "".join(
+                f" xmlns{':' if p else ''}{(p or b'').decode('utf-8', 'replace')}"
+                f"={_quote((v1 or v2 or b'').decode('utf-8', 'replace'))}"
+                for p, v1, v2 in _XMLNS_ATTRIBUTE.findall(m.group(3))
+            )
+            stack.append(_Open(name, qname, declared))
+            counts[name] = counts.get(name, 0) + 1
+
+
+def _quote(value: str) -> str:
+    """An attribute value, quoted, on one line."""
+    for raw, ref in (("&", "&amp;"), ("<", "&lt;"), ('"', "&quot;"), ("\n", "&#10;"),
+                     ("\r", "&#13;"), ("\t", "&#9;")):  # fmt: skip
+        value = value.replace(raw, ref)
+    return f'"{value}"'
 
 
 def _fatal(path: str, message: str, index: int, line: int | None) -> Record:
