@@ -70,6 +70,9 @@ class Finding:
     offset: int | None = None
     #: ``too-many-findings`` only: the findings not listed, by code
     counts: dict[str, int] | None = None
+    #: ``too-many-findings`` only: the worst severity of those of each code (not in the JSON:
+    #: what ``filter_findings`` needs to give the finding the severity of what it still counts)
+    worst: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
         if not self.severity:
@@ -104,20 +107,31 @@ def elide_findings(
     tally = Counter(dropped or ())
     tally.update((f.code, f.severity) for f in rest)
     by_code: Counter[str] = Counter()
-    for (code, _), n in tally.items():
+    worst_of: dict[str, str] = {}
+    for (code, severity), n in tally.items():
         by_code[code] += n
-    worst = max((severity for _, severity in tally), key=severity_rank)
-    total = sum(by_code.values())
-    counts = ", ".join(f"{code} {n}" for code, n in sorted(by_code.items()))
-    kept.append(
-        Finding(
-            "too-many-findings",
-            f"{total} more finding(s) are not listed ({counts}); the first {len(kept)} are",
-            severity=worst,
-            counts=dict(sorted(by_code.items())),
-        )
-    )
+        if code not in worst_of or severity_rank(severity) > severity_rank(worst_of[code]):
+            worst_of[code] = severity
+    kept.append(_elided(dict(sorted(by_code.items())), worst_of, len(kept)))
     return kept
+
+
+def _elided(counts: dict[str, int], worst_of: dict[str, str], listed: int) -> Finding:
+    """The ``too-many-findings`` finding that counts ``counts`` after ``listed`` findings."""
+    total = sum(counts.values())
+    text = ", ".join(f"{code} {n}" for code, n in counts.items())
+    words = (
+        f"{total} more finding(s) are not listed ({text}); the first {listed} are"
+        if listed
+        else f"{total} finding(s) are not listed ({text})"
+    )
+    return Finding(
+        "too-many-findings",
+        words,
+        severity=max((worst_of[code] for code in counts), key=severity_rank),
+        counts=counts,
+        worst={code: worst_of[code] for code in counts},
+    )
 
 
 def filter_findings(
@@ -147,28 +161,15 @@ def filter_findings(
             if code in ignore:
                 continue
             counts = {c: n for c, n in f.counts.items() if kept(c)}
-            if counts == f.counts:
-                out.append(f)
+            if counts == f.counts and len(out) == len(findings) - 1:
+                out.append(f)  # nothing filtered out
             elif counts:
-                out.append(_recount(f, counts))
+                worst_of = f.worst or {}
+                worst_of = {c: worst_of.get(c, f.severity) for c in counts}
+                out.append(_elided(counts, worst_of, len(out)))
         elif kept(code):
             out.append(f)
     return out
-
-
-def _recount(elided: Finding, counts: dict[str, int]) -> Finding:
-    """``elided`` (a ``too-many-findings`` finding) counting only ``counts``; its severity is
-    at most the worst default severity among them."""
-    listed = elided.message.rsplit("; ", 1)[-1]  # "the first N are"
-    text = ", ".join(f"{code} {n}" for code, n in counts.items())
-    worst = max((CODES.get(code, ERROR) for code in counts), key=severity_rank)
-    severity = min(worst, elided.severity, key=severity_rank)
-    return Finding(
-        "too-many-findings",
-        f"{sum(counts.values())} more finding(s) are not listed ({text}); {listed}",
-        severity=severity,
-        counts=counts,
-    )
 
 
 @dataclass(slots=True)

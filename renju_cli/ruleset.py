@@ -651,12 +651,14 @@ def _check_room(
         c = center(width, height)
     params = opening.get("params") or {}
 
-    def blame(path: str, key: str) -> str:
-        """The ``$param`` a step's key names, when it names one, else the key itself."""
-        raw = _raw_at({"opening": opening}, f"{path}.{key}")
-        if isinstance(raw, str) and raw.startswith("$") and raw[1:] in params:
-            return f"opening.params.{raw[1:]}"
-        return f"{path}.{key}"
+    def blame(path: str, *keys: str) -> str:
+        """The ``$param`` the first of a step's ``keys`` that names one names (a parameter is
+        what a ruleset that extends another changes), else the first key itself."""
+        for key in keys:
+            raw = _raw_at({"opening": opening}, f"{path}.{key}")
+            if isinstance(raw, str) and raw.startswith("$") and raw[1:] in params:
+                return f"opening.params.{raw[1:]}"
+        return f"{path}.{keys[0]}"
 
     def room(region: Region) -> int:
         if region.kind == "anywhere" or c is None:
@@ -709,7 +711,7 @@ def _check_room(
             elif s.kind == "declare":
                 if s.high is not None and s.low > s.high:
                     once(
-                        blame(body, "min"),
+                        blame(body, "min", "max"),
                         f"step {s.label}: at least {s.low} offers but at most {s.high}",
                     )
                 if s.low > points - stones:

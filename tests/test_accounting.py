@@ -372,3 +372,22 @@ def test_a_record_that_cannot_be_read_or_judged_is_never_filtered_clean(
     monkeypatch.setenv("RENJU_TEST_FAULT", "raise:bf.txt#0")
     code, report = _check_json(capsys, str(game), "--select", "duplicate")
     assert code == 3 and report["summary"]["internal_errors"] == 1
+
+
+def test_filtered_too_many_findings_keep_the_severity_of_what_they_count(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Under a claim policy a foul is a warning.  110 moves on h8 push it past the 100 listed
+    # findings; --select forbidden-move then made the counting finding an *error* (the code's
+    # default severity) and exit 1, where the same foul listed was a warning and exit 0; and
+    # it still said "the first 100 are" with none listed
+    (tmp_path / "claim.yaml").write_text(
+        "extends: renju\nname: claim\nforbidden:\n  policy: claim\n"
+    )
+    game = tmp_path / "many.txt"
+    game.write_text("h8 a1 " + "h8 " * 110 + "c3 o15 d3 o14 e4 o13 e5 o12 e3 o11\n")
+    rules = str(tmp_path / "claim.yaml")
+    code, report = _check_json(capsys, str(game), "-r", rules, "--select", "forbidden-move")
+    (elided,) = report["records"][0]["findings"]
+    assert code == 0 and elided["severity"] == "warning"
+    assert elided["message"] == "1 finding(s) are not listed (forbidden-move 1)"

@@ -390,5 +390,5 @@ def test_the_field_order_the_referee_builds_positionally() -> None:
     assert names(FirstFive) == ["move", "color", "point", "stones"]
     assert names(ForbiddenMove) == ["move", "point", "kinds"]
     assert names(Finding) == [
-        "code", "message", "severity", "move", "point", "line", "offset", "counts",
+        "code", "message", "severity", "move", "point", "line", "offset", "counts", "worst",
     ]  # fmt: skip

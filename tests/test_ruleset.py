@@ -173,6 +173,13 @@ def test_an_inherited_opening_error_names_the_parent_step(tmp_path: Path) -> Non
     )
     code, out = rules_check(str(tmp_path / "lc2.yaml"))
     assert code == 2 and f"{tmp_path / 'lc2.yaml'}:5: opening.params.offers: " in out, out
+    # a declared count whose max is the child's parameter (soosyrv-n declares min: 1,
+    # max: $offers): the child's parameter, not the parent's min, is to blame
+    (tmp_path / "lc3.yaml").write_text(
+        "extends: soosyrv-n\nname: lc3\nopening:\n  params:\n    offers: 0\n"
+    )
+    code, out = rules_check(str(tmp_path / "lc3.yaml"))
+    assert code == 2 and f"{tmp_path / 'lc3.yaml'}:5: opening.params.offers: " in out, out
 
 
 @pytest.mark.parametrize(
