@@ -267,3 +267,30 @@ def test_unknown_input_format_is_a_usage_error(
     src.write_text("h8 h9 i8 g8 j8 k8 i9 i10 j10 k11\n")
     assert convert(str(src), "--input-format", fmt) == 2
     assert f"unknown input format {fmt!r}" in capsys.readouterr().err
+
+
+def test_a_shipped_rule_name_survives_sgf(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # RU[caro] read back as no rule at all: every record naming caro, sakata, pro... was
+    # refused ("it would lose the rule"); RU[renju] reads as the RIF rules, as SGF files of
+    # other programs mean it, so a record of the shipped "renju" is still refused
+    src = tmp_path / "rules.jsonl"
+    src.write_text(
+        "".join(f'{{"moves":"h8 h9","rule":"{r}"}}\n' for r in ("caro", "sakata", "pro", "renju"))
+    )
+    out = tmp_path / "out.sgf"
+    assert convert(str(src), "--to", "sgf", "-o", str(out)) == 1
+    err = capsys.readouterr().err
+    assert err.count("cannot be written as sgf") == 1 and "'renju'" in err
+    assert [r.rule for r in read_path(str(out))] == ["caro", "sakata", "pro"]
+
+
+def test_the_read_back_is_not_bound_by_the_inputs_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --limit string=100 cut the comment of the input; the read-back of the output applied the
+    # same bound to its own (cut) text and refused the record
+    src = tmp_path / "long.sgf"
+    src.write_text("(;GM[4]SZ[15]C[" + "x" * 200 + "];B[hh];W[ii])\n")
+    assert convert(str(src), "--to", "jsonl", "--limit", "string=100") == 0

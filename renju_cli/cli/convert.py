@@ -110,7 +110,11 @@ def convert(
             return None
         return buf.getvalue()
 
-    back = dataclasses.replace(options, encoding="utf-8")  # what the writers write
+    # what the writers write, read back under the default bounds (a --limit applies to the
+    # input: a comment it cut is read back whole, whatever it is)
+    back = dataclasses.replace(
+        formats.ReadOptions(), encoding="utf-8", board_size=options.board_size
+    )
     if to == "psq":
         target = output or "."
         _output_directory(target)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import functools
 import importlib
 import io
 import os
@@ -120,6 +121,14 @@ def text_codec(name: str | None) -> str | None:
     if not getattr(info, "_is_text_encoding", True):
         return None
     return info.name
+
+
+@functools.cache
+def shipped_by_lower_name() -> dict[str, str]:
+    """The shipped rulesets' names by their lower-case form (a record's ``Freestyle``)."""
+    from renju_cli.ruleset import shipped_names
+
+    return {n.lower(): n for n in shipped_names()}
 
 
 def decode_text(raw: bytes, *encodings: str | None, last_resort: str = "utf-8") -> str:

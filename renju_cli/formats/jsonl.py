@@ -11,13 +11,12 @@ or a list of points; ``result`` a winner word or ``{"winner": ..., "reason": ...
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, parse_point
-from renju_cli.formats import ReadOptions, too_many_records
+from renju_cli.formats import ReadOptions, shipped_by_lower_name, too_many_records
 from renju_cli.formats.notation import parse_moves, unwritable, write_record
 from renju_cli.record import (
     DeclaredResult,
@@ -146,20 +145,13 @@ def _shipped_rule(name: str) -> tuple[str, str | None]:
     """A record's rule as a shipped ruleset's name (``Freestyle`` is ``freestyle``), and a note
     when it names none (kept as written): the record is then judged under ``--rules`` or the
     default, which the report's ``ruleset`` shows, and the note says why."""
-    known = _shipped_by_lower_name().get(name.strip().lower())
+    known = shipped_by_lower_name().get(name.strip().lower())
     if known is not None:
         return known, None
     return name, (
         f"rule {_clip(name)!r} names no shipped ruleset ('renju rules list'): judged under "
         "--rules, or the default"
     )
-
-
-@functools.cache
-def _shipped_by_lower_name() -> dict[str, str]:
-    from renju_cli.ruleset import shipped_names
-
-    return {n.lower(): n for n in shipped_names()}
 
 
 def _clip(text: str, limit: int = 40) -> str:

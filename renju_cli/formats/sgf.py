@@ -87,6 +87,7 @@ from renju_cli.formats import (
     ReadOptions,
     budget_terms,
     read_whole,
+    shipped_by_lower_name,
     text_codec,
     text_cost,
     too_long,
@@ -904,6 +905,10 @@ def ruleset_for(raw: str, search: bool = False) -> tuple[str | None, str | None]
         for k in (key, key.replace("-", ""), re.sub(r"-rules?$", "", key)):
             if k in _RULE_NAMES:
                 return _RULE_NAMES[k], raw.strip()
+        # a shipped ruleset's own name (what ``to_sgf`` writes): caro, sakata, pro...
+        shipped = shipped_by_lower_name().get(raw.strip().lower())
+        if shipped is not None:
+            return shipped, raw.strip()
         return None, None
     fam = _GN_FAMILIES.search(key)
     if fam is not None:
