@@ -504,6 +504,100 @@ def test_an_unclosed_end_tag_loses_only_its_game() -> None:
     assert recs[1].source.line == game_line(text, "2")
 
 
+def small(*parts: str) -> str:
+    """A database of ``parts`` (games and whatever lies between them), one per line."""
+    return "<database><games>\n" + "".join(parts) + "</games></database>\n"
+
+
+def game(gid: str, moves: str = "h8 h9") -> str:
+    return f'<game id="{gid}"><move>{moves}</move></game>\n'
+
+
+def game_ids(recs: list[Record]) -> list[str | None]:
+    return [r.metadata.get("game_id") for r in recs]
+
+
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        # the "--" is the error, inside a comment that holds a game: there is no game 9
+        "<!-- removed -- was wrong:\n" + game("9", "a1 a2") + "-->\n",
+        '<!-- removed -- <game id="9"> ---->\n',
+        # a commented start tag after the error is not where reading resumes
+        '<game id="2"><info>&</info></game>\n<!-- <game id="old"> -->\n',
+        '<game id="2"><info>&</info></game>\n<![CDATA[ <game id="old"> ]]>\n',
+        '<game id="2"><info>&</info></game>\n<?note <game id="old"> ?>\n',
+        # nor does a commented tag open an element around the next game
+        '<game id="2"><info>&</info></game>\n<!-- <old> --><!-- </games> -->\n',
+    ],
+    ids=["error-in-comment", "error-in-comment-dashes", "comment", "cdata", "pi", "tags"],
+)
+def test_a_game_in_a_comment_is_not_where_reading_resumes(damaged: str) -> None:
+    """A ``<game`` in a comment, a CDATA section or a processing instruction is text: resumed
+    there, a game that is not in the file came out, or the intact games after it were lost in
+    it (and the message named a game that does not exist)."""
+    text = small(game("1"), damaged, game("3"), game("4"), game("5"))
+    recs = read_text(text)
+    assert game_ids(recs) == ["1", None, "3", "4", "5"]
+    assert [r.source.index for r in recs] == [0, 1, 2, 3, 4]
+    assert [r.unreadable for r in recs] == [False, True, False, False, False]
+    bad = recs[1]
+    assert bad.source.line == 3
+    message = bad.problems[0].message
+    assert resumed_at(text, "3") in message
+    assert "id=9" not in message and "id=old" not in message
+    assert recs[2].source.line == game_line(text, "3")
+    line = game_line(text, "3")
+    assert [(m.token, m.line) for m in recs[2].moves] == [("h8", line), ("h9", line)]
+
+
+def test_an_error_inside_a_comment_resumes_after_its_end() -> None:
+    """A comment ended by ``--->`` (an error) ends there: the game after it is in the file."""
+    text = small(game("1"), "<!-- old --->", game("2"), game("3"))
+    recs = read_text(text)
+    assert game_ids(recs) == ["1", None, "2", "3"]
+    assert "reading resumed at line 3" in recs[1].problems[0].message
+    assert recs[2].source == SourceLocation("db.rif", 2, 3)
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [
+        """<game id="2" a="<game id='x'>">""",
+        """<game id="2" a='it"s <game id="x">'>""",
+        """<game id="2" a="it's" b="<game id='x'>">""",
+        """<game id="2" a="b" c='<game id="x"/>' d="e">""",
+    ],
+)
+def test_a_game_in_an_attribute_value_is_not_where_reading_resumes(tag: str) -> None:
+    """The error is at a ``<`` in a quoted attribute value: resumed there, the damaged game was
+    both an unreadable record and a readable one (id x), four records for three games."""
+    text = small(game("1"), tag + "<move>h8</move></game>\n", game("3"))
+    recs = read_text(text)
+    assert game_ids(recs) == ["1", None, "3"]
+    assert recs[1].unreadable and recs[1].source.line == 3
+    assert resumed_at(text, "3") in recs[1].problems[0].message
+    # an unfinished start tag followed by an intact game still resumes at that game
+    text = small(game("1"), '<game id="2" a="x\'y"' + game("3"), game("4"))
+    recs = read_text(text)
+    assert game_ids(recs) == ["1", None, "3", "4"]
+    assert "reading resumed at line 3" in recs[1].problems[0].message
+
+
+@pytest.mark.parametrize("damaged", [2, 3])
+def test_a_damaged_game_counts_against_max_records(damaged: int) -> None:
+    """Under ``max_records=3``, a damaged 4th game gave 5 records (3 games, the damaged one and
+    then the bound): the damaged game is one record too many, the bound's record stands for it."""
+    text = small(*(game(str(n)) for n in range(1, 7)))
+    # (in the start tag: a game whose start tag is read meets the bound there, before its damage)
+    text = text.replace(f'<game id="{damaged + 1}">', f'<game id="{damaged + 1}" a="&">')
+    recs = read_text(text, ReadOptions(max_records=3))
+    assert len(recs) == 4 and [r.source.index for r in recs] == [0, 1, 2, 3]
+    assert [r.unreadable for r in recs] == [damaged == n for n in range(3)] + [True]
+    assert recs[3].problems[0].message == "more than 3 records; the rest is not read"
+    assert recs[3].source.line == 5  # where the 4th record (game 4, damaged or not) starts
+
+
 def test_resync_keeps_namespaces_and_database_attributes() -> None:
     text = (
         '<?xml version="1.0"?>\n<r:database xmlns:r="urn:renju" version="7">\n'
@@ -548,10 +642,17 @@ def test_resync_with_crlf_and_a_game_on_the_line_of_the_error() -> None:
 def test_resync_does_not_depend_on_the_feed_size(
     monkeypatch: pytest.MonkeyPatch, feed: int
 ) -> None:
-    text = damage(damage(FIVE, "2"), "4", "x</info>").replace("INFO", "fine")
-    whole = read_text(text)
+    texts = [
+        damage(damage(FIVE, "2"), "4", "x</info>").replace("INFO", "fine"),
+        # comments, sections and quoted values skipped (their starts and ends cut in two)
+        small(game("1"), "<!-- a -- <game>\n-->", game("3"), '<game id="4"><info>&</info>'),
+        small("<![CDATA[<game>]]><?x <game> ?><!-- <game> -->", game("5"), "<!-- x --->"),
+        small(game("1"), """<game id="2" a="<game id='x'>"><move>h8</move></game>""", game("3")),
+        small(game("1"), '<game id="2" a="x\'y"' + game("3"), game("4")),
+    ]
+    wholes = [read_text(text) for text in texts]
     monkeypatch.setattr(renjunet, "FEED_BYTES", feed)
-    assert read_text(text) == whole
+    assert [read_text(text) for text in texts] == wholes
 
 
 def test_resync_keeps_the_move_budget_counted_at_the_files_byte() -> None:
@@ -640,6 +741,12 @@ def test_one_record_per_game_whatever_the_damage() -> None:
         ('<game id="', '<game x:y="1" id="'),
         ("</game>", "</game"),
         (">", ">&#xFFFE;"),
+        # a <game in a quoted value, a comment, a CDATA section, an instruction is not a game
+        (' round="', ' note="<game id=\'x\'>" round="'),
+        ("<move>", "<move><!-- -- <game id='x'> -->"),
+        ("</game>", "&</game><!-- <game id='x'> -->"),
+        ("</game>", "&</game><![CDATA[<game id='x'>]]>"),
+        ("</game>", "&</game><?pi <game id='x'>?>"),
     ]
     damaged = set()
     for n, i in enumerate(game_lines[3::7]):
@@ -661,6 +768,11 @@ def test_one_record_per_game_whatever_the_damage() -> None:
             assert rec == clean_rec and rec.source.line == line
     # "</game" followed by "<game" damages the game itself, and the next one is read
     assert sum(r.unreadable for r in recs) == len(damaged)
+    # under max_records, the damaged games count: at most one record more, the bound's
+    for bound in (3, 4, 10):  # games 3 and 10 (from 0) are damaged, game 4 is not
+        cut = read_text(text, ReadOptions(max_records=bound))
+        assert cut[:bound] == recs[:bound] and len(cut) == bound + 1
+        assert cut[bound].problems[0].message == f"more than {bound} records; the rest is not read"
 
 
 def test_not_a_database_at_all() -> None:

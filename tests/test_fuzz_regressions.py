@@ -43,6 +43,8 @@ def test_no_reader_and_no_loader_fails(path: Path) -> None:
     data = path.read_bytes()
     for fmt in (None, *fuzz_target.FORMATS):
         fuzz_target.run_input(data, fmt, str(path))
+        # and under the tightest bounds, as the fuzzer reads one input in ten
+        fuzz_target.run_input(data, fmt, str(path), options=fuzz_target.TIGHT)
     fuzz_target.run_ruleset(data)
 
 

@@ -14,12 +14,15 @@ megabytes and not always clean, so this reader
   UTF-8, so a bad byte costs one U+FFFD, not the rest of the file;
 - resumes after an XML syntax error: the damaged game (or whatever held the error) becomes one
   unreadable record that gives the line, the message and the line where reading resumed; a fresh
-  parser then starts at the next ``<game`` start tag, fed first the start tags of the elements
-  that enclose games (``<database><games>``, with no newline, so later line numbers stay the
-  file's) so that the file's own closing tags still match.  The lookup tables read so far are
-  kept; a table skipped by the resync is lost, so later games may name ids left unresolved.  At
+  parser then starts at the next ``<game`` start tag (not one in a comment, a CDATA section, a
+  processing instruction or the attribute value the error is in; an error inside a comment
+  resumes after its end), fed first the start tags of the elements that enclose games
+  (``<database><games>``, with no newline, so later line numbers stay the file's) so that the
+  file's own closing tags still match.  The lookup tables read so far are kept; a table skipped
+  by the resync is lost, so later games may name ids left unresolved.  At
   most ``MAX_RESYNCS`` resyncs per file; refusals (entities, external references, DTDs that
-  point outside or give attribute defaults, the bounds) still end the file.
+  point outside or give attribute defaults, the bounds) still end the file; a damaged game past
+  ``max_records`` ends it too, with the bound's record.
 
 Ids (rules, openings, players...) are always resolved through the file's own tables, never
 hard-coded.
@@ -108,7 +111,15 @@ _DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?$")
 # ASCII digits only, and few: str.isdigit() accepts "²" (which int() refuses) and any length
 _SMALL_NUMBER = re.compile(r"[0-9]{1,6}")
 #: Where reading resumes after a syntax error: a ``<game`` start tag (bytes of the cleaned UTF-8).
-_GAME_START = re.compile(rb"<(?:[\w.-]+:)?game[\s/>]")
+_GAME_START = rb"<(?:[\w.-]+:)?game[\s/>]"
+#: In the text skipped after a syntax error: a ``<game`` start tag, or the start of a comment, a
+#: CDATA section or a processing instruction (group 1), whose content is skipped to its end.
+_SKIP_TEXT = re.compile(_GAME_START + rb"|<(!--|!\[CDATA\[|\?)")
+_SECTION_END = {b"!--": b"-->", b"![CDATA[": b"]]>", b"?": b"?>"}
+#: In the rest of the start tag an error is in: its end or an intact ``<game``.
+_SKIP_TAG = re.compile(rb">|" + _GAME_START)
+_QUOTE = re.compile(rb"""["']""")
+_QUOTES = (b'"', b"'")
 _NAME_BYTES = rb"[A-Za-z_\x80-\xff][\w.\-\x80-\xff]*"
 #: Tags in the text skipped after a syntax error, to follow which elements enclose the next game.
 # (one character class for the whole name, and the lookahead: no backtracking into the name)
@@ -958,6 +969,12 @@ def _resync(
     if target.game is not None:
         message += f" ({_dropped(target.game)})"
     index = target.index
+    if index >= target.options.max_records:
+        # the damaged game would be one record too many: the bound ends the file here, with
+        # the record a game's start tag gives there (see ``_Target.start``)
+        message = f"more than {target.options.max_records} records; the rest is not read"
+        start = target.game.line if target.game is not None else line
+        return _fatal(target.path, message, index, start), None
     target.index += 1  # the damaged game is a record: later games keep their numbers
     if not allowed:
         message += f"; more than {MAX_RESYNCS} XML syntax errors: the rest of the file is not read"
@@ -1096,43 +1113,69 @@ class _Source:
         start of what is kept when ``after`` lies before it), and the elements that enclose it,
         or ``None`` when there is none.
 
-        ``enclosing`` (the elements open at the error, at byte ``error``) follows the tags of the
-        text skipped: a start tag opens an element, an end tag closes the elements up to the one
-        of its name (none when no open element has it); the rest of a tag the error is in is not
-        a tag.  What is kept is then the text from that ``<game``.
+        A ``<game`` in a comment, a CDATA section or a processing instruction is not one, nor is
+        one in a quoted attribute value of the start tag the error is in; an error inside a
+        comment resumes after that comment's end (see ``_resume_state``).  ``enclosing`` (the
+        elements open at the error, at byte ``error``) follows the tags of the text skipped: a
+        start tag opens an element, an end tag closes the elements up to the one of its name
+        (none when no open element has it); the rest of a tag the error is in is not a tag, nor
+        is what a comment, CDATA section or processing instruction holds.  What is kept is then
+        the text from that ``<game``.
         """
         data = b"".join(self.kept)
         offset = min(max(after - self.kept_pos.byte, 0), len(data))
+        wait: bytes | None = None  # what the text skipped is in (see _resume_state)
+        if error is not None and 0 <= error - self.kept_pos.byte <= len(data):
+            offset, wait = _resume_state(data, error - self.kept_pos.byte, offset)
         pos = _advance(self.kept_pos, data[:offset])
         buf = data[offset:]
-        in_tag = False
-        if error is not None and 0 <= error - self.kept_pos.byte <= len(data):
-            at = error - self.kept_pos.byte
-            in_tag = data.rfind(b"<", 0, at) > data.rfind(b">", 0, at)
+        i = 0  # buf[:i] is skipped
         stack = list(enclosing)
         counts: dict[str, int] = {}
         for e in stack:
             counts[e.name] = counts.get(e.name, 0) + 1
         while True:
-            m = _GAME_START.search(buf)
-            cut = m.start() if m is not None else _carry_from(buf)
-            text = buf[:cut]
-            if in_tag:  # (a "<" in an attribute value, a tag cut short...)
-                gt = text.find(b">")
-                in_tag = gt < 0
-                text = text[gt + 1 :] if gt >= 0 else b""
-            _follow_tags(stack, counts, text, depth)
-            pos = _advance(pos, buf[:cut])
-            buf = buf[cut:]
-            if m is not None:
+            found = more = False
+            if wait is None:  # text: follow its tags up to a <game or a section
+                m = _SKIP_TEXT.search(buf, i)
+                stop = m.start() if m is not None else _carry_from(buf, i)
+                _follow_tags(stack, counts, buf[i:stop], depth)
+                if m is None:
+                    i, more = stop, True
+                elif m.group(1) is None:
+                    i, found = stop, True
+                else:
+                    wait, i = _SECTION_END[m.group(1)], m.end()
+            elif wait == b">":  # the rest of a start tag (a "<" in it ends it too)
+                m = _SKIP_TAG.search(buf, i)
+                if m is None:
+                    i, more = _carry_from(buf, i), True  # (a "<game" cut in two)
+                elif m.group() == b">":
+                    wait, i = None, m.end()
+                else:  # an intact <game after an unfinished tag
+                    i, found = m.start(), True
+            else:  # a quoted value, or a comment, CDATA section or processing instruction
+                end = buf.find(wait, i)
+                if end < 0:
+                    i, more = max(i, len(buf) - len(wait) + 1), True  # (its end may be cut)
+                else:
+                    i = end + len(wait)
+                    wait = b">" if wait in _QUOTES else None
+            if found:
+                pos = _advance(pos, buf[:i])
+                buf = buf[i:]
                 break
-            chunk = next(self.chunks, None)
-            if chunk is None:
-                return None
-            buf += chunk
-        for i, e in enumerate(stack):  # games do not nest: the game found is outside any other
+            if more:
+                pos = _advance(pos, buf[:i])
+                buf = buf[i:]
+                i = 0
+                chunk = next(self.chunks, None)
+                if chunk is None:
+                    return None
+                buf += chunk
+        for n, e in enumerate(stack):  # games do not nest: the game found is outside any other
             if e.name == "game":
-                del stack[i:]
+                del stack[n:]
                 break
         self.kept.clear()
         self.kept_bytes = 0
@@ -1141,11 +1184,43 @@ class _Source:
         return pos, stack
 
 
-def _carry_from(buf: bytes) -> int:
-    """Where the part of ``buf`` to keep for the next chunk starts: an unclosed tag at its end
-    (it may be a ``<game`` start tag cut in two), unless it is too long to be one that matters."""
-    lt = buf.rfind(b"<")
-    if lt > buf.rfind(b">") and len(buf) - lt <= _MAX_CARRY:
+def _resume_state(data: bytes, at: int, start: int) -> tuple[int, bytes | None]:
+    """Where in ``data`` to look for the next ``<game`` after the error at byte ``at`` (``start``
+    unless the error lies inside a comment), and what that place is in: ``None`` for text,
+    ``b">"`` for the rest of an unfinished start tag, a quote for one of its attribute values,
+    ``b"-->"`` for a comment.
+
+    The error lies inside a comment when it comes right after a ``--`` (the only error a comment
+    can hold) and a ``<!--`` before it is not closed before it: the scan starts at that ``--``,
+    so it resumes after the comment's end (``--->`` included).  It lies in a start tag when the
+    last ``<`` before it comes after the last ``>``; in one of its attribute values when, from
+    that ``<``, a quote is still open where the scan starts: a ``<game`` there is text of the
+    damaged tag, not a game, up to the quote that closes the value (after it, the rest of the tag
+    is skipped as that of any tag, quotes or not).
+    """
+    opened = data.rfind(b"<!--", 0, at)
+    if opened >= 0 and data[at - 2 : at] == b"--" and data.find(b"-->", opened + 4, at) < 0:
+        return at - 2, b"-->"
+    lt = data.rfind(b"<", 0, at)
+    if lt <= data.rfind(b">", 0, at):
+        return start, None
+    i = lt + 1
+    while True:  # the quoted values of the tag, up to the start of the scan
+        m = _QUOTE.search(data, i, start)
+        if m is None:
+            return start, b">"
+        close = data.find(m.group(), m.end(), start)
+        if close < 0:
+            return start, m.group()
+        i = close + 1
+
+
+def _carry_from(buf: bytes, start: int = 0) -> int:
+    """Where the part of ``buf`` to keep for the next chunk starts (at or after ``start``): an
+    unclosed tag at its end (it may be a ``<game`` start tag cut in two), unless it is too long
+    to be one that matters."""
+    lt = buf.rfind(b"<", start)
+    if lt > buf.rfind(b">", start) and len(buf) - lt <= _MAX_CARRY:
         return lt
     return len(buf)
 
