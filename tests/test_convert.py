@@ -294,3 +294,25 @@ def test_the_read_back_is_not_bound_by_the_inputs_limits(
     src = tmp_path / "long.sgf"
     src.write_text("(;GM[4]SZ[15]C[" + "x" * 200 + "];B[hh];W[ii])\n")
     assert convert(str(src), "--to", "jsonl", "--limit", "string=100") == 0
+
+
+def test_renjunet_swap_flags_survive_json_lines(tmp_path: Path) -> None:
+    # RenjuNet records its swaps as flags without the move they came after ("-s": declined at
+    # the first opportunity, swapped at the second); JSON Lines had no place for them and
+    # refused 176 of 200 generated RenjuNet games.  "swaps" holds them now
+    from renju_cli.formats import jsonl
+
+    db = tmp_path / "db.rif"
+    db.write_text(
+        "<?xml version='1.0'?><database><games>"
+        '<game id="1" swap="-1"><move>h8 h9 i10 i7 j10</move></game>'
+        "</games></database>"
+    )
+    out = tmp_path / "db.jsonl"
+    assert convert(str(db), "--to", "jsonl", "-o", str(out)) == 0
+    assert json.loads(out.read_text())["swaps"] == "-s"
+    (before,), (after,) = read_path(str(db)), read_path(str(out))
+    assert after.opening_events == before.opening_events
+    # what swap_flags cannot write as flags (a swap tied to a move) stays in the moves
+    rec = jsonl.record_from_json({"moves": "h8 h9 i10 swap i7"}, "m.jsonl", 0, 1)
+    assert "swaps" not in jsonl.to_json(rec)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, BinaryIO
 
-from renju_cli.record import ParseProblem, Record, SourceLocation
+from renju_cli.record import OpeningEvent, ParseProblem, Record, SourceLocation
 
 #: Format name -> module, in the order detection tries them.
 FORMAT_MODULES: dict[str, str] = {
@@ -121,6 +121,30 @@ def text_codec(name: str | None) -> str | None:
     if not getattr(info, "_is_text_encoding", True):
         return None
     return info.name
+
+
+def numbered_swaps(flags: str) -> list[OpeningEvent]:
+    """RenjuNet's swap flags (its ``swap`` attribute; JSON Lines ``swaps``): one decision per
+    character, ``-`` declined, anything else a swap.  How many stones stood at each opportunity
+    depends on the protocol, which readers do not apply, so ``after`` is -1 and ``value`` is the
+    opportunity's 1-based number (``opening`` maps them)."""
+    return [
+        OpeningEvent(kind="no-swap" if ch == "-" else "swap", after=-1, value=str(i))
+        for i, ch in enumerate("".join(flags.split()), start=1)
+    ]
+
+
+def swap_flags(events: list[OpeningEvent]) -> str | None:
+    """The flags ``numbered_swaps`` reads back as ``events`` (numbered decisions only, 1 to n
+    in order), else ``None``."""
+    if not events:
+        return None
+    flags = []
+    for i, e in enumerate(events, start=1):
+        if e.after != -1 or e.kind not in ("swap", "no-swap") or e.value != str(i) or e.points:
+            return None
+        flags.append("-" if e.kind == "no-swap" else "s")
+    return "".join(flags)
 
 
 @functools.cache

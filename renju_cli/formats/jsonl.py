@@ -6,7 +6,9 @@ This is what ``renju convert --to jsonl`` writes and what scripts can produce ea
      "metadata": {"black": "A", "white": "B"}, "offers": ["j10", "k7"], "source": {...}}
 
 ``moves`` is a string in standard notation (with the opening extension of the notation format)
-or a list of points; ``result`` a winner word or ``{"winner": ..., "reason": ...}``.
+or a list of points; ``result`` a winner word or ``{"winner": ..., "reason": ...}``; ``swaps``
+RenjuNet's swap flags (``"s-s"``: swapped, declined, swapped at the protocol's 1st, 2nd and 3rd
+opportunities), decisions a database records without the move they came after.
 """
 
 from __future__ import annotations
@@ -16,7 +18,13 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, parse_point
-from renju_cli.formats import ReadOptions, shipped_by_lower_name, too_many_records
+from renju_cli.formats import (
+    ReadOptions,
+    numbered_swaps,
+    shipped_by_lower_name,
+    swap_flags,
+    too_many_records,
+)
 from renju_cli.formats.notation import parse_moves, unwritable, write_record
 from renju_cli.record import (
     DeclaredResult,
@@ -126,6 +134,9 @@ def record_from_json(
     metadata: dict[str, str] = {}
     if isinstance(meta, dict):
         metadata = {k: v if isinstance(v, str) else json.dumps(v) for k, v in meta.items()}
+    swaps = obj.get("swaps")
+    if isinstance(swaps, str):
+        events.extend(numbered_swaps(swaps[:4096]))
     offers = obj.get("offers")
     if isinstance(offers, list):
         try:
@@ -266,7 +277,9 @@ def to_json(record: Record) -> dict[str, Any]:
     events = record.opening_events
     late = [e for e in events if e.kind == "offers" and e.after > len(record.moves)]
     apart = late[0] if len(late) == 1 and late[0].after == 4 else None
-    inline = [e for e in events if e is not apart]
+    numbered = [e for e in events if e.after == -1]  # RenjuNet's swap flags: ``swaps``
+    swaps = swap_flags(numbered)
+    inline = [e for e in events if e is not apart and (swaps is None or e.after != -1)]
     shown = Record(moves=record.moves, source=record.source, opening_events=inline)
     lost = unwritable(shown, board=False)
     if record.setup:
@@ -286,6 +299,8 @@ def to_json(record: Record) -> dict[str, Any]:
         out["opening"] = record.opening_id
     if apart is not None:
         out["offers"] = [p.name for p in apart.points]
+    if swaps is not None:
+        out["swaps"] = swaps
     if record.metadata:
         out["metadata"] = record.metadata
     out["source"] = record.source.to_json()

@@ -50,7 +50,7 @@ from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-igno
 )
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point, parse_point
-from renju_cli.formats import ReadOptions, budget_terms, text_cost, unreadable
+from renju_cli.formats import ReadOptions, budget_terms, numbered_swaps, text_cost, unreadable
 from renju_cli.record import (
     DeclaredResult,
     Move,
@@ -799,19 +799,12 @@ def _declared_result(
 
 
 def _swap_events(raw: str, meta: dict[str, str]) -> list[OpeningEvent]:
-    """One event per character of ``swap``: ``-`` declined, anything else a swap.
-
-    How many stones stood at each opportunity depends on the protocol, which the reader does not
-    apply, so ``after`` is -1 and ``value`` is the opportunity's 1-based number.
-    """
-    flags = "".join(raw.split())
-    if not flags:
+    """One event per character of ``swap`` (``formats.numbered_swaps``); the raw text is kept
+    in the metadata."""
+    if not "".join(raw.split()):
         return []
     meta["swap"] = raw
-    return [
-        OpeningEvent(kind="no-swap" if ch == "-" else "swap", after=-1, value=str(i))
-        for i, ch in enumerate(flags, start=1)
-    ]
+    return numbered_swaps(raw)
 
 
 def _alt_events(raw: str, meta: dict[str, str], notes: list[str]) -> list[OpeningEvent]:
