@@ -316,3 +316,14 @@ def test_renjunet_swap_flags_survive_json_lines(tmp_path: Path) -> None:
     # what swap_flags cannot write as flags (a swap tied to a move) stays in the moves
     rec = jsonl.record_from_json({"moves": "h8 h9 i10 swap i7"}, "m.jsonl", 0, 1)
     assert "swaps" not in jsonl.to_json(rec)
+
+
+def test_json_lines_swaps_of_another_kind_are_a_parse_error() -> None:
+    from renju_cli.formats import jsonl
+
+    rec = jsonl.record_from_json({"moves": "h8 h9", "swaps": [1]}, "m.jsonl", 0, 1)
+    assert [p.message for p in rec.problems] == [
+        "line 1: swaps: expected a string of flags such as '-s'"
+    ]
+    rec = jsonl.record_from_json({"moves": "h8", "swaps": "s" * 5000}, "m.jsonl", 0, 1)
+    assert len(rec.opening_events) == 4096 and rec.notes

@@ -1126,3 +1126,43 @@ def test_utf32_and_utf16_databases(codec: str) -> None:
     text = "<?xml version='1.0'?>" + GAME.decode()
     recs = read_bytes(text.encode(codec))
     assert len(recs) == 1 and len(recs[0].moves) == 2 and not recs[0].notes
+
+
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        '<game id="2" black="1" note="abc',  # a line cut inside a quoted value
+        '<game id="2" note="see <i>x</i><move>h8 h9</move></game>',  # a "<" in an open value
+    ],
+)
+def test_a_value_left_open_by_a_damaged_line_does_not_swallow_the_next_game(damaged: str) -> None:
+    # the resync took the open quote for a value running on to the next quote: the one of
+    # id="3" on the next line, so game 3 was lost without a record of its own
+    text = (
+        '<?xml version="1.0"?>\n<database><games>\n'
+        '<game id="1"><move>h8 h9 i8</move></game>\n'
+        f"{damaged}\n"
+        '<game id="3"><move>h8 h9 i8</move></game>\n'
+        '<game id="4"><move>h8 h9 i8</move></game>\n'
+        "</games></database>\n"
+    )
+    recs = read_bytes(text.encode())
+    assert [(r.metadata.get("game_id"), r.unreadable, r.source.line) for r in recs] == [
+        ("1", False, 3), (None, True, 4 if "<i>" in damaged else 5), ("3", False, 5),
+        ("4", False, 6),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("tail", ["", "<junk/>"])
+def test_damage_after_the_last_game_at_the_record_bound_is_said_as_it_is(tail: str) -> None:
+    # two games, then the file is cut (or junk follows): under max_records=2 the damage was
+    # reported as "more than 2 records", though no third game exists
+    text = (
+        "<database><games>\n<game id='1'><move>h8</move></game>\n"
+        "<game id='2'><move>h8</move></game>\n" + tail
+    )
+    recs = read_bytes(text.encode(), ReadOptions(max_records=2))
+    assert len(recs) == 3 and recs[-1].unreadable
+    message = recs[-1].problems[0].message
+    assert message.startswith("XML syntax error") and "more than 2 records" not in message
+    assert "2 records were read, the limit: the rest is not read" in message

@@ -36,6 +36,8 @@ from renju_cli.record import (
 )
 
 NAME = "jsonl"
+#: Swap flags read from ``swaps`` at most (a protocol has a handful of opportunities).
+_MAX_SWAP_FLAGS = 4096
 EXTENSIONS = (".jsonl", ".ndjson")
 
 
@@ -136,7 +138,13 @@ def record_from_json(
         metadata = {k: v if isinstance(v, str) else json.dumps(v) for k, v in meta.items()}
     swaps = obj.get("swaps")
     if isinstance(swaps, str):
-        events.extend(numbered_swaps(swaps[:4096]))
+        if len(swaps) > _MAX_SWAP_FLAGS:
+            notes.append(f"line {line}: swaps: more than {_MAX_SWAP_FLAGS} flags, the rest ignored")
+        events.extend(numbered_swaps(swaps[:_MAX_SWAP_FLAGS]))
+    elif swaps is not None:
+        problems.append(
+            ParseProblem(f"line {line}: swaps: expected a string of flags such as '-s'", line=line)
+        )
     offers = obj.get("offers")
     if isinstance(offers, list):
         try:

@@ -112,6 +112,8 @@ _DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?$")
 _SMALL_NUMBER = re.compile(r"[0-9]{1,6}")
 #: Where reading resumes after a syntax error: a ``<game`` start tag (bytes of the cleaned UTF-8).
 _GAME_START = rb"<(?:[\w.-]+:)?game[\s/>]"
+#: a game start tag where it begins (``_Source.in_game_tag``)
+_GAME_TAG_AT = re.compile(rb"<(?:[\w.-]+:)?game(?:[\s/>]|$)")
 #: In the text skipped after a syntax error: a ``<game`` start tag, or the start of a comment, a
 #: CDATA section or a processing instruction (group 1), whose content is skipped to its end.
 _SKIP_TEXT = re.compile(_GAME_START + rb"|<(!--|!\[CDATA\[|\?)")
@@ -963,11 +965,17 @@ def _resync(
         message += f" ({_dropped(target.game)})"
     index = target.index
     if index >= target.options.max_records:
-        # the damaged game would be one record too many: the bound ends the file here, with
-        # the record a game's start tag gives there (see ``_Target.start``)
-        message = f"more than {target.options.max_records} records; the rest is not read"
-        start = target.game.line if target.game is not None else line
-        return _fatal(target.path, message, index, start), None
+        # a record more would pass the bound: a damaged game is one game too many, and the
+        # bound ends the file with the record a game's start tag gives (``_Target.start``);
+        # damage outside a game is said, and the file ends there too (what follows is not
+        # looked at: it may hold no game at all)
+        limit = target.options.max_records
+        if target.game is not None or source.in_game_tag(where + target.byte_offset):
+            message = f"more than {limit} records; the rest is not read"
+            start = target.game.line if target.game is not None else line
+            return _fatal(target.path, message, index, start), None
+        message += f"; {limit} records were read, the limit: the rest is not read"
+        return _fatal(target.path, message, index, line), None
     target.index += 1  # the damaged game is a record: later games keep their numbers
     if not allowed:
         message += f"; more than {MAX_RESYNCS} XML syntax errors: the rest of the file is not read"
@@ -1099,6 +1107,21 @@ class _Source:
         """The file byte index after the last byte fed."""
         return self.kept_pos.byte + self.kept_bytes
 
+    def in_game_tag(self, at: int) -> bool:
+        """Whether byte ``at`` of the file (an error's) lies in a ``<game`` start tag, as far as
+        the text kept tells."""
+        data = b"".join(self.kept)
+        i = at - self.kept_pos.byte
+        if not 0 <= i <= len(data):
+            return False
+        gt = data.rfind(b">", 0, i)
+        # the tag the error is in starts at the last "<" (or the one before, when the error
+        # is a "<" inside the tag's own values)
+        return any(
+            lt > gt and _GAME_TAG_AT.match(data, lt) is not None
+            for lt in (data.rfind(b"<", 0, i + 1), data.rfind(b"<", 0, i))
+        )
+
     def skip_to_game(
         self, error: int | None, after: int, enclosing: list[_Open], depth: int
     ) -> tuple[_Pos, list[_Open]] | None:
@@ -1149,7 +1172,12 @@ class _Source:
                     i, found = m.start(), True
             else:  # a quoted value, or a comment, CDATA section or processing instruction
                 end = buf.find(wait, i)
-                if end < 0:
+                line_end = buf.find(b"\n", i) if wait in _QUOTES else -1
+                if line_end >= 0 and (end < 0 or line_end < end):
+                    # a value the damaged line left open: what follows on the next line is
+                    # text again (a game there is kept), not the rest of the value
+                    wait, i = None, line_end + 1
+                elif end < 0:
                     i, more = max(i, len(buf) - len(wait) + 1), True  # (its end may be cut)
                 else:
                     i = end + len(wait)
@@ -1189,7 +1217,8 @@ def _resume_state(data: bytes, at: int, start: int) -> tuple[int, bytes | None]:
     last ``<`` before it comes after the last ``>``; in one of its attribute values when, from
     that ``<``, a quote is still open where the scan starts: a ``<game`` there is text of the
     damaged tag, not a game, up to the quote that closes the value (after it, the rest of the tag
-    is skipped as that of any tag, quotes or not).
+    is skipped as that of any tag, quotes or not) -- unless the value runs onto another line,
+    which is a line cut short (``note="abc`` and the next game on the next line).
     """
     opened = data.rfind(b"<!--", 0, at)
     if opened >= 0 and data[at - 2 : at] == b"--" and data.find(b"-->", opened + 4, at) < 0:
@@ -1204,6 +1233,10 @@ def _resume_state(data: bytes, at: int, start: int) -> tuple[int, bytes | None]:
             return start, b">"
         close = data.find(m.group(), m.end(), start)
         if close < 0:
+            if b"\n" in data[m.end() : start]:
+                # a value still open on a later line: the line was cut (a truncated or
+                # hand-edited file), and the "<" the error is at starts what follows
+                return start, None
             return start, m.group()
         i = close + 1
 
