@@ -905,9 +905,11 @@ def ruleset_for(raw: str, search: bool = False) -> tuple[str | None, str | None]
         for k in (key, key.replace("-", ""), re.sub(r"-rules?$", "", key)):
             if k in _RULE_NAMES:
                 return _RULE_NAMES[k], raw.strip()
-        # a shipped ruleset's own name (what ``to_sgf`` writes): caro, sakata, pro...
+        # a shipped ruleset's own name (what ``to_sgf`` writes): caro, sakata, pro...; but not
+        # "swap": files of renju programs mean the renju swap by it (as RenjuNet does), not
+        # the gomoku rule of that name, and such a file stays read as before (no rule)
         shipped = shipped_by_lower_name().get(raw.strip().lower())
-        if shipped is not None:
+        if shipped is not None and shipped != "swap":
             return shipped, raw.strip()
         return None, None
     fam = _GN_FAMILIES.search(key)
