@@ -579,11 +579,22 @@ def check_consistency(data: dict[str, Any], lines: Origins, where: str) -> list[
                     f"{MIN_FORBIDDEN_FIVE} stones or more; this ruleset's five is {k} "
                     f"(forbidden.{color})",
                 )
-    _check_opening(data, width, height, problem)
+
+    def own(keypath: str) -> bool:  # written in the file checked, not one it extends
+        hit = lines.get(keypath)
+        return isinstance(hit, int) or (isinstance(hit, tuple) and hit[0] == where)
+
+    _check_opening(data, width, height, problem, own)
     return problems
 
 
-def _check_opening(data: dict[str, Any], width: int, height: int, problem: Report) -> None:
+def _check_opening(
+    data: dict[str, Any],
+    width: int,
+    height: int,
+    problem: Report,
+    own: Callable[[str], bool] | None = None,
+) -> None:
     """What the schema cannot see in an opening protocol (unknown ``$param``, steps out of
     step with the move numbers, a centre off the board, more stones or offers than points)
     is a ruleset error too, not a surprise at check time."""
@@ -599,7 +610,7 @@ def _check_opening(data: dict[str, Any], width: int, height: int, problem: Repor
         return
     for p in lint(protocol):
         problem(_step_path(p) or "opening", p)
-    _check_room(protocol, opening, width, height, problem)
+    _check_room(protocol, opening, width, height, problem, own)
 
 
 _LABEL = re.compile(r"step ([0-9][0-9a-z.]*?)(?::| \()")
@@ -635,7 +646,12 @@ def _raw_at(data: Any, keypath: str) -> Any:
 
 
 def _check_room(
-    protocol: Protocol, opening: dict[str, Any], width: int, height: int, problem: Report
+    protocol: Protocol,
+    opening: dict[str, Any],
+    width: int,
+    height: int,
+    problem: Report,
+    own: Callable[[str], bool] | None = None,
 ) -> None:
     """The opening against the board: its centre on it, every region with a point, no more
     stones than points, no more offers than free points."""
@@ -652,13 +668,16 @@ def _check_room(
     params = opening.get("params") or {}
 
     def blame(path: str, *keys: str) -> str:
-        """The ``$param`` the first of a step's ``keys`` that names one names (a parameter is
-        what a ruleset that extends another changes), else the first key itself."""
+        """The ``$param`` one of a step's ``keys`` names (a parameter is what a ruleset that
+        extends another changes): the one set in the file checked, else the first; with no
+        parameter, the first key itself."""
+        named = []
         for key in keys:
             raw = _raw_at({"opening": opening}, f"{path}.{key}")
             if isinstance(raw, str) and raw.startswith("$") and raw[1:] in params:
-                return f"opening.params.{raw[1:]}"
-        return f"{path}.{keys[0]}"
+                named.append(f"opening.params.{raw[1:]}")
+        mine = [n for n in named if own is not None and own(n)]
+        return (mine or named or [f"{path}.{keys[0]}"])[0]
 
     def room(region: Region) -> int:
         if region.kind == "anywhere" or c is None:

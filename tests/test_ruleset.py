@@ -180,6 +180,16 @@ def test_an_inherited_opening_error_names_the_parent_step(tmp_path: Path) -> Non
     )
     code, out = rules_check(str(tmp_path / "lc3.yaml"))
     assert code == 2 and f"{tmp_path / 'lc3.yaml'}:5: opening.params.offers: " in out, out
+    # both bounds parameters (min: $lo, max: $hi), the child setting hi: the child's hi
+    (tmp_path / "lp4.yaml").write_text(
+        "name: lp4\nopening:\n  params: {lo: 1, hi: 8}\n  steps:\n"
+        "    - declare: {by: white, min: $lo, max: $hi}\n"
+    )
+    (tmp_path / "lc4.yaml").write_text(
+        "extends: lp4.yaml\nname: lc4\nopening:\n  params:\n    hi: 0\n"
+    )
+    code, out = rules_check(str(tmp_path / "lc4.yaml"))
+    assert code == 2 and f"{tmp_path / 'lc4.yaml'}:5: opening.params.hi: " in out, out
 
 
 @pytest.mark.parametrize(
