@@ -748,7 +748,7 @@ class Batch:
         with a long line or a long record.  A read error ends the file as with ``--jobs 1``."""
         from renju_cli import formats
 
-        options = self._options
+        options = formats.text_options(self._options)  # as the reader of the whole file
         identity = (opened.st_dev, opened.st_ino)
         opened_head = api.file_head(stream.fileno())
         starts_record = formats.load(fmt).starts_record

@@ -447,6 +447,25 @@ def test_slices_start_where_the_reader_starts_a_record(
     assert one[0] in (0, 1) and one[1]  # never an internal error, never nothing
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32-le", "cp037"])
+def test_an_encoding_that_is_not_ascii_compatible_is_not_used_on_lines(
+    tmp_path: Path, encoding: str
+) -> None:
+    """The command line refuses such an --encoding; given to the library, it decoded lines of
+    even length as UTF-16 (garbage) and made the --jobs 2 slicer cut a continued record in
+    two.  Text lines are read as if no encoding was given."""
+    from renju_cli.batch import Batch
+    from renju_cli.formats import ReadOptions
+
+    f = tmp_path / "enc.txt"
+    f.write_text("\n".join(["# " + "x" * 70_000] + ["h8 h9"] * 63 + ["2. i9"]) + "\n")
+    want = [(r.source.line, r.moves) for _, r in Batch([str(f)], jobs=1)]
+    for jobs in (1, 2):
+        got = Batch([str(f)], jobs=jobs, options=ReadOptions(encoding=encoding))
+        assert [(r.source.line, r.moves) for _, r in got] == want
+    assert len(want) == 63 and want[-1][1] == 3
+
+
 def test_a_slice_of_a_file_that_changed_since_it_was_cut_is_a_finding(tmp_path: Path) -> None:
     from renju_cli.batch import Settings, TextSlice, read_slice
     from renju_cli.formats import ReadOptions
@@ -528,7 +547,7 @@ def test_a_file_written_anew_and_longer_while_it_is_read_ends_with_a_finding(
 
     f = tmp_path / "games.txt"
     f.write_bytes(b"h8 h9 i8 g8\n" * 100_000)
-    reports = []
+    reports: list[GameReport] = []
     for _, report in Batch([str(f)], jobs=jobs):
         if not reports:
             with open(f, "r+b") as out:

@@ -94,12 +94,12 @@ def read_options(
     from renju_cli.formats import ReadOptions
 
     if encoding is not None:
-        from renju_cli.formats import text_codec
+        from renju_cli.formats import ascii_compatible, text_codec
 
         codec = text_codec(encoding)
         if codec is None:
             raise UsageProblem(f"{encoding!r} is not a text encoding Python knows")
-        if not _ascii_compatible(codec):
+        if not ascii_compatible(codec):
             # text files are split into lines and records as ASCII bytes, then decoded: a
             # UTF-16 file is told by its byte order mark (and XML by its first bytes)
             raise UsageProblem(
@@ -109,15 +109,6 @@ def read_options(
             )
     options = ReadOptions(encoding=encoding, board_size=board_size or 15)
     return dataclasses.replace(options, **parse_limits(limits))
-
-
-def _ascii_compatible(codec: str) -> bool:
-    """Whether ``codec`` writes the ASCII characters of records as ASCII bytes."""
-    sample = '\n\r\t h8 {[<>]}"=,.;:-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
-    try:
-        return sample.encode(codec) == sample.encode("ascii")
-    except (UnicodeError, LookupError, ValueError):
-        return False
 
 
 def limit_option() -> Callable[[F], F]:

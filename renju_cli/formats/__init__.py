@@ -155,6 +155,25 @@ def shipped_by_lower_name() -> dict[str, str]:
     return {n.lower(): n for n in shipped_names()}
 
 
+def ascii_compatible(codec: str) -> bool:
+    """Whether ``codec`` writes the ASCII characters of records as ASCII bytes (not UTF-16,
+    UTF-32 or EBCDIC): text files are cut into lines and records as bytes, then decoded."""
+    sample = '\n\r\t h8 {[<>]}"=,.;:-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
+    try:
+        return sample.encode(codec) == sample.encode("ascii")
+    except (UnicodeError, LookupError, ValueError):
+        return False
+
+
+def text_options(options: ReadOptions) -> ReadOptions:
+    """``options`` for a text format's reader: an encoding that is not ASCII-compatible
+    (``renju check`` refuses it; the library may be given one) is not used to decode lines."""
+    codec = text_codec(options.encoding)
+    if options.encoding and (codec is None or not ascii_compatible(codec)):
+        return dataclasses.replace(options, encoding=None)
+    return options
+
+
 def decode_text(raw: bytes, *encodings: str | None, last_resort: str = "utf-8") -> str:
     """``raw`` decoded with the first of ``encodings`` that decodes it strictly, else with
     ``last_resort`` and U+FFFD for bad bytes.  Never raises (``idna`` and friends raise
@@ -238,6 +257,8 @@ def read_stream(
         stream = io.BufferedReader(Recoded(stream, how))
         if how != "mac":  # its text is UTF-8 now, whatever --encoding or the file says
             opts = dataclasses.replace(opts, encoding="utf-8", recoded=True)
+    if fmt not in RAW_FORMATS:
+        opts = text_options(opts)
     records = load(fmt).read(stream, path, opts)
     first = next(records, None)
     if first is None:
