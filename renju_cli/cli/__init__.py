@@ -47,7 +47,12 @@ def main(argv: list[str] | None = None) -> None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
-        cli.main(args=argv, prog_name="renju", standalone_mode=False)
+        code = cli.main(args=argv, prog_name="renju", standalone_mode=False)
+        if code == 0 and sys.stdout is None:
+            # Click "exits" 0 after printing the help or the version, which its echo skips
+            # without a word when standard output is closed (``>&-``)
+            click.echo("renju: cannot write standard output: it is closed", err=True)
+            sys.exit(EXIT_USAGE)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
