@@ -122,7 +122,25 @@ def test_moves_stop_at_the_first_other_line() -> None:
     assert rec.metadata["black"] == "brain-a"
     assert rec.metadata["white"] == "brain-b"
     assert rec.metadata["result_code"] == "-1"
-    assert any("3,3,0" in n for n in rec.notes)  # a stone line in the trailer: a note
+    # a stone after the moves stopped: what stopped them was damage, and the stones after it
+    # are lost: a finding (it was a note, and the record passed as clean)
+    assert [p.message for p in rec.problems] == [
+        "line 4: 'brain-a' is no move, and the moves stop there: the stone at line 5 ('3,3,0') "
+        "and any after it are not read"
+    ]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "Piskvorky 15x15, 11:11, 0\r\r\n8,8,0\r\r\n9,9,0\r\r\n9,8,0\r\r\n",  # CR CR LF
+        "Piskvorky 15x15, 11:11, 0\n8,8,0\n\n9,9,0\n\n9,8,0\n",  # blank lines
+    ],
+)
+def test_blank_lines_do_not_end_the_moves(data: str) -> None:
+    # the moves stopped at the first blank line: 0 or 1 of 3 moves, no finding
+    rec = read_psq(data)
+    assert names(rec) == ["h8", "i7", "i8"] and not rec.problems
 
 
 def test_judge_line() -> None:

@@ -169,6 +169,9 @@ def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -
     stopped = False
     while i < len(lines):
         text = lines[i]
+        if not text.strip():  # a blank line (CR CR LF ends, an editor's) is no end of the moves
+            i += 1
+            continue
         m = _MOVE.fullmatch(text)
         if m is None:
             break
@@ -195,6 +198,7 @@ def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -
         moves.append(Move(Point(x - 1, height - y), line=i, token=text.strip()))
     names: list[str] = []
     seen = 0
+    late = 0  # stone lines after the moves stopped
     for j in range(i, len(lines)):
         text = lines[j].strip()
         if not text:
@@ -213,7 +217,18 @@ def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -
                 notes.append(f"another result code {text} at line {j + 1}")
             continue
         if _MOVE.fullmatch(text):
-            notes.append(f"stone line {text!r} at line {j + 1} after the trailer began; ignored")
+            # the moves stopped at a line that is none (a typo, a stray word): what follows
+            # is not read, and that is a finding, not a note
+            late += 1
+            if late == 1:
+                problems.append(
+                    ParseProblem(
+                        f"line {i + 1}: {lines[i].strip()[:40]!r} is no move, and the moves "
+                        f"stop there: the stone at line {j + 1} ({text!r}) and any after it "
+                        "are not read",
+                        line=i + 1,
+                    )
+                )
             continue
         judge = _JUDGE.fullmatch(text)
         if judge is not None:
