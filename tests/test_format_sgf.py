@@ -834,3 +834,26 @@ def test_a_bad_board_size_is_quoted_as_written(size: str, message: str) -> None:
     data = f"(;SZ[{size}];B[hh])".encode()
     [record] = sgf.read(io.BytesIO(data), "size.sgf", ReadOptions())
     assert record.unreadable and record.problems[0].message == message
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "(;FF[4]GM[4]SZ[15];B[hh];W[hi]C[oops\n",  # a comment whose "]" is missing
+        "  (;FF[4]GM[4]SZ[15];B[hh];W[hi]C[oops\n",
+        # CA[GBK] on UTF-8 text: the double-byte reading of 中 (E4 B8 AD) took the "]" along
+        "(;FF[4]GM[4]CA[GBK]SZ[15];B[hh];W[hi]C[\u4e2d])\n",
+    ],
+)
+def test_a_text_value_left_open_does_not_swallow_the_next_game(first: str) -> None:
+    # the value ran on to the next "]", in the next game: one record of 4 moves, with the
+    # second game's players and result, and no finding
+    second = "(;FF[4]GM[4]SZ[15]PB[Carol]RE[W+R];B[aa];W[ab])\n"
+    recs = read((first + second).encode("utf-8"))
+    assert len(recs) == 2
+    assert len(recs[0].moves) == 2 and "black" not in recs[0].metadata
+    assert [p.message for p in recs[0].problems] == [
+        "property value opened at line 1 is never closed (missing ']')"
+    ]
+    assert recs[1].metadata["black"] == "Carol" and len(recs[1].moves) == 2
+    assert recs[1].source.line == 2

@@ -118,6 +118,10 @@ _STRUCT = re.compile(rb"[()\[]")
 _VALUE_SPECIAL = re.compile(rb"[\\\]]")
 _VALUE_SPECIAL_DBCS = re.compile(rb"[\\\]\x81-\xfe]")
 _RESYNC = re.compile(rb"(?m)^[ \t]*\(\s*;")
+#: In a value of any property, a line that starts a new game (``(;`` and a root property): its
+#: ``]`` is missing, and the value would swallow the next game (a comment cut short, a charset
+#: that hides the ``]``).
+_RESYNC_GAME = re.compile(rb"\n[ \t]*\([ \t]*;[ \t]*(?:GM|FF|SZ|CA)[ \t]*\[")
 #: Bounds of the memos of one file (property names, move values): entries, and bytes of a key (a
 #: hostile file may hold any number of distinct names and values, of any length)
 _MEMO_ENTRIES = 4096
@@ -482,10 +486,9 @@ class _Parser:
                     raw_values = prop.group(2)
                     plain = _PLAIN_VALUE.findall(raw_values)
                     # (no "(" in the values: none can run over a line starting with "(;")
-                    if not (
-                        ident in _SHORT_PROPS
-                        and b"(" in raw_values
-                        and any(_RESYNC.search(v) for v in plain)
+                    if b"(" not in raw_values or not any(
+                        (ident in _SHORT_PROPS and _RESYNC.search(v)) or _RESYNC_GAME.search(v)
+                        for v in plain
                     ):
                         self._advance(prop.end())
                         if ident == "CA" and is_root and self.ca_applies:
@@ -507,8 +510,13 @@ class _Parser:
                     break
                 vline, vpos = self.line, self.pos
                 value = self._read_value()
-                if value is None or (ident in _SHORT_PROPS and _RESYNC.search(value)):
-                    # a short value running over a line that starts a node: its ']' is missing
+                if (
+                    value is None
+                    or (ident in _SHORT_PROPS and _RESYNC.search(value))
+                    or (b"\n" in value and _RESYNC_GAME.search(value))
+                ):
+                    # a short value running over a line that starts a node, or any value over
+                    # a line that starts a game: its ']' is missing
                     node.unterminated = (vline, vpos)
                     if values:
                         node.prop(ident, values)
