@@ -598,3 +598,19 @@ def test_games_past_max_records_are_refused_with_a_record() -> None:
     text = '[Site "PlayOK"]\n\n1. h8 h9 1-0\n\n' * 4
     recs = list(playok.read(io.BytesIO(text.encode()), "p.pgn", ReadOptions(max_records=2)))
     assert len(recs) == 3 and recs[2].unreadable and "more than 2 records" in str(recs[2].problems)
+
+
+def test_a_game_of_tags_alone_is_said_and_does_not_take_the_next_games_tags() -> None:
+    # game A: tags, a blank line, then game B's tags and moves. A's tags were overwritten by
+    # B's (notes only) and A vanished; a file cut inside its last tags gave a clean record
+    a = '[Site "PlayOK"]\n[Black "ann"]\n[White "bob"]\n[Result "1-0"]\n\n'
+    b = '[Site "PlayOK"]\n[Black "cy"]\n[White "di"]\n[Result "0-1"]\n\n1. h8 h9 2. i8 i9 0-1\n'
+    first, second = read_text(a + b)
+    assert first.metadata["black"] == "ann" and not first.moves
+    assert [p.message for p in first.problems] == [
+        "the tag section of line 1 is followed by no moves and no result token (the game's "
+        "movetext is missing)"
+    ]
+    assert second.metadata["black"] == "cy" and len(second.moves) == 4 and not second.problems
+    (cut,) = read_text(a.rstrip("\n"))
+    assert cut.problems and "no moves and no result token" in cut.problems[0].message

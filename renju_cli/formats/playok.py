@@ -157,6 +157,7 @@ class _Game:
         "stopped",
         "tags",
         "tags_cut",
+        "tags_ended",
     )
 
     def __init__(self, index: int, line: int, notes: list[str]) -> None:
@@ -164,6 +165,7 @@ class _Game:
         self.line = line  # line of the first tag (or of the first token without tags)
         self.tags: list[tuple[str, str, int]] = []
         self.tags_cut = False  # past MAX_TAGS tag lines: the rest are read past
+        self.tags_ended = False  # a blank line came after the tags (the movetext is next)
         self.moves: list[Move] = []
         self.events: list[OpeningEvent] = []
         self.notes = notes
@@ -343,6 +345,14 @@ class _Reader:
                     line=game.last_line,
                 )
             )
+        elif game.result is None and game.tags:
+            game.problems.append(
+                ParseProblem(
+                    f"the tag section of line {game.line} is followed by no moves and no result "
+                    "token (the game's movetext is missing)",
+                    line=game.line,
+                )
+            )
         game.end_comments()
         return _build(game, self.path)
 
@@ -350,6 +360,11 @@ class _Reader:
 
     def _scan_line(self, line: str) -> Iterator[Record]:
         n = self.lineno
+        if not line.strip():
+            game = self.game
+            if game is not None and game.tags and not game.in_movetext and self.in_comment is None:
+                game.tags_ended = True
+            return
         if self.in_comment is None and "[" not in line and "{" not in line and ";" not in line:
             # plain movetext, the bulk of a file: split at whitespace, each chunk tokenized once
             chunks = self.chunks
@@ -427,6 +442,13 @@ class _Reader:
             )
             return done, len(line)
         key, value = m.group(1, 2)
+        if game.tags_ended and done is None and any(k == key for k, _, _ in game.tags):
+            # after the blank line that ends a tag section, a key it holds already: the next
+            # game's tags, after a game of tags alone (its moves missing), which would
+            # otherwise take them over
+            done = self._finish()
+            game = self._open(n)
+            game.last_line = n
         if "\\" in value:  # the regex only for escapes, which real tags never hold
             value = _UNESCAPE_RE.sub(r"\1", value)
         if len(value) > self.options.max_string:
