@@ -614,3 +614,17 @@ def test_a_game_of_tags_alone_is_said_and_does_not_take_the_next_games_tags() ->
     assert second.metadata["black"] == "cy" and len(second.moves) == 4 and not second.problems
     (cut,) = read_text(a.rstrip("\n"))
     assert cut.problems and "no moves and no result token" in cut.problems[0].message
+
+
+def test_a_tag_line_that_lost_its_bracket_is_a_damaged_tag_not_movetext() -> None:
+    # 'Time "07:53:48"]' started the movetext (a bad token), and the tags after it a second
+    # game: two records for one game, the second looking clean without its players
+    text = (
+        '[Site "PlayOK"]\n[Black "ann"]\n[White "bob"]\n[Result "1-0"]\nTime "07:53:48"]\n'
+        '[GameType "60,15"]\n\n1. h8 h9 2. i8 i9 3. j8 j9 4. k8 k9 5. l8 1-0\n'
+    )
+    (rec,) = read_text(text)
+    assert rec.metadata["black"] == "ann" and len(rec.moves) == 9
+    assert [p.message for p in rec.problems] == [
+        "line 5: tag 'Time \"07:53:48\"]' has lost its '['; expected [Key \"Value\"]"
+    ]

@@ -110,6 +110,9 @@ _TOKEN_RE = re.compile(
     re.VERBOSE,
 )
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+#: A tag line that lost a bracket (``Time "07:53:48"]``, ``[Time "07:53:48"``): in a tag
+#: section it is a damaged tag, not the start of the movetext
+_BROKEN_TAG_RE = re.compile(r'\s*\[?\s*[A-Za-z][A-Za-z0-9_]*\s+"[^"]*"\s*\]?\s*')
 _UNESCAPE_RE = re.compile(r"\\(.)")
 # bounded digit runs: int() of a 5000-digit string raises (and costs quadratic time)
 _GAMETYPE_RE = re.compile(r"\s*([0-9]{1,9})\s*(?:,\s*([0-9]{1,9})\s*)?")
@@ -364,6 +367,25 @@ class _Reader:
             game = self.game
             if game is not None and game.tags and not game.in_movetext and self.in_comment is None:
                 game.tags_ended = True
+            return
+        game = self.game
+        if (
+            game is not None
+            and game.tags
+            and not game.tags_ended
+            and not game.in_movetext
+            and self.in_comment is None
+            and not line.lstrip().startswith("[")
+            and _BROKEN_TAG_RE.fullmatch(line)
+        ):
+            # (a "[Key" line without its "]" is reported by the tag scanner itself)
+            game.problems.append(
+                ParseProblem(
+                    f"line {n}: tag {_quote(line.strip())} has lost its '['; expected "
+                    '[Key "Value"]',
+                    line=n,
+                )
+            )
             return
         if self.in_comment is None and "[" not in line and "{" not in line and ";" not in line:
             # plain movetext, the bulk of a file: split at whitespace, each chunk tokenized once
