@@ -395,3 +395,13 @@ def test_a_trailer_line_past_max_string_is_cut_with_a_note() -> None:
                    max_string=100)  # fmt: skip
     assert len(rec.moves) == 2
     assert "line 4: longer than 100 characters, cut" in rec.notes
+
+
+def test_one_damaged_opening_line_does_not_lose_the_file() -> None:
+    # "0,0, 1,x, 0,3" made detection fail: the file was read as a move list, every opening lost
+    raw = b"0,0, 1,0, 1,3\n0,0, 1,1, 2,2\n0,0, 1,x, 0,3\n0,0, -1,0, 0,2\n"
+    assert gomocup_openings.sniff(raw) == 1
+    recs = list(gomocup_openings.read(io.BytesIO(raw), "o.txt", ReadOptions()))
+    assert [len(r.moves) for r in recs] == [3, 3, 0, 3] and recs[2].unreadable
+    # two bad lines of four is no opening file
+    assert gomocup_openings.sniff(b"0,0, 1,0\nh8 h9\n0,0, 1,1\nh8\n") == 0

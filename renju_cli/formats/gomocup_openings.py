@@ -24,7 +24,9 @@ EXTENSIONS = (".txt",)
 
 
 def sniff(head: bytes) -> int:
-    """1 when every line of ``head`` is an opening line (an even number of small signed ints).
+    """1 when the lines of ``head`` are opening lines (an even number of small signed ints):
+    all of them, or, with three or more, all but one (or one in ten): a damaged line is that
+    opening's parse-error, not every opening of the file read as a move list and lost.
 
     Never 2: such a file is plain numbers, so the extension and the other formats decide.  When
     ``head`` may be cut (a full detection buffer), its last partial line is not judged.
@@ -35,7 +37,10 @@ def sniff(head: bytes) -> int:
     lines = [line for line in lines if line.strip()]
     if not lines:
         return 0
-    return 1 if all(is_opening_line(line) for line in lines) else 0
+    good = sum(1 for line in lines if is_opening_line(line))
+    if good == len(lines) or (good >= 3 and len(lines) - good <= max(1, len(lines) // 10)):
+        return 1
+    return 0
 
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
