@@ -160,7 +160,10 @@ def test_huge_file_is_bounded() -> None:
 
 def test_sniff() -> None:
     assert pos.sniff(bytes([2, 112, 97])) == 1
-    assert pos.sniff(bytes([2, 112])) == 0  # length mismatch
+    # a count that disagrees with the length: a damaged position still (the reader says how),
+    # so that a .pos file is not read as a headerless RenLib library; text is not one
+    assert pos.sniff(bytes([2, 112])) == 1
+    assert pos.sniff(b"\n\n\n") == 0
     assert pos.sniff(bytes([2, 112, 225])) == 0  # not a point
     assert pos.sniff(b"") == 0
     assert pos.sniff(bytes([0])) == 0
@@ -175,3 +178,14 @@ def test_a_move_list_whose_first_byte_matches_its_length_is_not_a_pos_file() -> 
     assert len(text) == text[0] + 1
     assert pos.sniff(text) == 0
     assert detect(text, "<string>") == "notation"
+
+
+def test_a_damaged_position_file_is_still_read_as_one() -> None:
+    # count byte 0x78 (120) with 3 stones: detected as a headerless RenLib library, unreadable;
+    # with .pos it is read as the position it is, the missing stones said
+    from renju_cli.formats import detect, read_stream
+
+    data = bytes([0x78, 0x70, 0x00, 0x71])
+    assert detect(data, "p.pos") == "pos"
+    (rec,) = read_stream(io.BytesIO(data), "p.pos")
+    assert len(rec.moves) == 3 and "declares 120 stones but ends after 3" in rec.problems[0].message

@@ -36,15 +36,19 @@ def point_from_byte(value: int) -> Point:
 
 
 def sniff(head: bytes) -> int:
-    """1 when ``head`` is a whole plausible ``.pos`` file (count byte + that many points), else 0.
+    """1 when ``head`` is a plausible ``.pos`` file (a count byte and points), else 0.
 
     The format has no signature, so it is never sure; a ``.pos`` file is at most 226 bytes, so
     ``head`` holds all of it.
     """
-    if not head or not 1 <= head[0] <= POINTS or len(head) != head[0] + 1:
+    if not head or not 1 <= head[0] <= POINTS or not 2 <= len(head) <= POINTS + 1:
         return 0
     if 0x20 <= head[0] < 0x7F and all(0x20 <= b < 0x7F or b in b"\t\n\r" for b in head):
         return 0  # printable text whose first byte happens to match its length: a move list
+    if len(head) != head[0] + 1 and all(0x20 <= b < 0x7F or b in b"\t\n\r\f\v" for b in head):
+        return 0  # text (blank lines...), not a damaged position
+    # a count that disagrees with the length is a damaged .pos file still (its reader says so):
+    # with the extension, it is read as one rather than as a headerless RenLib library
     return 1 if all(b < POINTS for b in head[1:]) else 0
 
 
