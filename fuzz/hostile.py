@@ -247,6 +247,10 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     # a move followed by comment nodes only: each comment joined onto the move's at once
     # copied it whole every time (quadratic: 1 MB 1.9 s, 2 MB 6 s)
     "sgf-comment-chain": lambda n: _fill(b";C[x]", n, b"(;GM[4];B[hh]", b")"),
+    # the same before two variations: every node's mark kept the longer text (24 GB, killed)
+    "sgf-comment-chain-variations": lambda n: _fill(
+        b";C[x]", n, b"(;GM[4];B[hh]", b"(;W[aa])(;W[bb]))"
+    ),
     "jsonl-full-26x26-boards": lambda n: _fill(b'{"moves":"%s","size":26}\n' % _full_board(26), n),
 }
 

@@ -867,3 +867,14 @@ def test_a_long_chain_of_comment_nodes_is_read_in_linear_time() -> None:
     assert rec.metadata["comment"] == "r1\nr2"
     assert rec.moves[0].comment == "\n".join(["x"] * n) and rec.moves[1].comment is None
     # (time is measured in bench/, not here: fuzz/hostile.py sgf-comment-chain)
+
+
+def test_a_comment_chain_before_variations_is_kept_whole_in_each_line() -> None:
+    # the same chain before two variations: every node's mark kept the move with its longer
+    # comment (1 MB: 24 GB, killed); the lines of the tree carry the same comments as before
+    n = 5_000
+    first, second = read("(;GM[4];B[hh]" + ";C[x]" * n + "(;W[aa];C[y])(;W[bb]))")
+    chain = "\n".join(["x"] * n)
+    assert [m.comment for m in first.moves] == [chain, "y"]
+    assert [m.comment for m in second.moves] == [chain, None]
+    assert first.moves[0] == second.moves[0]

@@ -1266,7 +1266,9 @@ class _Mark(NamedTuple):
     problems: int
     notes: int
     info: int
-    comment: str | None
+    root_pieces: int
+    pieces: int
+    move_from: int
     stopped: bool
 
 
@@ -1293,17 +1295,21 @@ class _PathWalk:
         #: the order they were added (to take them back)
         self.info: dict[str, str] = {}
         self.info_order: list[str] = []
-        self.comment: str | None = None  # ``metadata["comment"]`` (root or before any move)
         self.stopped = False  # a bad move or ``max_moves``: the path's moves end here
         #: ``marks[k]``: the state before node ``k`` of the current path (not kept for a tree
         #: of one path, which is never rewound)
         self.marks: list[_Mark] = []
         self.rewindable = rewindable
-        #: a walk that is never rewound gathers the comments of comment-only nodes here and
-        #: joins them once (``_joined``): joining at every node made a chain of 200,000 comment
-        #: nodes quadratic (6 s for 2 MB)
-        self.root_comments: list[str] = []
-        self.move_comments: list[str] = []  # for the last move so far
+        #: the comments of comment-only nodes, joined once, not at every node (a chain of
+        #: 200,000 comment nodes was quadratic: 6 s for 2 MB, and 24 GB in a variation tree,
+        #: whose marks kept every longer text): ``root_pieces`` before any move (the record's
+        #: ``metadata["comment"]``), ``pieces[move_from:]`` for the last move so far
+        self.root_pieces: list[str] = []
+        self.pieces: list[str] = []
+        self.move_from = 0
+        #: the last join (the move joined, the pieces' span, the result): the lines of a tree
+        #: that leave its nodes after a long comment chain join the same pieces again
+        self.joined: tuple[Move, int, int, Move] | None = None
 
     def rewind(self, depth: int) -> None:
         """Take back the nodes from index ``depth`` on."""
@@ -1321,7 +1327,11 @@ class _PathWalk:
         for ident in self.info_order[mark.info :]:
             del self.info[ident]
         del self.info_order[mark.info :]
-        self.comment = mark.comment
+        del self.root_pieces[mark.root_pieces :]
+        if self.joined is not None and mark.pieces < self.joined[2]:
+            self.joined = None  # its pieces are taken back: others may come at their places
+        del self.pieces[mark.pieces :]
+        self.move_from = mark.move_from
         self.stopped = mark.stopped
 
     def step(self, node: _Node, k: int, ctx: _Ctx, opts: ReadOptions) -> None:
@@ -1337,7 +1347,9 @@ class _PathWalk:
                     len(self.problems),
                     len(self.notes),
                     len(self.info_order),
-                    self.comment,
+                    len(self.root_pieces),
+                    len(self.pieces),
+                    self.move_from,
                     self.stopped,
                 )
             )
@@ -1363,8 +1375,9 @@ class _PathWalk:
                 )
             else:
                 self.setup.extend(ni.setup)
-        if ni.moves and self.move_comments:
-            self._join_move_comments()
+        if ni.moves and moves and len(self.pieces) > self.move_from:
+            moves[-1] = self._with_pieces(moves[-1])
+            self.move_from = len(self.pieces)
         for mv in ni.moves:
             if len(moves) >= opts.max_moves:
                 self.problems.append(
@@ -1390,35 +1403,30 @@ class _PathWalk:
         if ni.comment:
             if ni.moves and moves and not self.stopped:
                 moves[-1] = dataclasses.replace(moves[-1], comment=ni.comment)
-            elif not self.rewindable:
-                (self.move_comments if moves and k else self.root_comments).append(ni.comment)
             elif k == 0 or not moves:
-                self.comment = (
-                    f"{self.comment}\n{ni.comment}" if self.comment is not None else ni.comment
-                )
+                self.root_pieces.append(ni.comment)
             else:
-                last = moves[-1]
-                text = f"{last.comment}\n{ni.comment}" if last.comment else ni.comment
-                moves[-1] = dataclasses.replace(last, comment=text)
+                self.pieces.append(ni.comment)
         if ni.bad:
             self.stopped = True
 
-    def _join_move_comments(self) -> None:
-        last = self.moves[-1]
-        parts = [last.comment, *self.move_comments] if last.comment else self.move_comments
-        self.moves[-1] = dataclasses.replace(last, comment="\n".join(parts))
-        self.move_comments = []
+    def _with_pieces(self, last: Move) -> Move:
+        """``last`` with the pending comment pieces joined onto its comment."""
+        start, end = self.move_from, len(self.pieces)
+        joined = self.joined
+        if joined is not None and joined[0] is last and joined[1:3] == (start, end):
+            return joined[3]
+        parts = self.pieces[start:end]
+        if last.comment:
+            parts.insert(0, last.comment)
+        move = dataclasses.replace(last, comment="\n".join(parts))
+        self.joined = (last, start, end, move)
+        return move
 
     def record(self, source: SourceLocation, ctx: _Ctx) -> Record:
         """The record of the current path: copies of the walk's lists, which go on changing;
         the lists themselves when the walk cannot be rewound (its only path: nothing changes
         them after this, and a collection of tiny games saves four copies per game)."""
-        if self.move_comments:
-            self._join_move_comments()
-        if self.root_comments:
-            parts = self.root_comments
-            self.comment = "\n".join([self.comment, *parts] if self.comment is not None else parts)
-            self.root_comments = []
         info = self.info
         if self.rewindable:
             moves = list(self.moves)
@@ -1427,9 +1435,13 @@ class _PathWalk:
             notes = list(self.notes)
         else:
             moves, setup, problems, notes = self.moves, self.setup, self.problems, self.notes
+        if moves and len(self.pieces) > self.move_from:
+            moves[-1] = self._with_pieces(moves[-1])  # (a copy of the walk's list if rewound)
+            if not self.rewindable:
+                self.move_from = len(self.pieces)
         meta: dict[str, str] = {}
-        if self.comment is not None:
-            meta["comment"] = self.comment
+        if self.root_pieces:
+            meta["comment"] = "\n".join(self.root_pieces)
         declared: DeclaredResult | None = None
         rule: str | None = None
         opening_id = None
