@@ -188,18 +188,8 @@ def _found(path: str, entry: os.DirEntry[str] | None = None) -> str | InputError
         mode = (entry.stat() if entry is not None else os.stat(path)).st_mode
     except OSError:
         return path
-    kind = _special_kind(mode)
+    kind = formats.special_kind(mode)
     return path if kind is None else InputError(path, f"not a regular file ({kind}): not read")
-
-
-def _special_kind(mode: int) -> str | None:
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    if stat.S_ISFIFO(mode):
-        return "a named pipe"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a device"
 
 
 def _glob(pattern: str) -> list[str]:

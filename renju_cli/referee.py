@@ -819,15 +819,11 @@ class _Replay:
                 _DETAILS[key] = detail
             return f"{color} {point.name} makes {detail}{after}{tail}"
 
+        claimed = policy not in ("lose", "reject")  # a foul only if the opponent claims it
+        self.add("forbidden-move", words, move, number, point, WARNING if claimed else "")
         if policy == "lose":
-            self.add("forbidden-move", words, move, number, point)
             self.end(COLOR_NAME[BLACK + WHITE - stone], "forbidden", number, point)
-            return None
-        if policy == "reject":
-            self.add("forbidden-move", words, move, number, point)
-            return None
-        self.add("forbidden-move", words, move, number, point, severity=WARNING)
-        return (number, point, kinds, stone)
+        return (number, point, kinds, stone) if claimed else None
 
     def _unclaimed(
         self, pending: tuple[int, Point, tuple[str, ...], int], number: int, move: Move

@@ -197,22 +197,16 @@ def _load_cached(name_or_path: str) -> Ruleset:
 def not_a_file(path: str) -> str | None:
     """What ``path`` is when it exists but is no regular file (``is a directory``, ``not a
     regular file (a named pipe)``), else ``None``.  Never opens it: a FIFO would block."""
+    from renju_cli.formats import special_kind
+
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):
         return None
-    if stat.S_ISREG(mode):
-        return None
     if stat.S_ISDIR(mode):
         return "is a directory"
-    kinds = (
-        (stat.S_ISFIFO, "a named pipe"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    )
-    kind = next((words for test, words in kinds if test(mode)), "")
-    return f"not a regular file ({kind})" if kind else "not a regular file"
+    kind = special_kind(mode)
+    return None if kind is None else f"not a regular file ({kind})"
 
 
 def _resolve(ref: str, base: Path | None) -> Path | None:

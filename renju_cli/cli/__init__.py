@@ -18,6 +18,7 @@ import click
 from renju_cli.__main__ import forget_interrupt
 from renju_cli.cli import check, convert, diff, position, rules  # noqa: F401 - register commands
 from renju_cli.cli.app import EXIT_CLEAN, EXIT_INTERNAL, EXIT_USAGE, cli
+from renju_cli.cli.output import give_up_output
 
 __all__ = ["cli", "main"]
 
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except BrokenPipeError:
         # The reader went away (renju check ... | head): stop quietly.
-        _silence_stdout()
+        give_up_output(None)
         sys.exit(EXIT_CLEAN)
     except SystemExit:
         raise
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> None:
             raise
         if isinstance(e, OSError) and _raised_by_click_echo(e):
             # what Click itself prints (--help, --version) onto a full or failing output
-            _silence_stdout()
+            give_up_output(None)
             click.echo(f"renju: cannot write standard output: {e.strerror or e}", err=True)
             sys.exit(EXIT_USAGE)
         click.echo(
@@ -151,13 +152,3 @@ def _raised_by_click_echo(e: BaseException) -> bool:
         and tb.tb_frame.f_code.co_name == "echo"
         and tb.tb_frame.f_globals.get("__name__") == "click.utils"
     )
-
-
-def _silence_stdout() -> None:
-    if sys.stdout is None:
-        return
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass

@@ -79,11 +79,7 @@ def report_output(path: str | None) -> Iterator[TextIO]:
             raise OutputError("standard output", OSError(errno.EBADF, "it is closed"))
         yield from _guarded(sys.stdout, "standard output")
         return
-    try:
-        special = not stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        special = False  # missing: created below (a broken link: replaced)
-    if special:
+    if _special(path):
         try:
             stream = open(path, "w", encoding="utf-8", errors="replace")  # noqa: SIM115
         except OSError as e:
@@ -96,12 +92,7 @@ def report_output(path: str | None) -> Iterator[TextIO]:
         return
     real = os.path.realpath(path)
     try:
-        fd, tmp = tempfile.mkstemp(
-            # (the name cut: with the random part, a name of 250 bytes would pass the limit)
-            prefix=f".{os.fsdecode(os.fsencode(os.path.basename(real))[:100])}.",
-            suffix=".tmp",
-            dir=os.path.dirname(real),
-        )
+        fd, tmp = _temporary_beside(real)
     except OSError as e:
         raise OutputError(path, e) from None
     # errors="replace": an undecodable file name must not stop the report
@@ -111,9 +102,8 @@ def report_output(path: str | None) -> Iterator[TextIO]:
         out.flush()
         try:
             os.fsync(fd)
-            os.chmod(tmp, _new_file_mode(real))
             out.close()
-            os.replace(tmp, real)
+            _put_in_place(tmp, real)
         except OSError as e:
             raise OutputError(path, e) from None
     except BaseException:
@@ -130,6 +120,32 @@ def _guarded(stream: TextIO, target: str) -> Iterator[TextIO]:
     out.flush()  # a full disk shows here, not at exit
 
 
+def _special(path: str) -> bool:
+    """Whether ``path`` exists and is no regular file (a device, a named pipe): written in
+    place, since renaming over it would replace the node itself.  A missing path is not (it is
+    created; a broken link is replaced)."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _temporary_beside(real: str) -> tuple[int, str]:
+    """A new temporary file in the directory of ``real``, to be renamed over it when whole."""
+    return tempfile.mkstemp(
+        # (the name cut: with the random part, a name of 250 bytes would pass the limit)
+        prefix=f".{os.fsdecode(os.fsencode(os.path.basename(real))[:100])}.",
+        suffix=".tmp",
+        dir=os.path.dirname(real),
+    )
+
+
+def _put_in_place(tmp: str, real: str) -> None:
+    """The whole temporary file ``tmp`` renamed over ``real``, with the mode ``real`` had."""
+    os.chmod(tmp, _new_file_mode(real))
+    os.replace(tmp, real)
+
+
 def _new_file_mode(path: str) -> int:
     """The mode of the file being replaced, else what ``open`` would give a new file."""
     try:
@@ -141,8 +157,9 @@ def _new_file_mode(path: str) -> int:
 
 
 def give_up_output(output: str | None) -> None:
+    """Point standard output (when it is the output) at /dev/null: what is still buffered for
+    it would fail again at exit, after the one line that said why."""
     if (output is None or output == "-") and sys.stdout is not None:
-        # what is still buffered for standard output would fail again at exit
         with contextlib.suppress(OSError, ValueError):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
@@ -185,42 +202,29 @@ def echo(text: str, *, nl: bool = True) -> None:
 def write_bytes(path: str, data: bytes) -> None:
     """``data`` into ``path`` as ``report_output`` writes (a PNG picture): atomically for a file,
     in place for a device or a named pipe, ``-`` to standard output; a failure is one line and
-    exit code 2, a closed pipe a quiet exit."""
+    exit code 2, a closed pipe a quiet exit (``written``)."""
     if path == "-":
-        try:
-            if sys.stdout is None:  # started with standard output closed (>&-)
-                raise OSError(errno.EBADF, "it is closed")
-            sys.stdout.flush()
-            sys.stdout.buffer.write(data)
-            sys.stdout.buffer.flush()
-        except BrokenPipeError:
-            give_up_output(None)
-            sys.exit(EXIT_CLEAN)
-        except OSError as e:
-            give_up_output(None)
-            click.echo(f"renju: {OutputError('standard output', e)}", err=True)
-            sys.exit(EXIT_USAGE)
+        with written(None) as out:
+            out.flush()  # (text written before goes first)
+            try:
+                sys.stdout.buffer.write(data)
+                sys.stdout.buffer.flush()
+            except BrokenPipeError:
+                raise
+            except OSError as e:
+                raise OutputError("standard output", e) from None
         return
     try:
-        special = not stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        special = False
-    try:
-        if special:
+        if _special(path):
             with open(path, "wb") as f:
                 f.write(data)
             return
         real = os.path.realpath(path)
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{os.fsdecode(os.fsencode(os.path.basename(real))[:100])}.",
-            suffix=".tmp",
-            dir=os.path.dirname(real),
-        )
+        fd, tmp = _temporary_beside(real)
         try:
             with open(fd, "wb") as f:
                 f.write(data)
-            os.chmod(tmp, _new_file_mode(real))
-            os.replace(tmp, real)
+            _put_in_place(tmp, real)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)

@@ -22,6 +22,7 @@ import importlib
 import io
 import os
 import re
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
@@ -145,6 +146,23 @@ def swap_flags(events: list[OpeningEvent]) -> str | None:
             return None
         flags.append("-" if e.kind == "no-swap" else "s")
     return "".join(flags)
+
+
+def special_kind(mode: int) -> str | None:
+    """What a file of ``st_mode`` ``mode`` is when it is neither a regular file nor a directory
+    (``a named pipe``, ``a character device``...): such a file is not opened by a search, since
+    reading a named pipe waits for a writer for ever."""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    for test, words in (
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return words
+    return "a special file"
 
 
 @functools.cache
