@@ -85,7 +85,8 @@ def read_bytes(
     """Every record of a file's content held in memory; a move list when no format matches."""
     if fmt is None and data.strip() and formats.detect(data[: formats.HEAD_BYTES], path) is None:
         fmt = "notation"  # the historical reading of analyze(): a bare move list
-    yield from formats.read_stream(io.BufferedReader(io.BytesIO(data)), path, fmt, options)
+    sized = (options or ReadOptions()).for_file(len(data))
+    yield from formats.read_stream(io.BufferedReader(io.BytesIO(data)), path, fmt, sized)
 
 
 def _ruleset_or_none(rules: str | Ruleset | None) -> Ruleset | None:
@@ -353,7 +354,7 @@ def read_path(
         if sys.stdin is None:  # started with standard input closed (``<&-``)
             yield unreadable("<stdin>", "standard input is closed")
             return
-        yield from _read_pipe(_stdin_read(), "<stdin>", fmt, opts, on_read)
+        yield from _read_pipe(_stdin_read(), "<stdin>", fmt, _for_stdin(opts), on_read)
         return
     try:
         raw = open(path, "rb", buffering=0)  # noqa: SIM115 - closed below, after the generator
@@ -371,7 +372,7 @@ def read_path(
         head = file_head(raw.fileno())
         stream = io.BufferedReader(raw if on_read is None else _CountingRaw(raw, on_read))
         count = 0
-        for record in formats.read_stream(stream, path, fmt, opts):
+        for record in formats.read_stream(stream, path, fmt, opts.for_file(st.st_size)):
             count += 1
             yield record
         changed = changed_while_read(path, st, raw.fileno(), head, count)
@@ -461,6 +462,18 @@ def _read_pipe(
 
 def _nothing_more(n: int) -> bytes:
     return b""
+
+
+def _for_stdin(options: ReadOptions) -> ReadOptions:
+    """``options`` for standard input: bounded by its size when it is a file (``< games.txt``);
+    a pipe's size is not known, and only ``max_records`` bounds it."""
+    try:
+        st = os.fstat(sys.stdin.fileno())
+        if stat.S_ISREG(st.st_mode):
+            return options.for_file(st.st_size - os.lseek(sys.stdin.fileno(), 0, os.SEEK_CUR))
+    except (OSError, ValueError, AttributeError):  # no descriptor (tests, embedding programs)
+        pass
+    return options
 
 
 def _stdin_read() -> Callable[[int], bytes]:

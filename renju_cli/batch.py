@@ -580,6 +580,8 @@ class Batch:
         self._options = self.options or ReadOptions()
         #: inputs read in slices whose records reached ``max_records``: no more slices are cut
         self._full: set[int] = set()
+        #: the options of each input read in slices, bounded by its size (``for_file``)
+        self._sized: dict[int, ReadOptions] = {}
 
     def total_bytes(self) -> int:
         """The size of the input files (standard input and devices count 0), for progress."""
@@ -598,7 +600,6 @@ class Batch:
         index = DuplicateIndex()
         done = 0
         numbered: dict[int, int] = {}  # the next record index of a file read in slices, by input
-        max_records = self._options.max_records
         add = self.summary.add
         last_sliced, last_path = 0, ""  # the last slice's input: the file a slicer's record ends
         # inputs whose slices found the file changed or unreadable: as the reader of the whole
@@ -628,12 +629,13 @@ class Batch:
                             self._full.add(sliced)  # and the slicer stops
                         n = numbered.get(sliced, 0)
                         numbered[sliced] = n + 1
-                        if n >= max_records:  # as the reader of the whole file would stop
+                        sized = self._sized.get(sliced, self._options)
+                        if n >= sized.max_records:  # as the reader of the whole file would stop
                             self._full.add(sliced)  # the slicer stops: the rest is not judged
-                            if n > max_records:
+                            if n > sized.max_records:
                                 continue
                             s = report.source
-                            refusal = too_many_records(s.path, n, s.line, self._options)
+                            refusal = too_many_records(s.path, n, s.line, sized)
                             report, key = judge_one(refusal, self.settings)
                         else:
                             report.source = dataclasses.replace(report.source, index=n)
@@ -748,7 +750,9 @@ class Batch:
         with a long line or a long record.  A read error ends the file as with ``--jobs 1``."""
         from renju_cli import formats
 
-        options = formats.text_options(self._options)  # as the reader of the whole file
+        # as the reader of the whole file: its encoding, its bound on records
+        options = formats.text_options(self._options).for_file(opened.st_size)
+        self._sized[input_no] = options
         identity = (opened.st_dev, opened.st_ino)
         opened_head = api.file_head(stream.fileno())
         starts_record = formats.load(fmt).starts_record

@@ -449,7 +449,10 @@ class _Replay:
             return None
         k = _common_prefix(old.moves, record.moves, len(checkpoints) - 1)
         guided = course.until if course is not None else 0
-        return k if k >= max(guided, 1) else None
+        # from the first move on; from the start too when there are setup stones (placing
+        # them costs more than taking the last line's moves back: 676 stones from 9 bytes of
+        # SGF ``AB[aa:zz]``, in game after game)
+        return k if k >= max(guided, 0 if record.setup else 1) else None
 
     def rewind(self, k: int) -> _Checkpoint:
         """Back to the state before move ``k + 1`` (after ``k`` moves); that state, for

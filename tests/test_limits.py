@@ -121,6 +121,7 @@ def test_a_bad_limit_is_a_usage_error(
 def test_limit_values() -> None:
     assert parse_limits(("records=50_000", "whole-file=2M", " Depth = 8 ", "string=1k")) == {
         "max_records": 50_000,
+        "bytes_per_record": 0,  # the bound given replaces the bound by the file's size
         "max_file": 2 << 20,
         "max_depth": 8,
         "max_string": 1024,
@@ -137,6 +138,12 @@ def test_the_help_gives_the_defaults_of_read_options() -> None:
         assert shown is not None, name
         scale = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[shown.group(2)]
         assert int(shown.group(1)) * scale == getattr(defaults, field), name
+
+
+def test_the_help_gives_the_bound_by_size_of_read_options() -> None:
+    defaults = ReadOptions()
+    said = f"{defaults.records_allowance} + one per {defaults.bytes_per_record} bytes"
+    assert said in LIMITS["records"][1]
 
 
 def test_jobs_2_cuts_where_jobs_1_does(tmp_path: Path) -> None:

@@ -49,7 +49,10 @@ def load_rules(rules: str | None) -> Any:
 #: ``--limit NAME=N``: the bounds of ``formats.ReadOptions`` a run on untrusted input may
 #: tighten, by the name the option gives them, with what each bounds.
 LIMITS: dict[str, tuple[str, str]] = {
-    "records": ("max_records", "records per file (10000000)"),
+    "records": (
+        "max_records",
+        "records per file, and by default no more than 8192 + one per 24 bytes of the file (16M)",
+    ),
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),
     "string": ("max_string", "length of one comment, name or line (1M)"),
@@ -85,6 +88,8 @@ def parse_limits(limits: tuple[str, ...]) -> dict[str, Any]:
         if not 1 <= n <= default:
             raise UsageProblem(f"--limit {name}: {n} is not between 1 and the default, {default}")
         fields[field] = n
+        if field == "max_records":  # a bound given replaces the one by the file's size
+            fields["bytes_per_record"] = 0
     return fields
 
 
@@ -123,7 +128,8 @@ def limit_option() -> Callable[[F], F]:
         + "; ".join(f"{name}: {what}" for name, (_, what) in LIMITS.items())
         + ". N may end in K, M or G (powers of 1024). Past a bound, the rest is skipped with a "
         "finding (a comment or name cut short: with a note in the record's notes). "
-        "E.g. --limit records=20000 bounds the time a hostile file can take.",
+        "A records limit given replaces the bound by the file's size: --limit records=20000 "
+        "for a tighter one, --limit records=16M to read a file of very short records whole.",
     )
 
 

@@ -62,7 +62,7 @@ class ReadOptions:
     board_size: int = 15
     #: Upper bounds that a hostile file cannot push us past.
     max_moves: int = 4096
-    max_records: int = 10_000_000
+    max_records: int = 16 << 20
     max_depth: int = 4096
     max_string: int = 1 << 20
     #: Bytes of a file read whole before it is parsed (SGF, psq, Gomocup openings: the other
@@ -74,6 +74,15 @@ class ReadOptions:
     #: quadratically; real libraries hold about one move per byte.
     moves_per_byte: int = 2
     moves_allowance: int = 1 << 16
+    #: Bound on the records of one file by its size (``for_file``): ``records_allowance`` plus
+    #: one record per ``bytes_per_record`` bytes (0: no such bound, ``max_records`` alone).
+    #: Time goes with records (each is judged and reported), and a hostile file packs one in
+    #: two or three bytes (``h8`` lines, a RenLib root with 500,000 one-move lines); real
+    #: records take more: a game from 9 moves up, a RenLib library about 20 bytes a line.
+    records_allowance: int = 8192
+    bytes_per_record: int = 24
+    #: The size of the file ``max_records`` was set for by ``for_file`` (for its message).
+    sized_for: int | None = None
     #: The line number of the stream's first line: line-based readers (move lists, JSON Lines)
     #: read a slice of a big file in a worker process and still number lines as in the file.
     first_line: int = 1
@@ -84,6 +93,27 @@ class ReadOptions:
     def move_budget(self, nbytes: int) -> int:
         """The moves the records of a file of ``nbytes`` bytes may hold together."""
         return self.moves_allowance + self.moves_per_byte * max(nbytes, 0)
+
+    def for_file(self, nbytes: int) -> ReadOptions:
+        """These options for a file of ``nbytes`` bytes: ``max_records`` lowered to what its
+        size allows (``records_allowance`` + one per ``bytes_per_record`` bytes)."""
+        if self.bytes_per_record <= 0 or self.sized_for is not None:
+            return self
+        bound = self.records_allowance + max(nbytes, 0) // self.bytes_per_record
+        if bound >= self.max_records:
+            return self
+        return dataclasses.replace(self, max_records=bound, sized_for=nbytes)
+
+    def too_many(self, what: str = "records") -> str:
+        """The problem of a file with more than ``max_records`` records (``what``: how its
+        format calls them), saying why when the bound comes from the file's size."""
+        said = f"more than {self.max_records} {what}"
+        if self.sized_for is not None:
+            said += (
+                f" in a file of {self.sized_for} bytes (at most {self.records_allowance} + one "
+                f"per {self.bytes_per_record} bytes; --limit records=N sets the bound)"
+            )
+        return said
 
 
 #: Characters of a record's text (metadata values, notes) that count as one move against the
@@ -393,7 +423,7 @@ def too_many_records(path: str, index: int, line: int | None, options: ReadOptio
     where = f"line {line}: " if line is not None else ""
     return unreadable(
         path,
-        f"{where}more than {options.max_records} records; the rest is not read",
+        f"{where}{options.too_many()}; the rest is not read",
         index=index,
         line=line,
     )

@@ -463,7 +463,7 @@ def _opening_records(
                 source=SourceLocation(path, index, lineno),
                 problems=[
                     ParseProblem(
-                        f"more than {opts.max_records} openings; the rest is not read",
+                        f"{opts.too_many('openings')}; the rest is not read",
                         line=lineno,
                         fatal=True,
                     )

@@ -408,7 +408,7 @@ class _Target:
             return
         if name == "game":
             if self.index >= self.options.max_records:
-                raise _Stop(f"more than {self.options.max_records} records; the rest is not read")
+                raise _Stop(f"{self.options.too_many()}; the rest is not read")
             # (no comprehension for a game without attributes: hostile files hold thousands)
             attrs = {_local(k): self._clip(v) for k, v in attrib.items()} if attrib else {}
             line = self.expat.CurrentLineNumber + self.line_offset  # (_line(), inlined)
@@ -971,7 +971,7 @@ def _resync(
         # looked at: it may hold no game at all)
         limit = target.options.max_records
         if target.game is not None or source.in_game_tag(where + target.byte_offset):
-            message = f"more than {limit} records; the rest is not read"
+            message = f"{target.options.too_many()}; the rest is not read"
             start = target.game.line if target.game is not None else line
             return _fatal(target.path, message, index, start), None
         message += f"; {limit} records were read, the limit: the rest is not read"

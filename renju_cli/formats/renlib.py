@@ -418,9 +418,7 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
                 continue
             emitted += len(line)
             if leaves >= options.max_records:
-                message = (
-                    f"more than {options.max_records} lines; the rest of the library is skipped"
-                )
+                message = f"{options.too_many('lines')}; the rest of the library is skipped"
             else:
                 budget = options.move_budget(reader.offset)
                 if emitted <= budget:

@@ -305,7 +305,7 @@ class _Node:
 
 
 class _Tree:
-    __slots__ = ("branched", "line", "problems", "root")
+    __slots__ = ("branched", "cut", "line", "problems", "root")
 
     def __init__(self, line: int) -> None:
         self.line = line
@@ -313,6 +313,9 @@ class _Tree:
         self.problems: list[ParseProblem] = []
         #: some node has several children (else the tree is one path, walked without marks)
         self.branched = False
+        #: parsing stopped at a line past the records the file may still give: the rest of
+        #: the file is not read (``parse_tree``'s ``max_lines``)
+        self.cut = False
 
 
 def _normalize_ident(raw: str) -> str:
@@ -600,11 +603,16 @@ class _Parser:
             if kind is not None:
                 self.dbcs = kind
 
-    def parse_tree(self) -> _Tree:
-        """Parse the game tree whose ``(`` is at ``pos``."""
+    def parse_tree(self, max_lines: int | None = None) -> _Tree:
+        """Parse the game tree whose ``(`` is at ``pos``; stop (``tree.cut``) when a line more
+        than ``max_lines`` begins: the lines before it are whole, and what follows is not read
+        (a megabyte of ``(;W[aa])`` siblings is 130,000 lines, past the file's bound on records
+        after a tenth of it)."""
         data = self.data
         n = len(data)
         tree = _Tree(self.line)
+        lines = 0  # leaves so far: the records the tree gives
+        most = max_lines if max_lines is not None else n + 1
         self._prescan_charset()
         self.pos += 1
         depth = 1
@@ -685,6 +693,7 @@ class _Parser:
                 if current is None:
                     if tree.root is None:
                         tree.root = node
+                        lines = 1
                     elif not orphan:
                         orphan = True
                         tree.problems.append(
@@ -698,6 +707,10 @@ class _Parser:
                 else:
                     tree.branched = True
                     current.children.append(node)
+                    lines += 1
+                    if lines > most:
+                        tree.cut = True
+                        return tree
                 current = node
                 if node.unterminated is not None:
                     vline, vpos = node.unterminated
@@ -1510,7 +1523,8 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
             pending.append(ParseProblem(stray, line=stray_line))
         if parser.pos >= len(data):
             break
-        tree = parser.parse_tree()
+        # a tree is parsed only as far as the records the file may still give
+        tree = parser.parse_tree(max_lines=options.max_records - count + 1)
         if pending:
             tree.problems[:0] = pending
             pending = []
@@ -1520,12 +1534,15 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
                     path,
                     index,
                     tree.line,
-                    f"more than {options.max_records} records; the rest is not read",
+                    f"{options.too_many()}; the rest is not read",
                 )
                 return
             count += 1
             yield record
         if budget.spent:
+            return
+        if tree.cut:  # (its lines gave fewer records: one unreadable record for the tree)
+            yield _unreadable(path, index, tree.line, f"{options.too_many()}; the rest is not read")
             return
         index += 1
     if pending or index == 0:
