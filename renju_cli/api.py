@@ -298,13 +298,17 @@ def _walk(
     seen: set[tuple[int, int]] | None = None,
     again_is_loop: bool = True,
 ) -> Iterator[str | InputError]:
-    """The files under ``root``, in name order; a directory reached a second time (a symbolic
-    link to one read before) is a finding, or, for a ``root`` already read when
-    ``again_is_loop`` is false (a pattern matched it and its parent), skipped."""
+    """The files under ``root``, in name order.  A directory is read once: a symbolic link to
+    a directory that contains it (a loop) is a finding; a directory reached again by another
+    way (``latest -> 2024`` beside ``2024``) is not read twice, and no finding blames it, its
+    files were read under the first path (as a ``root`` already read when ``again_is_loop`` is
+    false: a pattern matched it and its parent)."""
     seen = set() if seen is None else seen
-    stack = [root]
+    stack = [(root, 0)]
+    chain: list[tuple[int, int]] = []  # the directories from ``root`` down to the one read
     while stack:
-        top = stack.pop()
+        top, depth = stack.pop()
+        del chain[depth:]
         try:
             st = os.stat(top)
         except OSError as e:
@@ -312,12 +316,13 @@ def _walk(
             continue
         key = (st.st_dev, st.st_ino)
         if key in seen:
-            if top != root or again_is_loop:
+            if key in chain or (top == root and again_is_loop):
                 yield InputError(
-                    top, "directory read before (a symbolic link to it): not read again"
+                    top, "a symbolic link to a directory that contains it (a loop): not read again"
                 )
             continue
         seen.add(key)
+        chain.append(key)
         try:
             entries = sorted(os.scandir(top), key=lambda e: e.name)
         except OSError as e:
@@ -332,7 +337,7 @@ def _walk(
             except OSError:
                 is_dir = False
             if is_dir:
-                subdirs.append(entry.path)
+                subdirs.append((entry.path, depth + 1))
             elif wanted(entry.path):
                 yield _found(entry.path, entry)
         stack.extend(reversed(subdirs))
@@ -372,12 +377,18 @@ def read_path(
         head = file_head(raw.fileno())
         stream = io.BufferedReader(raw if on_read is None else _CountingRaw(raw, on_read))
         count = 0
+        nothing: Record | None = None  # "no record found": said only if the file stayed
         for record in formats.read_stream(stream, path, fmt, opts.for_file(st.st_size)):
+            if formats.found_nothing(record):
+                nothing = record
+                continue
             count += 1
             yield record
         changed = changed_while_read(path, st, raw.fileno(), head, count)
-        if changed is not None:
+        if changed is not None:  # (emptied while read: this one record says it)
             yield changed
+        elif nothing is not None:
+            yield nothing
     except OSError as e:
         yield unreadable(path, f"read error: {e.strerror or e}")
     finally:

@@ -146,6 +146,11 @@ class TextSlice:
 Item = Record | GameReport | FileTask | TextSlice
 
 
+def _damaged(report: GameReport) -> bool:
+    """Whether ``report`` says that its record could not be read whole."""
+    return any(f.code == "parse-error" for f in report.findings)
+
+
 def judge_one(item: Record | GameReport, settings: Settings) -> Judged:
     """Judge one record; never raises: a bug becomes an ``internal-error`` finding."""
     if isinstance(item, GameReport):
@@ -642,7 +647,9 @@ class Batch:
                     first = index.seen(key, report.source) if key else None
                     if first is not None:
                         self.summary.duplicates += 1
-                        if self.duplicates == "skip":
+                        # a copy with damage of its own is reported: skipping it would hide
+                        # what is wrong with it (``h8 h9 i9 zz`` after ``h8 h9 i9``)
+                        if self.duplicates == "skip" and not _damaged(report):
                             self.summary.skipped += 1
                             continue
                         report.findings.append(duplicate_finding(first))

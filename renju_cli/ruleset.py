@@ -37,6 +37,11 @@ MAX_EXTENDS_DEPTH = 16
 #: keys and items after aliases are followed (``&a [*b, *b]`` doubles at each level).
 MAX_YAML_DEPTH = 64
 MAX_YAML_NODES = 100_000
+#: ... and the characters of its scalars, counted as aliases repeat them: 5,000 aliases of one
+#: 200 kB string made a gigabyte (the schema validator's messages quote the value whole).
+MAX_YAML_CHARS = 4 * MAX_RULESET_BYTES
+#: Characters of a schema error's message kept (the validator quotes the wrong value whole).
+MAX_MESSAGE = 300
 #: The shortest five for which double-fours and double-threes are judged.  rules.md defines
 #: them (and the judge implements them) for a five of 5 stones; longer fives generalise the same
 #: shapes.  Shorter ones do not: with a five of 3 every lone stone is a "three" and the
@@ -210,6 +215,15 @@ def not_a_file(path: str) -> str | None:
 
 
 def _resolve(ref: str, base: Path | None) -> Path | None:
+    """The file of ruleset ``ref`` (``extends:`` in ``base``): a shipped name is the shipped
+    ruleset, whatever lies in the working directory or beside ``base`` (a file named
+    ``renju`` there must not change what ``-r renju``, or a record's ``RU[renju]``, means);
+    anything else is a path, tried beside ``base`` first (with or without ``.yaml``)."""
+    bare = os.sep not in ref and "/" not in ref and not ref.endswith((".yaml", ".yml"))
+    if bare:
+        shipped = _shipped_path(ref)
+        if shipped is not None:
+            return shipped
     candidates = []
     if base is not None:
         candidates.append(base.parent / ref)
@@ -221,8 +235,6 @@ def _resolve(ref: str, base: Path | None) -> Path | None:
                 return c
         except (OSError, ValueError):  # a name too long for the file system, a NUL
             continue
-    if os.sep not in ref and "/" not in ref and not ref.endswith((".yaml", ".yml")):
-        return _shipped_path(ref)
     return None
 
 
@@ -346,9 +358,16 @@ def _collect_lines(root: yaml.Node, lines: dict[str, int], where: str) -> None:
     seen = 0
     keys = yaml.constructor.SafeConstructor()  # builds scalar keys only, to compare them
     duplicates: list[tuple[str, str, int | None, str]] = []
+    chars = 0
     while stack:
         node, prefix, depth = stack.pop()
         seen += 1
+        if isinstance(node, yaml.ScalarNode):
+            chars += len(node.value)
+            if chars > MAX_YAML_CHARS:
+                line = node.start_mark.line + 1
+                said = f"more than {MAX_YAML_CHARS} characters of text (with aliases expanded)"
+                raise RulesetError([(where, prefix, line, said)])
         if seen > MAX_YAML_NODES:
             raise RulesetError(
                 [
@@ -470,7 +489,10 @@ def validate(data: dict[str, Any], lines: Origins, where: str) -> None:
             if extra:
                 continue
         file, line = _locate(lines, keypath, where)
-        errors.append((file, keypath, line, err.message))
+        message = err.message  # it quotes the value: a long one is cut
+        if len(message) > MAX_MESSAGE:
+            message = f"{message[:MAX_MESSAGE]}... ({len(message)} characters)"
+        errors.append((file, keypath, line, message))
     if errors:
         raise RulesetError(errors)
 

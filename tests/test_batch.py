@@ -137,7 +137,7 @@ def test_a_pattern_reads_each_file_once_and_follows_no_loop(tmp_path: Path) -> N
         if pattern in ("**/*.txt", "**"):
             assert paths == files, pattern
         # the links to a directory read before are said, once each, never followed
-        assert all("read before" in e.message for e in found if isinstance(e, InputError))
+        assert all("(a loop)" in e.message for e in found if isinstance(e, InputError))
     assert [str(p) for p in expand_inputs([str(tree / "**" / "sub" / "*.txt")])] == files[1:]
 
 
@@ -1134,3 +1134,54 @@ def test_a_file_given_twice_is_numbered_from_0_each_time_with_jobs(
     f.write_text("h8 h9\n" * 10)
     reports = [r for _, r in Batch([str(f), str(f)], jobs=2)]
     assert [r.source.index for r in reports] == list(range(10)) * 2
+
+
+def test_a_file_emptied_while_it_is_read_is_one_record(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Emptied after it was opened, before it was read: "no record found" and "the file
+    changed while it was read" made two records of one path; the second says it all."""
+    from renju_cli import formats
+    from renju_cli.api import read_path
+
+    f = tmp_path / "games.txt"
+    f.write_bytes(b"h8 h9 i9\nh8 h9\n")
+    read_stream = formats.read_stream
+
+    def emptied(*args: Any, **kwargs: Any) -> Any:
+        os.truncate(f, 0)
+        return read_stream(*args, **kwargs)
+
+    monkeypatch.setattr(formats, "read_stream", emptied)
+    [record] = list(read_path(str(f)))
+    assert record.unreadable and "changed while it was read (15 bytes when opened, 0 at" in (
+        record.problems[0].message
+    )
+    # a file that holds nothing to check, left alone, is still that one record
+    monkeypatch.setattr(formats, "read_stream", read_stream)
+    f.write_bytes(b"\n\n")
+    [record] = list(read_path(str(f)))
+    assert record.unreadable and formats.found_nothing(record)
+
+
+def test_a_directory_reached_twice_is_read_once_and_blamed_for_nothing(tmp_path: Path) -> None:
+    """``latest -> 2024`` beside ``2024``: the real directory, reached second, was an unreadable
+    record "read before (a symbolic link to it)", exit 1 on clean records.  It is read once,
+    under the first path; only a loop (a link to a directory that contains it) is said.
+
+        games/2024/a.txt  games/latest -> 2024  games/2024/up -> ..
+    """
+    from renju_cli.api import InputError, expand_inputs
+
+    games = tmp_path / "games"
+    (games / "2024").mkdir(parents=True)
+    (games / "2024" / "a.txt").write_text("h8 h9\n")
+    (games / "latest").symlink_to("2024")
+    found = list(expand_inputs([str(games)]))
+    assert found == [str(games / "2024" / "a.txt")]
+    (games / "2024" / "up").symlink_to("..")
+    found = list(expand_inputs([str(games)]))
+    assert found[0] == str(games / "2024" / "a.txt")
+    [loop] = found[1:]
+    assert isinstance(loop, InputError) and loop.path == str(games / "2024" / "up")
+    assert "(a loop)" in loop.message

@@ -186,3 +186,16 @@ def test_duplicates_can_be_skipped(capsys: pytest.CaptureFixture[str], db: Path)
 def test_duplicates_are_the_same_with_jobs(capsys: pytest.CaptureFixture[str], db: Path) -> None:
     args = ("check", str(db), "-f", "jsonl", "--duplicates", "report")
     assert renju(capsys, *args, "-j", "2") == renju(capsys, *args)
+
+
+def test_a_damaged_copy_is_not_skipped(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the second line is the first game and a word that is no move: skipped as a copy, its
+    # parse error went with it (exit 0)
+    games = tmp_path / "games.txt"
+    games.write_text("h8 h9 i9\nh8 h9 i9 zz\n")
+    code, out, _ = run_cli(capsys, "check", str(games), "-f", "json", "--duplicates", "skip")
+    doc = json.loads(out)
+    assert [r["source"]["index"] for r in doc["records"]] == [0, 1] and code == 1
+    codes = [f["code"] for f in doc["records"][1]["findings"]]
+    assert "parse-error" in codes and "duplicate" in codes
+    assert (doc["summary"]["duplicates"], doc["summary"]["skipped"]) == (1, 0)

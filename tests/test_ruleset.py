@@ -413,3 +413,47 @@ def test_the_readme_states_the_size_limit_the_code_applies() -> None:
     readme = (Path(__file__).resolve().parent.parent / "rulesets" / "README.md").read_text()
     assert MAX_RULESET_BYTES == 256 * 1024
     assert "256 KiB" in readme and "1 MB" not in readme
+
+
+def test_a_shipped_name_is_the_shipped_ruleset_whatever_lies_in_the_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file named ``renju`` (or ``freestyle.yaml`` beside a ruleset that extends
+    ``freestyle``) in the working directory took the place of the shipped ruleset: ``renju
+    rules list`` failed, and a record's own rule (``RU[renju]``) loaded a local file."""
+    from renju_cli.ruleset import _resolve, shipped_dir
+
+    (tmp_path / "renju").write_text("not: [a ruleset\n")
+    (tmp_path / "freestyle.yaml").write_text("not: [a ruleset\n")
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("extends: freestyle\nname: mine\n")
+    monkeypatch.chdir(tmp_path)
+    assert _resolve("renju", None) == shipped_dir() / "renju.yaml"
+    assert _resolve("freestyle", mine) == shipped_dir() / "freestyle.yaml"
+    assert _resolve("./renju", None) == Path("renju")  # a path is a path
+    assert _resolve("mine.yaml", None) == Path("mine.yaml")
+    result = CliRunner().invoke(cli, ["rules", "check", str(mine)])
+    assert result.exit_code == 0, result.output
+
+
+def test_aliases_repeating_a_long_text_are_refused(tmp_path: Path) -> None:
+    """``description: &s <200 kB>`` then ``title: [*s, *s, ...]``: 215 kB of YAML within every
+    bound on size and items, expanded to a gigabyte by the schema's error message (44 s, 4.9 GB,
+    1 GB on stderr).  The text is counted as aliases repeat it."""
+    from renju_cli.ruleset import MAX_YAML_CHARS, RulesetError, load
+
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text(
+        "extends: renju\ndescription: &s " + "x" * 200_000 + "\ntitle: [" + ", ".join(["*s"] * 50)
+        + "]\n"
+    )  # fmt: skip
+    with pytest.raises(RulesetError) as e:
+        load(str(bomb))
+    assert f"more than {MAX_YAML_CHARS} characters of text" in str(e.value)
+    assert len(str(e.value)) < 1000
+    # a long value of the wrong type: the message quotes it, cut
+    long = tmp_path / "long.yaml"
+    long.write_text("extends: renju\nboard: " + "x" * 100_000 + "\n")
+    with pytest.raises(RulesetError) as e:
+        load(str(long))
+    assert "characters)" in str(e.value) and len(str(e.value)) < 1000

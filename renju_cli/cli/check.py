@@ -198,7 +198,7 @@ def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
     default="off",
     show_default=True,
     help="Find records of the same game (up to board symmetry): report them with a "
-    "'duplicate' finding, or skip them.",
+    "'duplicate' finding, or skip them (a copy with a parse error is still reported).",
 )
 @click.option(
     "--jobs",

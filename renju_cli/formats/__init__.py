@@ -431,7 +431,23 @@ def too_many_records(path: str, index: int, line: int | None, options: ReadOptio
 
 def no_record_message(fmt: str) -> str:
     """The problem of a file in which the ``fmt`` reader found no record."""
-    return f"no record found (read as {fmt}): nothing to check"
+    return f"{NO_RECORD} (read as {fmt}): nothing to check"
+
+
+#: How ``no_record_message`` starts.
+NO_RECORD = "no record found"
+
+
+def found_nothing(record: Record) -> bool:
+    """Whether ``record`` is the one ``read_stream`` gives for a file in which its reader
+    found no record (it is then the file's only record)."""
+    problems = record.problems
+    return (
+        record.unreadable
+        and len(problems) == 1
+        and problems[0].message.startswith(f"{NO_RECORD} (read as ")
+        and record.source.index == 0
+    )
 
 
 def _peek(stream: BinaryIO) -> bytes:
