@@ -319,7 +319,7 @@ def test_diff_exits_1_when_a_record_cannot_be_read(capsys: pytest.CaptureFixture
     assert code == 1 and "1 unreadable" in out
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32", "cp037"])
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32", "cp037", "utf-7", "hz"])
 def test_an_encoding_that_is_not_ascii_compatible_is_a_usage_error(
     capsys: pytest.CaptureFixture[str], encoding: str
 ) -> None:
@@ -330,3 +330,19 @@ def test_an_encoding_that_is_not_ascii_compatible_is_a_usage_error(
     assert code == 2 and "byte order mark" in err
     code, _, _ = renju(capsys, "check", "-", "--encoding", "cp1251", stdin="h8\n")
     assert code == 0
+
+
+def test_show_lists_a_bounded_number_of_problems(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # an SGF game of 5,000 junk nodes, one problem each: show printed one 10 MB line
+    junk = tmp_path / "junk.sgf"
+    junk.write_text("(;SZ[15];B[hh]" + ";!\n" * 5000 + ")")
+    code, out, err = renju(capsys, "show", str(junk))
+    assert code in (1, 2)
+    assert len(err) < 5000 and "and 4980 more problem(s)" in err
+    # unreadable: the one usage line is bounded too
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;SZ[99]" + ";!\n" * 5000 + ")")
+    code, out, err = renju(capsys, "show", str(bad))
+    assert code == 2 and len(err) < 5000

@@ -324,6 +324,24 @@ def test_utf16_and_utf32_text_files_read_as_their_utf8_twins(
     assert [r.source.line for r in got] == [r.source.line for r in want]
 
 
+@pytest.mark.parametrize("name", sorted(UNICODE_FILES))
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_reads_as_its_utf8_twin(
+    tmp_path: Path, name: str, codec: str
+) -> None:
+    # without its byte order mark: 266 PlayOK games became 3,192 unreadable records (one a
+    # line), a move list one record more (the last NUL), a short one a .pos position
+    text = UNICODE_FILES[name][1]
+    twin = tmp_path / ("utf8-" + name)
+    twin.write_bytes(text.encode("utf-8"))
+    path = tmp_path / name
+    path.write_bytes(text.encode(codec))
+    got, want = list(api.read_path(str(path))), list(api.read_path(str(twin)))
+    assert [r.format for r in got] == [r.format for r in want] and not messages(got)
+    assert [[m.point for m in r.moves] for r in got] == [[m.point for m in r.moves] for r in want]
+    assert [r.source.line for r in got] == [r.source.line for r in want]
+
+
 @pytest.mark.parametrize("encoding", ["utf-16", "cp1251", "latin-1"])
 def test_a_utf16_file_is_utf8_once_recoded_whatever_encoding_is_given(encoding: str) -> None:
     text = '[Event "Турнир"]\r\n[GameType "renju"]\r\n\r\n1. h8 h9 2. i8 1-0\r\n'

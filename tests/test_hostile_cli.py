@@ -389,3 +389,32 @@ def test_ctrl_c_while_the_command_line_is_imported() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert run.returncode == 130 and run.stderr == "renju: interrupted\n"
+
+
+@pytest.mark.parametrize("command", [["check", "--progress"], ["convert", "--to", "jsonl"]])
+@pytest.mark.parametrize("stderr", ["closed pipe", "full"])
+def test_a_failing_standard_error_loses_messages_not_the_report(
+    tmp_path: Path, command: list[str], stderr: str
+) -> None:
+    """Standard error a pipe whose reader is gone, or /dev/full: the progress bar's write
+    failed, was taken for standard output's closed pipe, and the run ended with exit 0 and no
+    report written (``--progress -o r.txt``)."""
+    if stderr == "full" and not os.path.exists("/dev/full"):
+        pytest.skip("needs /dev/full (Linux)")
+    games = tmp_path / "g.txt"
+    games.write_text("h8 h9 i8\nzz\n")  # a record with a parse error: exit code 1
+    report = tmp_path / "report.out"
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    target = open(os.devnull if stderr != "full" else "/dev/full", "w")  # noqa: SIM115
+    try:
+        run = subprocess.run(
+            [*RENJU, command[0], str(games), *command[1:], "-o", str(report)],
+            stdout=subprocess.PIPE, stderr=write_end if stderr != "full" else target,
+            check=False, timeout=300,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+        target.close()
+    assert run.returncode == (1 if command[0] == "check" else 0)
+    assert report.exists() and report.read_text()

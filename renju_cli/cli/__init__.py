@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import io
 import os
 import signal
 import sys
+from typing import TextIO
 
 import click
 
@@ -40,12 +42,13 @@ def tune_gc() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI with the exit-code contract: never a traceback for bad input."""
+    if sys.stderr is None:  # started with standard error closed (2>&-): messages go nowhere
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
     if argv is None:
         tune_gc()
         _tolerant_stdout()
+        sys.stderr = QuietStderr(sys.stderr)
         _terminate_cleanly()
-    if sys.stderr is None:  # started with standard error closed (2>&-): messages go nowhere
-        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
         code = cli.main(args=argv, prog_name="renju", standalone_mode=False)
@@ -129,6 +132,60 @@ def _terminate_cleanly() -> None:
         with contextlib.suppress(ValueError, OSError):  # not the main thread: left as is
             if signal.getsignal(signum) is signal.SIG_DFL:
                 signal.signal(signum, stop)
+
+
+class QuietStderr(io.TextIOBase):
+    """Standard error whose own failure never ends the run: a closed pipe or a full disk
+    there (``2>/dev/full``, a log reader gone) lose the messages and the progress bar, not the
+    report (``--progress -o r.txt`` with standard error a closed pipe exited 0 and wrote no
+    report: the bar's broken pipe was taken for standard output's)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self._stream: TextIO | None = stream
+
+    def _failed(self) -> None:
+        # what is still buffered would fail again at exit: the descriptor goes to /dev/null
+        stream, self._stream = self._stream, None
+        with contextlib.suppress(Exception):
+            assert stream is not None
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())
+            os.close(devnull)
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            try:
+                return self._stream.write(text)
+            except (OSError, ValueError):
+                self._failed()
+        return len(text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.flush()
+            except (OSError, ValueError):
+                self._failed()
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        if self._stream is None:
+            raise io.UnsupportedOperation("standard error failed")
+        return self._stream.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self._stream, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return getattr(self._stream, "errors", None)
 
 
 def _tolerant_stdout() -> None:

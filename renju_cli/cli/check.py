@@ -256,7 +256,8 @@ def check(
     PATHS are files, directories (searched recursively), glob patterns, or - for standard
     input. Formats are detected from content, then extension. Records are reported in input
     order, whatever --jobs is. Exit code: 0 clean, 1 findings at or above --fail-on, 2 usage
-    error or unwritable output, 130 interrupted.
+    error or unwritable output, 3 internal error (a bug: please report it), 130 interrupted
+    (129 SIGHUP, 143 SIGTERM).
 
     \b
     Examples:
@@ -268,7 +269,7 @@ def check(
       renju check games/ --format github        # in a GitHub Actions step
       renju check games/ --format junit -o renju.xml
       renju check big.rif --dask tcp://scheduler:8786
-      renju check uploads/ --limit records=20000   # untrusted: bounded time per file
+      renju check uploads/ --limit records=20000   # fewer records per file than the default
       cat game.txt | renju check - --format json
     """
     from renju_cli import api

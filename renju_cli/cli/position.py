@@ -49,15 +49,25 @@ def _position_record(path: str, input_format: str | None, index: int, encoding: 
         raise UsageProblem(f"{shown(path)}: no such file")
     for i, record in enumerate(api.read_path(path, input_format, options)):
         if i == index:
+            # (a hostile record has a problem per node: 100,000 of them made a 10 MB line)
+            listed, more = record.problems[:SHOWN_PROBLEMS], len(record.problems) - SHOWN_PROBLEMS
             if record.unreadable:
-                msg = "; ".join(p.message for p in record.problems)
+                msg = "; ".join(p.message for p in listed)
+                if more > 0:
+                    msg += f"; and {more} more problem(s)"
                 raise UsageProblem(shown(f"{path}: cannot read the position: {msg}"))
-            for p in record.problems:
+            for p in listed:
                 _READ_PROBLEMS.append(p.message)
                 click.echo(shown(f"renju: {path}: {p.message}"), err=True)
+            if more > 0:
+                _READ_PROBLEMS.append(f"{more} more")
+                click.echo(shown(f"renju: {path}: and {more} more problem(s)"), err=True)
             return record
     raise UsageProblem(f"{shown(path)}: has no record number {index}")
 
+
+#: Problems of a record that ``show``/``forbidden`` list (as ``check`` lists 100 findings).
+SHOWN_PROBLEMS = 20
 
 _KIND_MARK = {"double-three": "3", "double-four": "4", "overline": "6"}
 

@@ -206,7 +206,8 @@ def shipped_by_lower_name() -> dict[str, str]:
 def ascii_compatible(codec: str) -> bool:
     """Whether ``codec`` writes the ASCII characters of records as ASCII bytes (not UTF-16,
     UTF-32 or EBCDIC): text files are cut into lines and records as bytes, then decoded."""
-    sample = '\n\r\t h8 {[<>]}"=,.;:-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
+    # (with "+" and "~": UTF-7 and HZ write the rest of ASCII as it is, but not these)
+    sample = '\n\r\t h8 {[<>]}"=,.;:-+~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
     try:
         return sample.encode(codec) == sample.encode("ascii")
     except (UnicodeError, LookupError, ValueError):
@@ -296,8 +297,12 @@ def read_stream(
     how = recoding(head)
     if fmt is None:
         fmt = detect(head, path)
-        if how is not None and fmt not in RAW_FORMATS:  # a text file: its recoded text tells
-            fmt = detect(_recoded_head(head, how), path)
+        if how is not None and (fmt not in RAW_FORMATS or how in GUESSED):
+            # a text file: its recoded text tells (a UTF-16 head without byte order mark
+            # looked like a .pos position, its count and pairs of small numbers)
+            recoded = detect(_recoded_head(head, how), path)
+            if fmt not in RAW_FORMATS or recoded not in RAW_FORMATS | {None}:
+                fmt = recoded
         if fmt is None:
             yield unreadable(path, "matches no known record format", offset=0)
             return
@@ -330,11 +335,33 @@ def recoding(head: bytes) -> str | None:
         return "utf-32"
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
+    without_bom = _utf16_without_bom(head)
+    if without_bom is not None:
+        return without_bom
     # a CR followed by something else than LF (a CR that ends the head may be half of a CR LF)
     if b"\n" not in head and _MAC_LINE_END.search(head):
         return "mac"
     return None
 
+
+def _utf16_without_bom(head: bytes) -> str | None:
+    """``"utf-16-le"`` or ``"utf-16-be"`` when ``head`` is text of that encoding written
+    without a byte order mark (a NUL beside nearly every character: records are ASCII), else
+    ``None``.  Read as UTF-8, such a file gave a record per line, or a NUL record more."""
+    pairs = len(head) // 2
+    if pairs < 4:
+        return None
+    odd, even = head[1 : 2 * pairs : 2].count(0), head[0 : 2 * pairs : 2].count(0)
+    if odd * 10 >= pairs * 9 and even * 10 <= pairs:
+        return "utf-16-le"
+    if even * 10 >= pairs * 9 and odd * 10 <= pairs:
+        return "utf-16-be"
+    return None
+
+
+#: The recodings ``recoding`` guesses (no byte order mark says them): a binary format that
+#: sniffs such a head yields to the text format the recoded head shows.
+GUESSED = frozenset({"utf-16-le", "utf-16-be"})
 
 _MAC_LINE_END = re.compile(rb"\r[^\n]")
 #: A CR that no LF follows: a line end of its own (Mac OS before X; mixed into CR LF files).
