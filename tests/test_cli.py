@@ -338,11 +338,11 @@ def test_show_lists_a_bounded_number_of_problems(
     # an SGF game of 5,000 junk nodes, one problem each: show printed one 10 MB line
     junk = tmp_path / "junk.sgf"
     junk.write_text("(;SZ[15];B[hh]" + ";!\n" * 5000 + ")")
-    code, out, err = renju(capsys, "show", str(junk))
+    code, _, err = renju(capsys, "show", str(junk))
     assert code in (1, 2)
     assert len(err) < 5000 and "and 4980 more problem(s)" in err
     # unreadable: the one usage line is bounded too
     bad = tmp_path / "bad.sgf"
     bad.write_text("(;SZ[99]" + ";!\n" * 5000 + ")")
-    code, out, err = renju(capsys, "show", str(bad))
+    code, _, err = renju(capsys, "show", str(bad))
     assert code == 2 and len(err) < 5000

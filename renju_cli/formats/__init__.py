@@ -207,7 +207,9 @@ def ascii_compatible(codec: str) -> bool:
     """Whether ``codec`` writes the ASCII characters of records as ASCII bytes (not UTF-16,
     UTF-32 or EBCDIC): text files are cut into lines and records as bytes, then decoded."""
     # (with "+" and "~": UTF-7 and HZ write the rest of ASCII as it is, but not these)
-    sample = '\n\r\t h8 {[<>]}"=,.;:-+~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
+    sample = (
+        '\n\r\t h8 {[<>]}"=,.;:-+~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
+    )
     try:
         return sample.encode(codec) == sample.encode("ascii")
     except (UnicodeError, LookupError, ValueError):
