@@ -355,14 +355,26 @@ def _submit_held(
     the run went on as if never interrupted (seen once in some hundred SIGHUPs).  Held, the
     signal is handled once the submit is back, where its exception ends the run.  The threads
     the pool starts here inherit the mask: signals go to this one, as Python wants anyway."""
-    if threading.current_thread() is not threading.main_thread():
+    with signals_held():
         return executor.submit(judge_chunk, items, settings)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold back Ctrl-C, SIGTERM and SIGHUP (whose handlers raise) until the block is done:
+    what must not be cut in two by their exception (a fork; a temporary file created and not
+    yet in the hands of the code that removes it) is done first, then the signal is handled.
+    Nothing is held off the main thread, or without POSIX signal masks."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     try:
         old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     except (AttributeError, ValueError, OSError):  # no POSIX threads' signal masks
-        return executor.submit(judge_chunk, items, settings)
+        yield
+        return
     try:
-        return executor.submit(judge_chunk, items, settings)
+        yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 

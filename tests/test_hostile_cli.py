@@ -418,3 +418,29 @@ def test_a_failing_standard_error_loses_messages_not_the_report(
         target.close()
     assert run.returncode == (1 if command[0] == "check" else 0)
     assert report.exists() and report.read_text()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_convert_to_psq_leaves_no_temporary_file(
+    tmp_path: Path, signum: int
+) -> None:
+    """``convert --to psq -o DIR`` writes a file per record, each through a temporary file: a
+    signal between a temporary file's creation and the code that removes it on failure left it
+    in the directory (2 runs in 5).  Interrupted at random moments, none is ever left."""
+    tiny = tmp_path / "tiny.txt"  # a file a record: files come fast, the window is often hit
+    tiny.write_text("h8 h9\n" * 20_000)
+    rnd = random.Random(signum)
+    for attempt in range(6):
+        out = tmp_path / f"psq-{attempt}"
+        proc = subprocess.Popen(
+            [*RENJU, "convert", str(tiny), "--to", "psq", "-o", str(out)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        while not (out.exists() and any(out.iterdir())):
+            assert proc.poll() is None, "finished before it could be interrupted"
+            time.sleep(0.01)
+        time.sleep(rnd.uniform(0, 0.3))
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=600)
+        assert proc.returncode == 128 + signum, err
+        assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]

@@ -90,14 +90,23 @@ def report_output(path: str | None) -> Iterator[TextIO]:
             with contextlib.suppress(OSError):  # what failed was reported; closing retries it
                 stream.close()
         return
+    from renju_cli.batch import signals_held
+
     real = os.path.realpath(path)
+    # a Ctrl-C between the temporary file's creation and the ``try`` that removes it left it
+    # behind (convert --to psq makes one per record: 2 runs in 5): signals are held back
+    # until inside the ``try``
+    held = contextlib.ExitStack()
+    held.enter_context(signals_held())
     try:
         fd, tmp = _temporary_beside(real)
     except OSError as e:
+        held.close()
         raise OutputError(path, e) from None
     # errors="replace": an undecodable file name must not stop the report
     out = _Checked(open(fd, "w", encoding="utf-8", errors="replace"), path)  # noqa: SIM115
     try:
+        held.close()  # a signal held back is handled here, where the file is removed
         yield cast(TextIO, out)
         out.flush()
         try:
