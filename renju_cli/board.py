@@ -302,41 +302,18 @@ DIAGRAM_CELLS = {
 
 
 def parse_diagram(text: str) -> Board:
-    """Read a board diagram: N lines of N cells, top row first.
+    """Read a board diagram: N lines of N cells, top row first, as the diagram format reads
+    it (``formats.diagram``: row numbers, column labels and ``#`` comments passed over).
 
-    Spaces, row numbers at either end and a line of column letters are ignored.  The board
-    size is the number of rows, which must equal the number of cells in every row.
+    Raises ``ValueError`` saying why when the text is not one readable diagram.
     """
-    rows: list[list[int]] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            continue
-        cells = []
-        for ch in line:
-            if ch in DIAGRAM_CELLS:
-                cells.append(DIAGRAM_CELLS[ch])
-            elif ch.isspace() or ch.isdigit():
-                continue
-            else:
-                cells = []
-                break
-        if not cells:
-            continue  # a label row or a comment
-        rows.append(cells)
-    if not rows:
+    from renju_cli.formats.diagram import records_from_text
+
+    records = list(records_from_text(text))
+    if not records:
         raise ValueError("no board rows found in the diagram")
-    size = len(rows)
-    for n, row in enumerate(rows, 1):
-        if len(row) != size:
-            raise ValueError(
-                f"diagram row {n} from the top has {len(row)} cells; "
-                f"a {size}-row board needs {size}"
-            )
-    board = Board(size)
-    for r, row in enumerate(rows):
-        y = size - 1 - r
-        for x, stone in enumerate(row):
-            if stone != EMPTY:
-                board.place(board.index_of(x, y), stone)
-    return board
+    bad = [p.message for r in records for p in r.problems]
+    if bad or len(records) != 1:
+        raise ValueError("; ".join(bad) or "more than one diagram")
+    [record] = records
+    return Board.from_stones(record.setup, record.width or 15)

@@ -143,6 +143,35 @@ def test_blank_lines_do_not_end_the_moves(data: str) -> None:
     assert names(rec) == ["h8", "i7", "i8"] and not rec.problems
 
 
+@pytest.mark.parametrize(
+    ("last", "line"),
+    [
+        ("11,", "11,"),  # "11,12" cut after its comma: it was taken for an engine's name
+        ("11,12,", "11,12,"),  # cut after the second comma
+        ("11,12,4500,7", "11,12,4500,7"),  # a stone line with one number too many
+    ],
+)
+def test_a_stone_line_cut_short_is_a_finding(last: str, line: str) -> None:
+    rec = read_psq(f"Piskvorky 20x20, 7:7, 0\r\n10,10,456\r\n11,12,4500\r\n{last}")
+    assert names(rec) == ["j11", "k9"] and "black" not in rec.metadata
+    assert [(p.message, p.line, p.fatal) for p in rec.problems] == [
+        (
+            f"line 4: {line!r} is no stone line (x,y or x,y,time): cut short or damaged, "
+            "it is not read",
+            4,
+            False,
+        )
+    ]
+
+
+def test_a_cut_stone_line_among_the_trailer_and_before_late_stones() -> None:
+    rec = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,\n9,9,0\nbrain-a\n-1\n")
+    assert names(rec) == ["h8"] and rec.metadata["black"] == "brain-a"
+    assert [p.line for p in rec.problems] == [3, 3]
+    assert "'9,' is no stone line" in rec.problems[0].message
+    assert "the stone at line 4 ('9,9,0')" in rec.problems[1].message
+
+
 def test_judge_line() -> None:
     rec = read_psq(
         "Piskvorky 20x20, 11:11, 0\r\n10,10,0\r\na.zip\r\nb.zip\r\n-1\r\n1,freestyle\r\n"

@@ -3,19 +3,44 @@
 A diagram file holds one position: N lines of N cells, top row first (``shared/spec/cli.md``).
 It becomes a record whose stones are ``setup`` stones, so ``check`` can look at it and
 ``forbidden``/``show`` can work on it.
+
+Reading, line by line (spaces at either end of a line do not count):
+    - a row: cells (``X``/``x``/``●`` black, ``O``/``o``/``○`` white, ``.``/``+``/``·`` empty)
+      and spaces, with a row number at either end or both;
+    - lines passed over: blank lines, ``#`` comments, column labels (letters from ``a``, with
+      or without ``i``, or numbers alone), and the legend ``renju show --stones`` writes under
+      its board (``3 move(s), white to move``);
+    - any other line is damage, never dropped: between the first row and the last, it makes
+      the diagram unreadable (its rows can no longer be counted, nor told where they are);
+      before or after the rows, it is an unreadable record of its own (a move list beside a
+      diagram, a sentence of text).
+Every message names the line of the file.
 """
 
 from __future__ import annotations
 
+import re
+import string
+from collections import Counter
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from renju_cli.board import BLACK, DIAGRAM_CELLS, EMPTY, parse_diagram
-from renju_cli.formats import ReadOptions, decode_text, unreadable
-from renju_cli.record import Color, Record, SourceLocation
+from renju_cli.board import BLACK, DIAGRAM_CELLS, EMPTY
+from renju_cli.coords import COLUMNS, MAX_SIZE, MIN_SIZE, Point
+from renju_cli.formats import ReadOptions, decode_text, too_many_records, unreadable
+from renju_cli.record import Color, ParseProblem, Record, SourceLocation
 
 NAME = "diagram"
 EXTENSIONS = (".diagram", ".board")
+
+#: Column label lines: the letters of the columns, with ``i`` or (the Go habit) without.
+_LABELS = (COLUMNS, COLUMNS.replace("i", ""))
+#: The legend ``renju show`` writes under its board.
+_LEGEND = re.compile(r"\d+ move\(s\), (?:black|white) to move(?:;.*)?")
+#: Problems listed at most for one diagram (a damaged file may have a line of each kind per
+#: row, and rows by the hundred thousand); one more says how many were not listed.
+_MAX_PROBLEMS = 20
+_CELLS_SAID = "X, O, ."
 
 
 def _is_board_row(line: str) -> bool:
@@ -47,31 +72,171 @@ def sniff(head: bytes) -> int:
     return 0
 
 
-def record_from_text(text: str, path: str = "<diagram>") -> Record:
-    """The record of one diagram; a diagram that cannot be read gives an unreadable record."""
-    try:
-        board = parse_diagram(text)
-    except ValueError as e:
-        return unreadable(path, f"not a board diagram: {e}", line=1)
+def _clip(text: str, limit: int = 40) -> str:
+    """A line of the file as shown in a message: its start when it is long."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _line_kind(line: str) -> list[int] | str | None:
+    """What one non-blank line of a diagram file (spaces stripped) is: a row (its cells), a
+    line the reader passes over (``None``), or damage (why it is no row, for the message)."""
+    if line.startswith("#"):
+        return None
+    cells: list[int] = []
+    stray = ""
+    for ch in line.strip(string.digits):  # row numbers at either end are no cells
+        stone = DIAGRAM_CELLS.get(ch)
+        if stone is not None:
+            cells.append(stone)
+        elif not ch.isspace():
+            stray = ch
+            break
+    if not stray:
+        return cells or None  # no cells: numbers alone, column numbers
+    letters = "".join(line.split())
+    if letters.isdigit():
+        return None
+    is_word = letters.isascii() and letters.isalpha()
+    if is_word and any(label.startswith(letters.lower()) for label in _LABELS):
+        return None
+    if _LEGEND.fullmatch(line):
+        return None
+    return f"{stray!r} is none of the cells {_CELLS_SAID}"
+
+
+#: A damaged line: its number, its text and why it is no row.
+_Damage = tuple[int, str, str]
+#: A row: its line number and its cells.
+_Row = tuple[int, list[int]]
+
+
+def _listed(problems: list[ParseProblem], what: str) -> list[ParseProblem]:
+    """``problems`` cut to ``_MAX_PROBLEMS``, with one more saying how many were left out."""
+    if len(problems) <= _MAX_PROBLEMS:
+        return problems
+    left = len(problems) - _MAX_PROBLEMS
+    last = problems[_MAX_PROBLEMS]
+    return [
+        *problems[:_MAX_PROBLEMS],
+        ParseProblem(f"and {left} more {what}, not listed", line=last.line, fatal=True),
+    ]
+
+
+def _diagram_problems(rows: list[_Row], damaged: list[_Damage]) -> list[ParseProblem]:
+    """Why the rows of a diagram, with the damaged lines among them, make no board (nothing
+    when they make one)."""
+    if damaged:
+        return _listed(
+            [
+                ParseProblem(
+                    f"line {number}: {_clip(line)!r} among the diagram's rows is no row ({why}): "
+                    "the diagram cannot be read",
+                    line=number,
+                    fatal=True,
+                )
+                for number, line, why in damaged
+            ],
+            "such lines",
+        )
+    widths = Counter(len(cells) for _, cells in rows)
+    usual = widths.most_common(1)[0][0]
+    problems = _listed(
+        [
+            ParseProblem(
+                f"line {number}: diagram row {k} from the top has {len(cells)} cells where "
+                f"most rows have {usual}",
+                line=number,
+                fatal=True,
+            )
+            for k, (number, cells) in enumerate(rows, start=1)
+            if len(cells) != usual
+        ],
+        "rows of another width",
+    )
+    first, last, count = rows[0][0], rows[-1][0], len(rows)
+    if usual != count:
+        said = f"the diagram has {count} row(s) of {usual} cells; it must be square (N rows of N)"
+    elif not MIN_SIZE <= count <= MAX_SIZE:
+        said = f"the diagram is {count}x{count}; boards of {MIN_SIZE} to {MAX_SIZE} rows are read"
+    else:
+        return problems
+    return [*problems, ParseProblem(f"lines {first}-{last}: {said}", line=first, fatal=True)]
+
+
+def _diagram(rows: list[_Row], damaged: list[_Damage], path: str, index: int) -> Record:
+    """The record of the diagram whose rows are ``rows``: unreadable when they make no board
+    or damaged lines lie among them."""
+    source = SourceLocation(path, index, rows[0][0])
+    problems = _diagram_problems(rows, damaged)
+    if problems:
+        return Record(moves=[], source=source, problems=problems, format=NAME)
+    size = len(rows)
     setup = []
-    for index in board.points():
-        stone = board.cells[index]
-        if stone != EMPTY:
-            setup.append((board.point(index), Color.BLACK if stone == BLACK else Color.WHITE))
+    for y, (_, cells) in enumerate(reversed(rows)):  # row by row from a1, as a board lists them
+        for x, stone in enumerate(cells):
+            if stone != EMPTY:
+                setup.append((Point(x, y), Color.BLACK if stone == BLACK else Color.WHITE))
+    return Record(moves=[], source=source, width=size, height=size, setup=setup, format=NAME)
+
+
+def _outside(path: str, index: int, damage: _Damage) -> Record:
+    """The unreadable record of a damaged line before or after the diagram's rows."""
+    number, line, why = damage
+    message = (
+        f"line {number}: {_clip(line)!r} is neither a diagram row ({why}), a column label nor "
+        "a # comment: not read"
+    )
     return Record(
         moves=[],
-        source=SourceLocation(path, 0, 1),
-        width=board.width,
-        height=board.height,
-        setup=setup,
+        source=SourceLocation(path, index, number),
+        problems=[ParseProblem(message, line=number, fatal=True)],
         format=NAME,
     )
 
 
+def records_from_text(
+    text: str, path: str = "<diagram>", options: ReadOptions | None = None
+) -> Iterator[Record]:
+    """The records of a diagram file: the diagram, and each damaged line before or after its
+    rows as an unreadable record of its own, in the order of the file (none when the file
+    holds only blank lines, comments and labels)."""
+    opts = options or ReadOptions()
+    rows: list[_Row] = []
+    damaged: list[_Damage] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        kind = _line_kind(line)
+        if isinstance(kind, list):
+            rows.append((number, kind))
+        elif kind is not None:
+            damaged.append((number, line, kind))
+    # blank lines, comments and labels alone: no record (``read_stream`` says the file held
+    # nothing to check, as for any format)
+    # None stands for the diagram, in its place among the damaged lines around it
+    order: list[_Damage | None] = list(damaged)
+    inside: list[_Damage] = []
+    if rows:
+        first, last = rows[0][0], rows[-1][0]
+        before = [d for d in damaged if d[0] < first]
+        order = [*before, None, *(d for d in damaged if d[0] > last)]
+        inside = [d for d in damaged if first < d[0] < last]
+    for index, entry in enumerate(order):
+        if index >= opts.max_records:
+            yield too_many_records(path, index, rows[0][0] if entry is None else entry[0], opts)
+            return
+        yield (
+            _outside(path, index, entry)
+            if entry is not None
+            else _diagram(rows, inside, path, index)
+        )
+
+
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
-    """Yield the one position of a diagram file (unreadable past ``max_string`` bytes: a board
-    of 26x26 with its labels is a few kilobytes, and what lies past the bound would be lost
-    without a word)."""
+    """Yield the one position of a diagram file, and the damaged lines around it (unreadable
+    past ``max_string`` bytes: a board of 26x26 with its labels is a few kilobytes, and what
+    lies past the bound would be lost without a word)."""
     data = stream.read(options.max_string + 1)
     if len(data) > options.max_string:
         record = unreadable(
@@ -83,4 +248,4 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
         record.format = NAME
         yield record
         return
-    yield record_from_text(decode_text(data, options.encoding, "utf-8"), path)
+    yield from records_from_text(decode_text(data, options.encoding, "utf-8"), path, options)

@@ -5,16 +5,19 @@ This is what ``renju convert --to jsonl`` writes and what scripts can produce ea
     {"moves": "h8 h9 i8", "result": "black", "rule": "renju", "size": 15,
      "metadata": {"black": "A", "white": "B"}, "offers": ["j10", "k7"], "source": {...}}
 
-``moves`` is a string in standard notation (with the opening extension of the notation format)
-or a list of points; ``result`` a winner word or ``{"winner": ..., "reason": ...}``; ``swaps``
-RenjuNet's swap flags (``"s-s"``: swapped, declined, swapped at the protocol's 1st, 2nd and 3rd
-opportunities), decisions a database records without the move they came after.
+``moves``, which every line must have (a line without it is unreadable: ``{"Moves": ...}`` is
+no game of no moves), is a string in standard notation (with the opening extension of the
+notation format) or a list of points; ``result`` a winner word or ``{"winner": ...,
+"reason": ...}``; ``swaps`` RenjuNet's swap flags (``"s-s"``: swapped, declined, swapped at the
+protocol's 1st, 2nd and 3rd opportunities), decisions a database records without the move they
+came after.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import Any, BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, parse_point
@@ -66,11 +69,27 @@ def record_from_json(
             format=NAME,
             problems=[ParseProblem(f"line {line}: expected a JSON object", line=line, fatal=True)],
         )
+    if "moves" not in obj:
+        # ``{"Moves": ...}``, ``{"move": ...}`` or ``{}`` read as a game of no moves would pass
+        # as a clean record: what the line holds cannot be told, so it is unreadable
+        return Record(
+            moves=[],
+            source=source,
+            format=NAME,
+            problems=[
+                ParseProblem(
+                    f"line {line}: expected the key 'moves' (a string in standard notation or a "
+                    f"list of points); {_keys_of(obj)}",
+                    line=line,
+                    fatal=True,
+                )
+            ],
+        )
     # the fields are gathered first and the record built once, positionally (see Record)
     moves: list[Move] = []
     events: list[OpeningEvent] = []
     problems: list[ParseProblem] = []
-    text = obj.get("moves", "")
+    text = obj["moves"]
     try:
         if isinstance(text, list):
             if not all(isinstance(m, str) for m in text):
@@ -171,6 +190,20 @@ def _shipped_rule(name: str) -> tuple[str, str | None]:
         f"rule {_clip(name)!r} names no shipped ruleset ('renju rules list'): judged under "
         "--rules, or the default"
     )
+
+
+#: Keys named at most when a line has no ``moves`` (an object may have thousands).
+_MAX_KEYS_SHOWN = 5
+
+
+def _keys_of(obj: dict[str, Any]) -> str:
+    """What keys an object has, for the message of a line without ``moves``: the first few,
+    each clipped (keys are the file's text, of any length)."""
+    if not obj:
+        return "the object is empty"
+    shown = ", ".join(repr(_clip(key, 20)) for key in islice(obj, _MAX_KEYS_SHOWN))
+    more = len(obj) - _MAX_KEYS_SHOWN
+    return f"its keys are {shown}" + (f" and {more} more" if more > 0 else "")
 
 
 def _clip(text: str, limit: int = 40) -> str:

@@ -24,9 +24,11 @@ Reading
     - Trailer (non-empty lines after the moves): a line that is an integer is the result/error
       code (``metadata["result_code"]``; a later one goes to ``notes``); ``<int>,<text>`` is a
       Gomocup judge line (``metadata["judge_result"]``, ``metadata["tournament"]``); a stone line
-      after the trailer began is ignored with a note; any other line
-      is an engine name: the first one is the first-moving (black) player's
-      (``metadata["black"]``), the second white's (``metadata["white"]``), more go to ``notes``.
+      after the trailer began is not read, and a ``ParseProblem`` names the line that stopped the
+      moves; a line of numbers and commas that is none of these (``11,``: the last stone line of
+      a file cut short) is a ``ParseProblem``; any other line is an engine name: the first one
+      is the first-moving (black) player's (``metadata["black"]``), the second white's
+      (``metadata["white"]``), more go to ``notes``.
     - ``declared_result`` is never set: the meaning of the codes is not documented (the real
       sample ends with code ``0`` after white's five k9-o9, the spec example with ``-1``), and a
       psq game ends on the board (a five, or a forbidden stone in renju), which the referee sees
@@ -76,6 +78,9 @@ _HEADER = re.compile(r"\s*Piskvorky\s+(\d+)\s*[xX]\s*(\d+)\s*(?:,\s*(.*?))?\s*",
 _MOVE = re.compile(r"\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*(?:,\s*(-?\d{1,12})\s*)?")
 _CODE = re.compile(r"-?\d{1,12}")
 _JUDGE = re.compile(r"(-?\d{1,12})\s*,\s*([^\d\s,+-].*)")
+#: A line of numbers and commas that is neither a stone nor a code: a stone line cut short
+#: (``11,`` from ``11,12`` at the end of a file cut in the middle of its last line) or damaged.
+_BROKEN_STONE = re.compile(r"[\d\s,+-]*\d[\d\s,+-]*")
 _OPENING_LINE = re.compile(
     rb"[ \t]*-?\d{1,2}[ \t]*,[ \t]*-?\d{1,2}(?:[ \t]*,[ \t]*-?\d{1,2}[ \t]*,[ \t]*-?\d{1,2})*"
     rb"[ \t]*,?[ \t]*"
@@ -94,6 +99,11 @@ def sniff(head: bytes) -> int:
 def _digits(text: str) -> str:
     """A number as written, cut short when it is long (for messages)."""
     return text if len(text) <= 12 else f"{text[:12]}... ({len(text)} digits)"
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    """A line of the file as shown in a message: its start when it is long."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _decode(raw: bytes, encoding: str | None) -> str:
@@ -229,6 +239,17 @@ def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -
                         line=i + 1,
                     )
                 )
+            continue
+        if _BROKEN_STONE.fullmatch(text):
+            # no engine writes a name of digits and commas: taken for one, the cut stone would
+            # vanish and the record pass as clean
+            problems.append(
+                ParseProblem(
+                    f"line {j + 1}: {_clip(text)!r} is no stone line (x,y or x,y,time): cut "
+                    "short or damaged, it is not read",
+                    line=j + 1,
+                )
+            )
             continue
         judge = _JUDGE.fullmatch(text)
         if judge is not None:

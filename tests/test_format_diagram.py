@@ -1,0 +1,134 @@
+"""Tests of the board diagram reader: what lines it passes over, and that damage is never
+dropped without a word."""
+
+from __future__ import annotations
+
+import io
+
+from renju_cli.coords import parse_point
+from renju_cli.formats import ReadOptions, diagram, read_stream
+from renju_cli.record import Color, Record
+
+EMPTY_ROW = " ".join("." * 15)
+
+
+def read_diagram(text: str, options: ReadOptions | None = None) -> list[Record]:
+    stream = io.BufferedReader(io.BytesIO(text.encode()))
+    return list(read_stream(stream, "pos.txt", "diagram", options))
+
+
+def board(*marked: tuple[int, str]) -> list[str]:
+    """The 15 rows of an empty 15x15 diagram, top row first, some replaced (row, text)."""
+    rows = [EMPTY_ROW] * 15
+    for row, text in marked:
+        rows[row] = text
+    return rows
+
+
+def problems(records: list[Record]) -> list[tuple[int | None, str]]:
+    return [(p.line, p.message) for r in records for p in r.problems]
+
+
+def test_a_damaged_row_is_named_by_its_line() -> None:
+    # the damaged row was dropped, and the message blamed row 1: "diagram row 1 from the top
+    # has 15 cells; a 14-row board needs 14"
+    text = "\n".join(board((7, ". . . . . . . X . . . . . . . zz"))) + "\n"
+    [record] = read_diagram(text)
+    assert record.unreadable and record.format == "diagram"
+    assert problems([record]) == [
+        (
+            8,
+            "line 8: '. . . . . . . X . . . . . . . zz' among the diagram's rows is no row "
+            "('z' is none of the cells X, O, .): the diagram cannot be read",
+        )
+    ]
+
+
+def test_a_row_of_another_width_is_named_by_its_line() -> None:
+    text = "\n".join(["# a title", "", *board((2, " ".join("." * 16)))]) + "\n"
+    [record] = read_diagram(text)
+    assert record.unreadable
+    assert problems([record]) == [
+        (5, "line 5: diagram row 3 from the top has 16 cells where most rows have 15")
+    ]
+    [record] = read_diagram("\n".join(board()[1:]) + "\n")  # a row missing
+    assert problems([record]) == [
+        (1, "lines 1-14: the diagram has 14 row(s) of 15 cells; it must be square (N rows of N)")
+    ]
+
+
+def test_lines_around_the_diagram_are_records_of_their_own() -> None:
+    # a move list before a diagram and two after it: 1 clean record, the 3 move lists gone
+    rows = board((6, ". . . . . . . O X . . . . . ."), (7, ". . . . . . . X . . . . . . ."))
+    text = "\n".join(["h8 h9 i9 j10", *rows, "h8 h9 i9 j10 k11", "h8 h8"]) + "\n"
+    records = read_diagram(text)
+    assert [(r.source.index, r.source.line, r.unreadable) for r in records] == [
+        (0, 1, True),
+        (1, 2, False),
+        (2, 17, True),
+        (3, 18, True),
+    ]
+    assert records[1].setup == [
+        (parse_point("h8"), Color.BLACK),
+        (parse_point("h9"), Color.WHITE),
+        (parse_point("i9"), Color.BLACK),
+    ]
+    assert problems(records)[0] == (
+        1,
+        "line 1: 'h8 h9 i9 j10' is neither a diagram row ('h' is none of the cells X, O, .), "
+        "a column label nor a # comment: not read",
+    )
+    assert [line for line, _ in problems(records)] == [1, 17, 18]
+
+
+def test_labels_comments_and_the_show_legend_are_passed_over() -> None:
+    text = (
+        "# black to play\n"
+        "   a b c d e f g\n"
+        " 7 . . X . . . . 7\n"
+        " 6 . O X . . . . 6\n"
+        " 5 . . X O . . . 5\n"
+        " 4 . . X . O . . 4\n"
+        " 3 . . . . . . . 3\n"
+        " 2 . . . . . . . 2\n"
+        " 1 O . . . . . . 1\n"
+        "   A B C D E F G\n"
+        "   1 2 3 4 5 6 7\n"
+        "\n"
+        "8 move(s), black to move\n"
+    )
+    [record] = read_diagram(text)
+    assert not record.problems and record.width == 7 and len(record.setup) == 8
+    assert record.source.line == 3  # the top row
+    # the Go habit of skipping i in column labels
+    [record] = read_diagram("\n".join(board()) + "\n" + " ".join("abcdefghjklmnop") + "\n")
+    assert not record.problems
+
+
+def test_a_mark_inside_a_row_is_damage() -> None:
+    # a forbidden-point mark of ``renju show`` counted as a row number: a row one cell short
+    rows = board((9, "6 . . . . . . . 3 . . . . . . . 6"))
+    records = read_diagram("\n".join(rows) + "\n")
+    assert problems(records) == [
+        (
+            10,
+            "line 10: '6 . . . . . . . 3 . . . . . . . 6' among the diagram's rows is no row "
+            "('3' is none of the cells X, O, .): the diagram cannot be read",
+        )
+    ]
+
+
+def test_damaged_lines_are_bounded_per_record_and_records_per_file() -> None:
+    rows = [EMPTY_ROW if n % 2 else "?" for n in range(1, 60)]  # 29 damaged lines among rows
+    [record] = read_diagram("\n".join(rows) + "\n")
+    assert len(record.problems) == 21 and record.unreadable
+    assert record.problems[-1].message == "and 9 more such lines, not listed"
+    records = read_diagram("\n".join(board()) + "\n" + "zz\n" * 10, ReadOptions(max_records=4))
+    assert [r.source.line for r in records] == [1, 16, 17, 18, 19]
+    assert "more than 4 records" in records[-1].problems[0].message
+
+
+def test_a_file_of_labels_and_comments_has_nothing_to_check() -> None:
+    [record] = read_diagram("# nothing yet\n   a b c d e\n")
+    assert record.unreadable and "no record found (read as diagram)" in record.problems[0].message
+    assert list(diagram.records_from_text("# nothing yet\n")) == []
