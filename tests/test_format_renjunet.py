@@ -649,6 +649,9 @@ def test_resync_does_not_depend_on_the_feed_size(
         small("<![CDATA[<game>]]><?x <game> ?><!-- <game> -->", game("5"), "<!-- x --->"),
         small(game("1"), """<game id="2" a="<game id='x'>"><move>h8</move></game>""", game("3")),
         small(game("1"), '<game id="2" a="x\'y"' + game("3"), game("4")),
+        # a game not closed: the </games> it leaves unmatched, cut in two, resumed at
+        small(game("1"), '<game id="2"><move>h8</move>\n', game("3")),
+        small(game("1"), '<game id="2"><game id="3"></game></game>\n', game("4")),
     ]
     wholes = [read_text(text) for text in texts]
     monkeypatch.setattr(renjunet, "FEED_BYTES", feed)
@@ -1166,3 +1169,115 @@ def test_damage_after_the_last_game_at_the_record_bound_is_said_as_it_is(tail: s
     message = recs[-1].problems[0].message
     assert message.startswith("XML syntax error") and "more than 2 records" not in message
     assert "2 records were read, the limit: the rest is not read" in message
+
+
+# -- games not closed, nested, too deep; repeated <move>; long swap and alt ------------------
+
+
+def test_a_game_not_closed_is_one_record_and_the_later_games_are_read() -> None:
+    """Game 2 of 10 without its ``</game>`` gave 2 records: the later games, inside it for expat,
+    were ignored, and the ``</games>`` it left unmatched said that no later game was found."""
+    games = [game(str(n)) for n in range(1, 11)]
+    clean = read_text(small(*games))
+    games[1] = games[1].replace("</game>", "")
+    text = small(*games)
+    recs = read_text(text)
+    assert game_ids(recs) == ["1", None, *map(str, range(3, 11))]
+    assert [r.source.index for r in recs] == list(range(10))
+    bad = recs[1]
+    assert bad.unreadable and bad.source.line == 3
+    assert bad.problems[0].message == (
+        "game id=2 opened at line 3 is not closed before the next <game> at line 4, column 0"
+    )
+    assert recs[:1] + recs[2:] == clean[:1] + clean[2:]  # lines and moves as if it were closed
+    # a thousand later games, and a namespaced database: every one read, nothing at the end
+    many = small(game("1"), '<game id="2"><move>h8</move>\n', *(game(str(n)) for n in range(1000)))
+    assert [r.unreadable for r in read_text(many)] == [False, True] + [False] * 1000
+    ns = (
+        '<r:database xmlns:r="urn:r"><r:games>\n<r:game id="1"><r:move>h8</r:move>\n'
+        '<r:game id="2"><r:move>h9</r:move></r:game>\n</r:games></r:database>\n'
+    )
+    assert [(r.unreadable, r.source.line) for r in read_text(ns)] == [(True, 2), (False, 3)]
+
+
+@pytest.mark.parametrize(
+    "nested",
+    [
+        '<game id="2"><move>h8 h9</move><game id="99"><move>a1 a2</move></game></game>\n',
+        '<game id="2"><move>h8 <game id="99"><move>a1 a2</move></game> h9</move></game>\n',
+    ],
+    ids=["after-move", "in-move"],
+)
+def test_a_game_in_a_game_is_a_game_of_its_own(nested: str) -> None:
+    """The moves of a game inside game 2 were added to game 2's, silently."""
+    recs = read_text(small(game("1"), nested, game("3")))
+    assert game_ids(recs) == ["1", None, "99", "3"]
+    assert [r.unreadable for r in recs] == [False, True, False, False]
+    assert "game id=2 opened at line 3 is not closed before the next <game> at line 3" in (
+        recs[1].problems[0].message
+    )
+    assert [m.token for m in recs[2].moves] == ["a1", "a2"] and not recs[2].problems
+    assert recs[3].source == SourceLocation("db.rif", 3, 4)
+
+
+def test_a_second_move_element_is_a_problem() -> None:
+    recs = read_text(small(game("1"), '<game id="2"><move>h8 h9</move><move>a1</move></game>\n'))
+    assert [m.token for m in recs[1].moves] == ["h8", "h9", "a1"]
+    (problem,) = recs[1].problems
+    assert not problem.fatal and problem.line == 3
+    assert problem.message == (
+        "game id=2: 2 <move> elements (a game has one), the second at line 3, column 31: "
+        "their moves are read as one list, in order"
+    )
+    assert not recs[0].problems
+
+
+@pytest.mark.parametrize("closed", [True, False])
+def test_a_game_nested_too_deep_is_one_record_and_the_later_games_are_read(closed: bool) -> None:
+    """3 games, one with elements nested past max_depth in its <info>, 3 games: there were 4
+    records, the last saying only that the deep game was dropped."""
+    deep = "<b>" * 30 + ("</b>" * 30 if closed else "")
+    text = small(
+        game("1"), game("2"), game("3"), f'<game id="d"><info>{deep}</info></game>\n',
+        game("4"), game("5"), game("6"),
+    )  # fmt: skip
+    recs = read_text(text, ReadOptions(max_depth=16))
+    assert game_ids(recs) == ["1", "2", "3", None, "4", "5", "6"]
+    assert recs[4].source == SourceLocation("db.rif", 4, 6)
+    column = len('<game id="d"><info>') + 3 * 12  # the 13th <b> is the 17th element
+    assert recs[3].problems[0].message == (
+        f"elements nested deeper than 16: line 5, column {column} (the game id=d that starts at "
+        "line 5 is incomplete and dropped); reading resumed at line 6"
+    )
+
+
+def test_games_not_closed_past_max_depth() -> None:
+    """Each game not closed holds the next for expat: past max_depth, the next game is read by a
+    fresh parser, and every game is a record (the last one's record is the file's end)."""
+    text = small(*(f'<game id="{n}">\n' for n in range(40)))
+    recs = read_text(text, ReadOptions(max_depth=16))
+    assert [r.source.index for r in recs] == list(range(40)) and all(r.unreadable for r in recs)
+    assert [r.source.line for r in recs[:39]] == list(range(2, 41))
+    assert all("is not closed before the next <game>" in r.problems[0].message for r in recs[:39])
+    assert "game id=39 that starts at line 41" in recs[39].problems[0].message
+
+
+def test_swap_flags_and_alt_offers_are_bounded() -> None:
+    """A 1 MB swap attribute made a million opening events (1.5-5 s, 230-460 MB)."""
+    flags = "s-" * 2100
+    offers = " ".join(["h8"] * 700)
+    text = small(f'<game id="1" swap="{flags}" alt="{offers}"><move>h8</move></game>\n')
+    (rec,) = read_text(text)
+    swaps = [e for e in rec.opening_events if e.kind in ("swap", "no-swap")]
+    assert len(swaps) == renjunet.MAX_SWAP_FLAGS == 4096
+    assert swaps[-1].value == "4096" and rec.metadata["swap"] == flags
+    (offered,) = [e for e in rec.opening_events if e.kind == "offers"]
+    assert len(offered.points) == renjunet.MAX_OFFERS == 676
+    assert [(p.message, p.line) for p in rec.problems] == [
+        ("game id=1: swap holds 4200 flags, more than 4096; read the first 4096", 2),
+        (
+            "game id=1: alt holds more than 676 fifth-move offers, more than a board has "
+            "points; read the first 676",
+            2,
+        ),
+    ]

@@ -21,8 +21,13 @@ megabytes and not always clean, so this reader
   file's own closing tags still match.  The lookup tables read so far are kept; a table skipped
   by the resync is lost, so later games may name ids left unresolved.  At
   most ``MAX_RESYNCS`` resyncs per file; refusals (entities, external references, DTDs that
-  point outside or give attribute defaults, the bounds) still end the file; a damaged game past
-  ``max_records`` ends it too, with the bound's record.
+  point outside or give attribute defaults, the bounds but depth) still end the file; a damaged
+  game past ``max_records`` ends it too, with the bound's record;
+- reads a ``<game>`` start tag inside a game as the next game: games never nest, so the open one
+  lacks its ``</game>`` and is one unreadable record that says so; the end tag that the missing
+  one leaves unmatched (``</games>``) costs nothing more;
+- resumes the same way after elements nested deeper than ``max_depth`` (expat keeps every open
+  element): the game they are in is one unreadable record.
 
 Ids (rules, openings, players...) are always resolved through the file's own tables, never
 hard-coded.
@@ -35,7 +40,7 @@ import re
 import unicodedata
 from collections import deque
 from collections.abc import Iterator
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple, NoReturn
 from xml.etree.ElementTree import ParseError
 from xml.parsers.expat import ErrorString
 from xml.parsers.expat import errors as expat_errors
@@ -84,6 +89,11 @@ MAX_PREFIX_DEPTH = 64
 MAX_PREFIX_BYTES = 1 << 14
 #: An unclosed tag longer than this at the end of a chunk skipped after an error is not followed.
 _MAX_CARRY = 1 << 12
+#: Swap flags read from a game's ``swap`` at most (as JSON Lines reads from ``swaps``): a
+#: protocol has a handful of swap opportunities, and every flag becomes an opening event.
+MAX_SWAP_FLAGS = 4096
+#: Fifth-move offers read from a game's ``alt`` at most: no board has more points.
+MAX_OFFERS = MAX_SIZE * MAX_SIZE
 
 #: Lookup-table entries: element name -> the container it sits in (also its key in ``tables``).
 _TABLE_ELEMENTS: dict[str, str] = {
@@ -106,7 +116,7 @@ _DATABASE_ROOT = re.compile(r"<(?:[\w.-]+:)?database[\s/>]")
 _SEPARATORS = " \t\r\n,"
 #: Points already parsed, by token: games repeat the same few hundred tokens.
 _POINTS: dict[str, Point] = {}
-_ALT_SPLIT = re.compile(r"[\s,;]+")
+_ALT_TOKEN = re.compile(r"[^\s,;]+")
 _DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?$")
 # ASCII digits only, and few: str.isdigit() accepts "²" (which int() refuses) and any length
 _SMALL_NUMBER = re.compile(r"[0-9]{1,6}")
@@ -138,6 +148,9 @@ _ERROR_AT_NEXT_TAG = frozenset(
         expat_errors.XML_ERROR_JUNK_AFTER_DOC_ELEMENT,
     )
 )
+_TAG_MISMATCH = expat_errors.codes[expat_errors.XML_ERROR_TAG_MISMATCH]
+#: An end tag where it begins: its qualified name (group 1).
+_END_TAG_AT = re.compile(rb"</(" + _NAME_BYTES + rb"(?::" + _NAME_BYTES + rb")?)")
 
 # Normalised rule names (see ``ruleset_name``) -> shipped ruleset names.
 _RULESETS: dict[str, str] = {
@@ -174,6 +187,19 @@ class _Stop(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class _TooDeep(Exception):
+    """Raised from ``_Target.start`` at a start tag nested deeper than ``max_depth``: expat
+    holds every open element, so the parse cannot go on; reading resumes at the next ``<game``
+    (at this start tag when it is a game's) with a fresh parser (see ``_resync``)."""
+
+    def __init__(self, line: int | None, col: int, at: int, game: bool) -> None:
+        super().__init__(f"elements nested too deep at line {line}")
+        self.line = line
+        self.col = col
+        self.at = at  # the file's byte index of the start tag's "<"
+        self.game = game  # the start tag is a <game>'s
 
 
 def sniff(head: bytes) -> int:
@@ -327,6 +353,8 @@ class _Game:
     partial: str | None = None  # a token cut by the end of a text chunk, on line move_line
     info_len: int = 0
     info_truncated: bool = False
+    move_elements: int = 0  # games have one <move>: the moves of later ones are still read
+    second_move: tuple[int | None, int] | None = None  # where the second <move> starts
 
     def __init__(self, attrs: dict[str, str], line: int | None, depth: int) -> None:
         self.attrs = attrs
@@ -356,6 +384,9 @@ class _Target:
         self.database: dict[str, str] = {}
         self.database_meta: dict[str, str] = {}  # what every record's metadata starts with
         self.game: _Game | None = None
+        # the depth of the outermost <game> element still open that was reported as not closed
+        # (0: none): expat holds it open, so what follows is not outside games for ``outer``
+        self.unclosed = 0
         self.ready: list[Record] = []
         self.index = 0  # source.index of the next record
         self.emitted = 0  # moves and text (``text_cost``) of the records so far: the budget
@@ -384,7 +415,7 @@ class _Target:
         parent = stack[-1] if stack else None
         stack.append(name)
         if len(stack) > self.options.max_depth:
-            raise _Stop(f"elements nested deeper than {self.options.max_depth}")
+            self._too_deep(name)
         if parent is None:
             self.root = name
             # (a resumed parser's root is a synthetic tag without attributes: keep the file's)
@@ -398,14 +429,17 @@ class _Target:
                 return
         game = self.game
         if game is not None:
-            if name == "move" and not game.stopped:
-                game.in_move = True
-                game.move_line = self._line()
+            if name == "move":
+                self._move_element(game)
             elif name == "info":
                 game.in_info = True
                 if game.info:
                     game.info.append("\n")  # several <info> children: one per line
-            return
+            elif name == "game":  # games never nest: this one's </game> is missing
+                self._not_closed(game)
+                game = None
+            if game is not None:
+                return
         if name == "game":
             if self.index >= self.options.max_records:
                 raise _Stop(f"{self.options.too_many()}; the rest is not read")
@@ -416,7 +450,8 @@ class _Target:
             if attrib and any(len(v) > self.options.max_string for v in attrib.values()):
                 self.game.notes.append(self._truncated_note())
             return
-        self.outer.append(tag)
+        if not self.unclosed:  # (expat holds a game not closed open: what follows is in it)
+            self.outer.append(tag)
         table = _TABLE_ELEMENTS.get(name)
         if table is not None and parent == table:
             self._add_entry(table, attrib)
@@ -431,6 +466,8 @@ class _Target:
         if game is None:
             if len(self.outer) > len(self.stack):
                 self.outer.pop()
+            if self.unclosed > len(self.stack):
+                self.unclosed = 0  # the end tag of the game reported as not closed, at last
             return
         name = _local(tag) if "}" in tag else tag
         if name == "move" and game.in_move:
@@ -497,6 +534,48 @@ class _Target:
         line = getattr(self.expat, "CurrentLineNumber", None)
         return line + self.line_offset if isinstance(line, int) else None
 
+    def _column(self) -> int:
+        """The column of the parser's position, in the file's line (a resumed parser's first
+        line starts with the synthetic start tags)."""
+        expat = self.expat
+        col: int = expat.CurrentColumnNumber
+        return col + self.col_offset if expat.CurrentLineNumber == 1 else col
+
+    def _move_element(self, game: _Game) -> None:
+        """A ``<move>`` start tag: its text is read as moves, after those of an earlier one
+        (which a problem then says, at record time)."""
+        game.move_elements += 1
+        if game.move_elements == 2:
+            game.second_move = (self._line(), self._column())
+        if not game.stopped:
+            game.in_move = True
+            game.move_line = self._line()
+
+    def _not_closed(self, game: _Game) -> None:
+        """A ``<game>`` start tag inside ``game``: games never nest, so ``game`` lacks its end
+        tag.  It becomes an unreadable record (what it holds up to here may be the start of the
+        next game as much as its own) and the new game is read as any other; expat still holds
+        the element open, so ``unclosed`` marks it until its end tag, if any."""
+        message = (
+            f"{_label(game)} opened at line {game.line} is not closed before the next <game> "
+            f"at line {self._line()}, column {self._column()}"
+        )
+        self.ready.append(_fatal(self.path, message, self.index, game.line))
+        self.index += 1
+        self.game = None
+        if not self.unclosed:
+            self.unclosed = game.depth
+
+    def _too_deep(self, name: str) -> NoReturn:
+        """A start tag past ``max_depth``: a game open is reported as not closed when this is
+        the next game's start tag (games never nest), and the parse stops here (``_TooDeep``)."""
+        if name == "game" and self.game is not None:
+            self._not_closed(self.game)
+        expat = self.expat
+        raise _TooDeep(
+            self._line(), self._column(), self.byte_offset + expat.CurrentByteIndex, name == "game"
+        )
+
     def open_elements(self) -> list[_Open] | None:
         """The elements open now, outermost first; those outside the game (if one is open) with
         the qualified name and the namespace declarations of their start tag.  ``None`` when
@@ -531,6 +610,7 @@ class _Target:
         """
         self.expat = parser.parser
         self.game = None
+        self.unclosed = 0  # (the prefix holds no game)
         self.stack = []
         self.outer = []
         self.ns_decls = []
@@ -649,7 +729,7 @@ class _Target:
         meta = dict(self.database_meta)
         notes = [*self.recoder.notes, *game.notes]
         if game.attrs:  # (a game without attributes names nothing to look up)
-            rule, size, opening_id, events, result = self._attributes(game.attrs, meta, notes)
+            rule, size, opening_id, events, result = self._attributes(game, meta, notes)
         else:
             rule, size, opening_id, events, result = None, DEFAULT_SIZE, None, [], None
         if game.info:
@@ -660,6 +740,16 @@ class _Target:
             notes.append("undecodable bytes were replaced with U+FFFD")
         for table in sorted(self.table_overflow):
             notes.append(f"<{table}> has more than {MAX_TABLE_ENTRIES} entries; the rest ignored")
+        if game.second_move is not None:
+            line, col = game.second_move
+            game.problems.append(
+                ParseProblem(
+                    f"{_label(game)}: {game.move_elements} <move> elements (a game has one), "
+                    f"the second at line {line}, column {col}: their moves are read as one "
+                    "list, in order",
+                    line=line,
+                )
+            )
         source = SourceLocation(self.path, self.index, game.line)
         return Record(  # positional (see Record): a third faster than by keyword
             game.moves, source, size, size, result, rule, opening_id, meta, [], events,
@@ -667,10 +757,11 @@ class _Target:
         )  # fmt: skip
 
     def _attributes(
-        self, attrs: dict[str, str], meta: dict[str, str], notes: list[str]
+        self, game: _Game, meta: dict[str, str], notes: list[str]
     ) -> tuple[str | None, int, str | None, list[OpeningEvent], DeclaredResult | None]:
         """Metadata and notes from a game's attributes (ids resolved through the tables), and
         its rule, board size, opening id, opening events and declared result."""
+        attrs = game.attrs
         for key, value in attrs.items():
             if key not in _KNOWN_ATTRIBUTES and value:
                 meta.setdefault(key, value)  # unrated, publisher, and whatever else is there
@@ -706,8 +797,8 @@ class _Target:
 
         rule, size = self._rule(attrs, tournament, meta, notes)
         opening_id = self._opening(attrs.get("opening", "").strip(), meta, notes)
-        events = _swap_events(attrs.get("swap", ""), meta)
-        events += _alt_events(attrs.get("alt", ""), meta, notes)
+        events = _swap_events(game, attrs.get("swap", ""), meta)
+        events += _alt_events(game, attrs.get("alt", ""), meta, notes)
         result = _declared_result(attrs.get("bresult"), meta, notes)
         return rule, size, opening_id, events, result
 
@@ -800,25 +891,46 @@ def _declared_result(
     return DeclaredResult(winner, text=text)
 
 
-def _swap_events(raw: str, meta: dict[str, str]) -> list[OpeningEvent]:
-    """One event per character of ``swap`` (``formats.numbered_swaps``); the raw text is kept
-    in the metadata."""
-    if not "".join(raw.split()):
+def _swap_events(game: _Game, raw: str, meta: dict[str, str]) -> list[OpeningEvent]:
+    """One event per character of ``swap`` (``formats.numbered_swaps``), ``MAX_SWAP_FLAGS`` at
+    most (a problem says the cut); the raw text is kept in the metadata."""
+    flags = "".join(raw.split())
+    if not flags:
         return []
     meta["swap"] = raw
-    return numbered_swaps(raw)
+    if len(flags) > MAX_SWAP_FLAGS:
+        game.problems.append(
+            ParseProblem(
+                f"{_label(game)}: swap holds {len(flags)} flags, more than {MAX_SWAP_FLAGS}; "
+                f"read the first {MAX_SWAP_FLAGS}",
+                line=game.line,
+            )
+        )
+        flags = flags[:MAX_SWAP_FLAGS]
+    return numbered_swaps(flags)
 
 
-def _alt_events(raw: str, meta: dict[str, str], notes: list[str]) -> list[OpeningEvent]:
-    """Fifth-move offers from ``alt`` when they are written as points; otherwise a note."""
+def _alt_events(
+    game: _Game, raw: str, meta: dict[str, str], notes: list[str]
+) -> list[OpeningEvent]:
+    """Fifth-move offers from ``alt`` when they are written as points, ``MAX_OFFERS`` at most
+    (a problem says the cut); otherwise a note."""
     text = raw.strip()
     if not text:
         return []
     meta["alt"] = raw
     points: list[Point] = []
-    for token in _ALT_SPLIT.split(text):
-        if not token:
-            continue
+    for m in _ALT_TOKEN.finditer(text):  # (not split: a megabyte of tokens past the bound)
+        if len(points) == MAX_OFFERS:
+            game.problems.append(
+                ParseProblem(
+                    f"{_label(game)}: alt holds more than {MAX_OFFERS} fifth-move offers, "
+                    f"more than a board has points; read the first {MAX_OFFERS}",
+                    line=game.line,
+                )
+            )
+            break
+        token = m.group()
         try:
             points.append(parse_point(token))
         except ValueError:
@@ -846,10 +958,11 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     while True:
         end = _feed_next(parser, source, target)
         yield from target.take()
-        if isinstance(end, ParseError):
+        if isinstance(end, (ParseError, _TooDeep)):
             record, parser = _resync(end, parser, source, target, resyncs < MAX_RESYNCS)
-            resyncs += 1
-            yield record
+            if record is not None:
+                resyncs += 1
+                yield record
             if parser is None:
                 return
         elif end is not None:
@@ -900,12 +1013,15 @@ def _refuse_attribute_defaults(
     )
 
 
-def _feed_next(parser: Any, source: _Source, target: _Target) -> list[Record] | ParseError | None:
+def _feed_next(
+    parser: Any, source: _Source, target: _Target
+) -> list[Record] | ParseError | _TooDeep | None:
     """Feed the next chunk, or close at the end.
 
-    ``None`` while the parse goes on; the ``ParseError`` of an XML syntax error (the caller
-    resumes after it); at the end of the parse, the records that close it (none for a clean
-    database, one unreadable record for a refused one or when a bound is reached).
+    ``None`` while the parse goes on; the ``ParseError`` of an XML syntax error or the
+    ``_TooDeep`` of elements nested too deep (the caller resumes after it); at the end of the
+    parse, the records that close it (none for a clean database, one unreadable record for a
+    refused one or when a bound is reached).
     """
     try:
         chunk = source.next()
@@ -917,7 +1033,7 @@ def _feed_next(parser: Any, source: _Source, target: _Target) -> list[Record] | 
             message = f"XML root element is <{target.root}>, not <database>, and has no <game>"
             return [_fatal(target.path, message, 0, 1)]
         return []
-    except ParseError as exc:
+    except (ParseError, _TooDeep) as exc:
         return exc
     except EntitiesForbidden as exc:
         message = f"XML entity declaration {exc.name!r} refused (entities are never expanded)"
@@ -942,25 +1058,38 @@ def _dropped(game: _Game) -> str:
 
 
 def _resync(
-    error: ParseError, parser: Any, source: _Source, target: _Target, allowed: bool
-) -> tuple[Record, Any]:
-    """The unreadable record for an XML syntax error and the parser that goes on after it
-    (``None`` when reading stops there).
+    error: ParseError | _TooDeep, parser: Any, source: _Source, target: _Target, allowed: bool
+) -> tuple[Record | None, Any]:
+    """The unreadable record for an XML syntax error or elements nested too deep, and the
+    parser that goes on after it (``None`` when reading stops there).
 
     Reading resumes at the first ``<game`` start tag after the error, with a fresh parser fed
     first the start tags of the elements that enclose that game: those open outside the damaged
     game (or, before any game, those open at the error), followed through the tags of the text
-    skipped.  Its line numbers and byte indexes are shifted to be the file's.
+    skipped.  Its line numbers and byte indexes are shifted to be the file's.  No record when
+    nothing is lost (``_resume_outside_games``).
     """
-    code = getattr(error, "code", None)
-    line, col = error.position
-    what = ErrorString(code) if isinstance(code, int) else str(error).rsplit(": line", 1)[0]
-    where = target.expat.ErrorByteIndex
+    code: int | None = None
+    error_at: int | None
+    if isinstance(error, _TooDeep):
+        line, col, error_at = error.line, error.col, error.at
+        message = (
+            f"elements nested deeper than {target.options.max_depth}: line {line}, column {col}"
+        )
+    else:
+        code = getattr(error, "code", None)
+        line, col = error.position
+        what = ErrorString(code) if isinstance(code, int) else str(error).rsplit(": line", 1)[0]
+        where = target.expat.ErrorByteIndex
+        if line == 1:
+            col += target.col_offset
+        line += target.line_offset
+        message = f"XML syntax error: {what}: line {line}, column {col}"
+        error_at = where + target.byte_offset if where >= 0 else None
     _discard(parser, error)
-    if line == 1:
-        col += target.col_offset
-    line += target.line_offset
-    message = f"XML syntax error: {what}: line {line}, column {col}"
+    resumed = _resume_outside_games(error, code, error_at, source, target)
+    if resumed is not None:
+        return None, resumed
     if target.game is not None:
         message += f" ({_dropped(target.game)})"
     index = target.index
@@ -970,7 +1099,7 @@ def _resync(
         # damage outside a game is said, and the file ends there too (what follows is not
         # looked at: it may hold no game at all)
         limit = target.options.max_records
-        if target.game is not None or source.in_game_tag(where + target.byte_offset):
+        if target.game is not None or (error_at is not None and source.in_game_tag(error_at)):
             message = f"{target.options.too_many()}; the rest is not read"
             start = target.game.line if target.game is not None else line
             return _fatal(target.path, message, index, start), None
@@ -978,10 +1107,15 @@ def _resync(
         return _fatal(target.path, message, index, line), None
     target.index += 1  # the damaged game is a record: later games keep their numbers
     if not allowed:
-        message += f"; more than {MAX_RESYNCS} XML syntax errors: the rest of the file is not read"
+        what = "XML syntax errors"
+        if isinstance(error, _TooDeep):
+            what += " or elements nested too deep"
+        message += f"; more than {MAX_RESYNCS} {what}: the rest of the file is not read"
         return _fatal(target.path, message, index, line), None
-    error_at = where + target.byte_offset if where >= 0 else None
-    if error_at is None:
+    if isinstance(error, _TooDeep):
+        # after the start tag (a game's too: a game nested that deep is not read), as text
+        after, error_at = (error_at or 0) + 1, None
+    elif error_at is None:
         after = source.end()
     else:
         # an invalid token or junk after the root may be the "<" of an intact <game> (after an
@@ -1015,6 +1149,49 @@ def _resync(
     target.restart(parser, pos, prefix)
     source.prefix = prefix.encode("utf-8")
     return _fatal(target.path, message, index, line), parser
+
+
+def _resume_outside_games(
+    error: ParseError | _TooDeep,
+    code: int | None,
+    error_at: int | None,
+    source: _Source,
+    target: _Target,
+) -> Any:
+    """A parser that goes on where the parse stopped, outside any game, when that loses
+    nothing (else ``None``): a game's start tag nested too deep (games never nest, so what
+    encloses it is elements of games reported already, or damage outside any game) is read
+    there; an end tag that a game reported as not closed leaves unmatched (``</games>``) is read
+    there, the game's element closed.  The fresh parser is given the elements outside games."""
+    if target.game is not None or error_at is None:
+        return None
+    if isinstance(error, _TooDeep):
+        if not error.game or error_at <= target.resumed_at:  # (never where this parser began)
+            return None
+        at = error_at
+    elif code == _TAG_MISMATCH and target.unclosed:
+        end_tag = source.end_tag_at(error_at)
+        if end_tag is None:
+            return None
+        at, qname = end_tag
+        if qname.rsplit(b":", 1)[-1].decode("utf-8", "replace") not in map(_local, target.outer):
+            return None  # not an end tag of the elements around the game: more damage
+    else:
+        return None
+    enclosing = target.open_elements()
+    if enclosing is None:
+        return None
+    names = [e.name for e in enclosing]
+    if "game" in names:
+        del enclosing[names.index("game") :]
+    prefix = "".join(f"<{e.qname}{e.declared}>" for e in enclosing)
+    if len(prefix) > MAX_PREFIX_BYTES:
+        return None
+    pos = source.resume_at(at)
+    parser = _make_parser(target)
+    target.restart(parser, pos, prefix)
+    source.prefix = prefix.encode("utf-8")
+    return parser
 
 
 def _discard(parser: Any, error: BaseException) -> None:
@@ -1121,6 +1298,29 @@ class _Source:
             lt > gt and _GAME_TAG_AT.match(data, lt) is not None
             for lt in (data.rfind(b"<", 0, i + 1), data.rfind(b"<", 0, i))
         )
+
+    def end_tag_at(self, at: int) -> tuple[int, bytes] | None:
+        """The end tag that byte ``at`` of the file (a mismatched tag error's, at its name) is
+        in: the file byte index of its ``<`` and its qualified name, as far as the text kept
+        tells."""
+        data = b"".join(self.kept)
+        i = at - self.kept_pos.byte
+        if not 0 <= i <= len(data):
+            return None
+        lt = data.rfind(b"<", 0, i)
+        m = _END_TAG_AT.match(data, lt) if lt >= 0 else None
+        return (self.kept_pos.byte + lt, m.group(1)) if m is not None else None
+
+    def resume_at(self, at: int) -> _Pos:
+        """Go on from byte ``at`` of the file (in the text kept): where it is."""
+        data = b"".join(self.kept)
+        i = at - self.kept_pos.byte
+        pos = _advance(self.kept_pos, data[:i])
+        self.kept.clear()
+        self.kept_bytes = 0
+        self.kept_pos = pos
+        self.pending = data[i:]
+        return pos
 
     def skip_to_game(
         self, error: int | None, after: int, enclosing: list[_Open], depth: int
