@@ -162,6 +162,9 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),
     "psq-many-moves": lambda n: _fill(b"1,1,0\n", n, b"Piskvorky 20x20, 11:11, 0\n"),
     "psq-huge-numbers": lambda n: _fill(b"999999,999999,999999999999\n", n, b"Piskvorky 26x26\n"),
+    # one line of digits after the moves, ending in a letter: a pattern with two stars around
+    # a digit backtracked over it (37 kB: 18 s, found by fuzz/mutate.py)
+    "psq-long-digit-line": lambda n: _fill(b"9", n, b"Piskvorky 20x20\n1,1\n2,2\n-", b"x\n"),
     "gomocup-one-line": lambda n: _fill(b"0,0,", n),
     "gomocup-many-lines": lambda n: _fill(b"0,0\n", n),
     "playok-many-tags": lambda n: _fill(b'[Site "PlayOK"]\n', n),

@@ -80,7 +80,8 @@ _CODE = re.compile(r"-?\d{1,12}")
 _JUDGE = re.compile(r"(-?\d{1,12})\s*,\s*([^\d\s,+-].*)")
 #: A line of numbers and commas that is neither a stone nor a code: a stone line cut short
 #: (``11,`` from ``11,12`` at the end of a file cut in the middle of its last line) or damaged.
-_BROKEN_STONE = re.compile(r"[\d\s,+-]*\d[\d\s,+-]*")
+#: (one pass, no backtracking: ``[\d,]*\d[\d,]*`` is quadratic on a long line of digits)
+_BROKEN_STONE = re.compile(r"[\d\s,+-]+")
 _OPENING_LINE = re.compile(
     rb"[ \t]*-?\d{1,2}[ \t]*,[ \t]*-?\d{1,2}(?:[ \t]*,[ \t]*-?\d{1,2}[ \t]*,[ \t]*-?\d{1,2})*"
     rb"[ \t]*,?[ \t]*"
@@ -240,7 +241,7 @@ def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -
                     )
                 )
             continue
-        if _BROKEN_STONE.fullmatch(text):
+        if _BROKEN_STONE.fullmatch(text) and any(c.isdigit() for c in text):
             # no engine writes a name of digits and commas: taken for one, the cut stone would
             # vanish and the record pass as clean
             problems.append(
