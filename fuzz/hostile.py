@@ -89,6 +89,8 @@ def _xml_games(size: int, game: bytes) -> bytes:
     return _fill(game, size, b"<?xml version='1.0'?><database><games>", b"</games></database>")
 
 
+_PLAYOK_SWAP2 = b'[Site "PlayOK"]\n[GameType "61,15"]\n\n'
+
 HOSTILE: dict[str, Callable[[int], bytes]] = {
     "notation-one-line": lambda n: _fill(b"h8", n),
     "notation-tiny-records": lambda n: _fill(b"a1\n", n),
@@ -255,7 +257,72 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
         b";C[x]", n, b"(;GM[4];B[hh]", b"(;W[aa])(;W[bb]))"
     ),
     "jsonl-full-26x26-boards": lambda n: _fill(b'{"moves":"%s","size":26}\n' % _full_board(26), n),
+    # -- shapes of the red-team of stop 15 (opening events, notes, dense positions) --
+    # games whose </game> is missing: each is one unreadable record, the next game is read
+    "renjunet-unclosed-games": lambda n: _xml_games(n, b"<game><move>h8 h9 i10</move>"),
+    # one game's swap flags / fifth-move offers a megabyte long (a million opening events)
+    "renjunet-swap-attribute": lambda n: _xml_game_attribute(n, b"swap", b"s-"),
+    "renjunet-alt-attribute": lambda n: _xml_game_attribute(n, b"alt", b"a1 "),
+    # opening events at a tree's root, redone for every line below it
+    "sgf-offers-before-siblings": lambda n: _sgf_root_events(n, b"FA[", b"aa", b"]"),
+    "sgf-swaps-before-siblings": lambda n: _sgf_root_events(n, b"SW", b"[]", b""),
+    # one record: a relocation / a rejection / an offer a few bytes each, hundreds of thousands
+    "notation-relocations": lambda n: _fill(b"a1-b2 ", n, b"h8 "),
+    "notation-rejections": lambda n: _fill(b"reject ", n, b"h8 h9 i10 "),
+    "notation-one-big-offer": lambda n: _fill(b"a1 ", n, b"h8 h9 i10 i11 {", b"}"),
+    # PlayOK: a colour choice and an empty slot, again and again after move 1; a note a line
+    "playok-choices": lambda n: _fill(b"black -- ", n, _PLAYOK_SWAP2 + b"1. h8 ", b"1-0\n"),
+    "playok-empty-slots": lambda n: _fill(b"-- ", n, _PLAYOK_SWAP2 + b"1. h8 h9 i10 ", b"1-0\n"),
+    "playok-bad-bytes": lambda n: _fill(b"\xff\n", n, _PLAYOK_SWAP2 + b"1. h8 h9 "),
+    "jsonl-offers-26x26": lambda n: _fill(_offers_26x26(), n),
+    # 26x26 positions of full black rows with empty rows between: the recursive judgement
+    "sgf-dense-26x26": lambda n: _fill(_dense_26x26(), n),
+    # a 4,000-move line with one-move siblings: every line is a whole game
+    "sgf-long-comb": lambda n: _fill(b"(;B[aa])", n, _long_line(), b")"),
 }
+
+
+def _xml_game_attribute(size: int, name: bytes, unit: bytes) -> bytes:
+    head = b"<?xml version='1.0'?><database><rules><rule id='1' name='RIF'/></rules><games>"
+    head += b"<game rule='1' " + name + b"='"
+    tail = b"'><move>h8 h9 i10 i11 j12</move></game></games></database>"
+    return _fill(unit, size, head, tail)
+
+
+def _sgf_root_events(size: int, ident: bytes, unit: bytes, close: bytes) -> bytes:
+    head = b"(;GM[4]SZ[15]RU[RIF];B[hh];W[hi];B[ij];W[jj]" + ident + unit * (size // 4) + close
+    return _fill(b"(;B[ab])", size, head, b")")
+
+
+def _offers_26x26() -> bytes:
+    points = [f"{chr(97 + x)}{y + 1}" for x in range(26) for y in range(26)]
+    stones = ["m13", "l12", "m11", "n12"]
+    line = {"rule": "renju-rif", "moves": " ".join(stones), "size": 26}
+    line["offers"] = [p for p in points if p not in stones]
+    return json.dumps(line).encode() + b"\n"
+
+
+def _dense_26x26() -> bytes:
+    # black rows 1, 4, ..., 25 full (setup ranges), a white stone and a black move between
+    def sgf(x: int, row: int) -> bytes:
+        return bytes([97 + x, 97 + 26 - row])
+
+    rows = range(1, 27, 3)
+    setup = b"AB" + b"".join(b"[%s:%s]" % (sgf(0, r), sgf(25, r)) for r in rows)
+    games = []
+    for k, row in enumerate(r for r in range(2, 26) if r not in rows):
+        games.append(
+            b"(;GM[4]SZ[26]" + setup + b"AW[%s];B[%s])\n" % (sgf(k % 26, 26), sgf(k + 2, row))
+        )
+    return b"".join(games)
+
+
+def _long_line() -> bytes:
+    points = [bytes([97 + x, 97 + y]) for x in range(15) for y in range(15)]
+    moves = b"".join(
+        b";%s[%s]" % (b"BW"[i % 2 : i % 2 + 1], points[i * 7 % 225]) for i in range(4000)
+    )
+    return b"(;GM[4]SZ[15]" + moves
 
 
 def _full_board(size: int) -> bytes:
