@@ -52,21 +52,25 @@ bottom), ``mirror-column`` (left-right, in the centre column), ``mirror-row`` (t
 
 from __future__ import annotations
 
+import bisect
 import copy
 import dataclasses
+import heapq
 import json
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from importlib import resources
+from itertools import chain
 from typing import Any
 
 from renju_cli.board import BLACK, WHITE, Board
 from renju_cli.coords import COLUMNS, Point, center, parse_point
 from renju_cli.record import OpeningEvent, Record
-from renju_cli.report import INFO, WARNING, Finding
+from renju_cli.report import CODES, ERROR, INFO, MAX_FINDINGS, WARNING, Finding
 from renju_cli.ruleset import Ruleset
 
 COLORS = ("black", "white")
@@ -691,11 +695,202 @@ class Course:
 @dataclass
 class OpeningCheck:
     """What checking a record's opening found: ``opening`` for the report, findings, and the
-    ``course`` the replay follows (``None``: plain alternation on one board)."""
+    ``course`` the replay follows (``None``: plain alternation on one board).  ``findings``
+    are at most ``MAX_FINDINGS``, the first in the report's order; ``dropped`` counts the
+    others by code and severity (never made: the report would not list them)."""
 
     opening: dict[str, Any] | None
     findings: list[Finding]
     course: Course | None = None
+    dropped: Counter[tuple[str, str]] | None = None
+
+
+class _Findings:
+    """The findings of a check as the report will list them: at most ``MAX_FINDINGS``, the
+    first by move (those without one first), then as made; the others are only counted by code
+    and severity.  A finding past the cap is never worded (a hostile record offers one point
+    4,000 times, and wording each offer's finding cost more than the rest of the check), so
+    most are added as ``make``, called only if the finding is kept."""
+
+    __slots__ = ("dropped", "errors", "heap", "made", "unchecked")
+
+    def __init__(self) -> None:
+        #: ``(-move, -order, finding)``: the last kept in the report's order on top
+        self.heap: list[tuple[int, int, Finding]] = []
+        self.made = 0  # findings added so far: the order of the next one
+        self.dropped: Counter[tuple[str, str]] | None = None
+        #: every finding added, kept or not, as a walk's ``score`` counts them
+        self.errors = 0
+        self.unchecked = 0
+
+    def copy(self) -> _Findings:
+        other = _Findings()
+        other.heap = list(self.heap)
+        other.made = self.made
+        other.dropped = Counter(self.dropped) if self.dropped else None
+        other.errors, other.unchecked = self.errors, self.unchecked
+        return other
+
+    def takes(self, move: int | None) -> bool:
+        """Whether a finding of ``move`` added now would be kept (it may push out another)."""
+        heap = self.heap
+        if len(heap) < MAX_FINDINGS:
+            return True
+        key = -1 if move is None else move  # as the report sorts: one without a move first
+        top_key, top_order = -heap[0][0], -heap[0][1]
+        return key < top_key or (key == top_key and self.made < top_order)
+
+    def add(
+        self, code: str, move: int | None, make: Callable[[], Finding], severity: str = ""
+    ) -> None:
+        """Add the finding ``make()`` would make (``code``, ``move`` and ``severity`` as it
+        will have them), making it only if it is kept."""
+        severity = severity or CODES.get(code, ERROR)
+        if severity == INFO:
+            self.unchecked += 1
+        else:
+            self.errors += 1
+        taken = self.takes(move)
+        order = self.made
+        self.made += 1
+        if not taken:
+            self._drop(code, severity, 1)
+            return
+        entry = (-(-1 if move is None else move), -order, make())
+        if len(self.heap) < MAX_FINDINGS:
+            heapq.heappush(self.heap, entry)
+        else:
+            out = heapq.heapreplace(self.heap, entry)[2]
+            self._drop(out.code, out.severity, 1)
+
+    def put(self, finding: Finding) -> None:
+        """Add a finding made already."""
+        self.add(finding.code, finding.move, lambda: finding, finding.severity)
+
+    def skip(self, code: str, count: int, severity: str = "") -> None:
+        """Count ``count`` findings of ``code`` that would not be kept (``takes`` said so for
+        the first: the others come after it), without making them."""
+        if count <= 0:
+            return
+        severity = severity or CODES.get(code, ERROR)
+        if severity == INFO:
+            self.unchecked += count
+        else:
+            self.errors += count
+        self.made += count
+        self._drop(code, severity, count)
+
+    def _drop(self, code: str, severity: str, count: int) -> None:
+        if self.dropped is None:
+            self.dropped = Counter()
+        self.dropped[code, severity] += count
+
+    def listed(self) -> list[Finding]:
+        """The findings kept, in the report's order."""
+        return [f for _, _, f in sorted(self.heap, reverse=True)]
+
+
+#: The finding of a recorded event that no step explains, by the event's kind.
+_LEFTOVER_CODES = {
+    "swap": "swap-not-allowed",
+    "choose": "swap-not-allowed",
+    "offers": "offer-invalid",
+    "declare": "offer-count",
+    "reject": "reject-not-allowed",
+    "relocate": "relocation-invalid",
+}
+
+
+class _Events:
+    """A record's opening events, looked up by kind and by the moves played before them, so
+    that a step finds its event without a pass over all of them (a record may hold thousands).
+
+    Made once per list of events (``of``): the lines of a variation tree share the events of
+    its first nodes, and a root of 4,000 ``SW`` values was gone through in every line.
+    """
+
+    def __init__(self, events: list[OpeningEvent]) -> None:
+        self.events = list(events)  # (a copy: the record's list is its reader's)
+        #: rejections and moved stones by the moves played before them (``after`` below 0 as
+        #: 0), with their indices, in record order
+        self.board: dict[int, list[tuple[int, OpeningEvent]]] = {}
+        #: (kind, after) -> indices, in record order
+        self.at: dict[tuple[str, int], list[int]] = {}
+        #: decisions (swap, no-swap, choose) by ``after``; and of those with ``after`` -1 (no
+        #: place recorded), by value ("" for none): RenjuNet's swap flags number opportunities
+        self.decisions: dict[int, list[int]] = {}
+        self.flags: dict[str, list[int]] = {}
+        #: the decisions by ``after``, then index, and their ``after`` values (to find those
+        #: still ahead of a walk)
+        self.ahead: list[int] = []
+        self.ahead_after: list[int] = []
+        #: the events whose finding says no step explains them, in the report's order: (the
+        #: finding's move or -1, index, code); and their codes counted
+        self.leftover: list[tuple[int, int, str]] = []
+        self.codes: Counter[str] = Counter()
+        for i, e in enumerate(self.events):
+            kind, after = e.kind, e.after
+            self.at.setdefault((kind, after), []).append(i)
+            if kind in BOARD_EVENTS:
+                self.board.setdefault(max(after, 0), []).append((i, e))
+            if kind in _DECISIONS:
+                self.decisions.setdefault(after, []).append(i)
+                if after == -1:
+                    self.flags.setdefault(e.value or "", []).append(i)
+            code = _LEFTOVER_CODES.get(kind)
+            if code is not None:
+                self.leftover.append((_leftover_move(e) or -1, i, code))
+                self.codes[code] += 1
+        self.leftover.sort()
+        self.ahead = sorted(
+            (i for i in range(len(self.events)) if self.events[i].kind in _DECISIONS),
+            key=lambda i: self.events[i].after,
+        )
+        self.ahead_after = [self.events[i].after for i in self.ahead]
+
+    @staticmethod
+    def of(events: list[OpeningEvent]) -> _Events:
+        """The index of ``events``: the last one made, when its events are the same."""
+        global _LAST_EVENTS
+        last = _LAST_EVENTS
+        # (the lines of a tree hold the same event objects: compared in C, one by one)
+        if last is not None and len(last.events) == len(events) and last.events == events:
+            return last
+        made = _Events(events)
+        _LAST_EVENTS = made
+        return made
+
+    def first(self, indices: Sequence[int], consumed: set[int]) -> int | None:
+        """The first of ``indices`` that no step has explained yet."""
+        for i in indices:
+            if i not in consumed:
+                return i
+        return None
+
+    def earliest(self, lists: Sequence[Sequence[int]], consumed: set[int]) -> int | None:
+        """The first event in record order, of any of ``lists``, not explained yet."""
+        found = [self.first(indices, consumed) for indices in lists]
+        return min((i for i in found if i is not None), default=None)
+
+    def decisions_ahead(self, n: int, consumed: set[int]) -> bool:
+        """Whether a decision recorded after move ``n`` or later, or at no place, is not
+        explained yet."""
+        start = bisect.bisect_left(self.ahead_after, n)
+        unplaced = bisect.bisect_left(self.ahead_after, 0)
+        ahead = chain(self.ahead[start:], self.ahead[:unplaced])
+        return any(i not in consumed for i in ahead)
+
+
+_LAST_EVENTS: _Events | None = None
+
+
+def _leftover_move(e: OpeningEvent) -> int | None:
+    """The move of the finding of an event that no step explains (``None``: none)."""
+    if e.kind == "offers":
+        return e.after + 1 if e.after >= 0 else None
+    if e.kind == "swap" and e.after == -1 and e.value:
+        return None
+    return e.after if e.after > 0 else None
 
 
 @dataclass(frozen=True)
@@ -707,6 +902,7 @@ class _Context:
     width: int
     height: int
     center: Point | None
+    events: _Events
 
 
 @dataclass
@@ -717,7 +913,7 @@ class _State:
     evidence: int = 0
     holders: tuple[str | None, str | None] = ("P1", "P2")  # seat holding black, white
     consumed: set[int] = field(default_factory=set)
-    findings: list[Finding] = field(default_factory=list)
+    findings: _Findings = field(default_factory=_Findings)
     opportunity: int = 0
     declared: int | None = None
     bounds: tuple[int, int | None] | None = None
@@ -742,15 +938,31 @@ class _State:
     #: steps that need a recorded event the record does not have (a rejection, a moved stone):
     #: a path with any is the worst explanation of the record
     misfit: int = 0
+    #: the moves of the ``opening-region`` findings so far (a canonical check says no more)
+    region_moves: tuple[int | None, ...] = ()
 
     def add(self, finding: Finding) -> _State:
-        self.findings.append(finding)
+        if finding.code == "opening-region":
+            self.region_moves = (*self.region_moves, finding.move)
+        self.findings.put(finding)
         return self
+
+    def report(
+        self,
+        ctx: _Context,
+        code: str,
+        words: Callable[[], str],
+        number: int | None,
+        point: Point | None = None,
+    ) -> None:
+        """Add the finding ``_finding`` makes of ``words()``, worded only if the report can
+        list it (the loops over offers and events, which a hostile record makes long)."""
+        self.findings.add(code, number or None, lambda: _finding(ctx, code, words(), number, point))
 
     def fork(self) -> _State:
         other = copy.copy(self)
         other.consumed = set(self.consumed)
-        other.findings = list(self.findings)
+        other.findings = self.findings.copy()
         return other
 
     def use(self, event: int, weight: int) -> None:
@@ -768,8 +980,8 @@ class _State:
         """Smaller is a better explanation: no missing rejection or moved stone, more recorded
         events used, fewer errors, fewer unchecked facts, then the options listed first.  A
         list of offers or a declared count weighs more than a swap flag or a colour choice."""
-        unchecked = sum(1 for f in self.findings if f.severity == INFO)
-        return (self.misfit, -self.evidence, len(self.findings) - unchecked, unchecked, self.order)
+        found = self.findings
+        return (self.misfit, -self.evidence, found.errors, found.unchecked, self.order)
 
 
 def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
@@ -787,14 +999,14 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
         c = _board_center(width, height, None)
         if len(record.moves) < 3 or record.setup or c is None:
             return OpeningCheck(None, [], None)
-        ident = _name_of_first_three(_placed_points(record, width, height, 3), c)
+        ident = _name_of_first_three(_placed_points(record, width, height, 3, {}), c)
         return OpeningCheck(ident.to_json() if ident is not None else None, [], None)
-    findings: list[Finding] = []
+    found = _Findings()
     try:
         protocol = protocol_of(ruleset)
     except ProtocolError as e:
         protocol = None
-        findings.append(
+        found.put(
             Finding(
                 "unchecked",
                 f"the opening protocol of ruleset {ruleset.name} cannot be used ({e}); "
@@ -803,23 +1015,26 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
             )
         )
     c = _board_center(width, height, protocol)
+    events = _Events.of(record.opening_events)
+    board_events = events.board
     # only the stones the protocol can reach matter (without one, stones 1-3 name the opening)
     reach = _reach(protocol.steps) if protocol else 3
-    if reach is not None:
-        reach = max([reach, *(e.after + 1 for e in _board_events(record))])
-    points = _placed_points(record, width, height, reach)
+    if reach is not None and board_events:
+        reach = max(reach, max(board_events) + 1)
+    points = _placed_points(record, width, height, reach, board_events)
     summary: dict[str, Any] = {}
     if not record.setup and c is not None:
         ident = _name_of_first_three(points, c)
         if ident is not None:
             summary.update(ident.to_json())
-        findings.extend(_declared_id(record, ident, sum(p is not None for p in points[:3]) == 3))
+        for finding in _declared_id(record, ident, sum(p is not None for p in points[:3]) == 3):
+            found.put(finding)
     state: _State | None = None
     if protocol is not None:
         summary = {"id": None, "name": None, "symmetry": None, **summary}
         summary["protocol"] = protocol.name
         if record.setup:
-            findings.append(
+            found.put(
                 Finding(
                     "unchecked",
                     f"the record starts from {len(record.setup)} setup stone(s); the "
@@ -827,11 +1042,12 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
                 )
             )
         else:
-            ctx = _Context(record, ruleset, protocol, tuple(points), width, height, c)
+            ctx = _Context(record, ruleset, protocol, tuple(points), width, height, c, events)
             try:
-                state = _walk(ctx, protocol.steps, _State(), [0])
+                # (a copy: a walk that fails part way leaves the findings made before it)
+                state = _walk(ctx, protocol.steps, _State(findings=found.copy()), [0])
             except RecursionError:  # a user's protocol nested beyond reason
-                findings.append(
+                found.put(
                     Finding(
                         "unchecked",
                         f"the {protocol.name} protocol nests too deeply to be followed; "
@@ -840,17 +1056,18 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
                     )
                 )
             else:
-                findings.extend(state.findings)
-                findings.extend(_leftover_events(ctx, state))
+                found = state.findings
+                _leftover_events(ctx, state)
                 summary.update(_protocol_summary(state))
                 if state.base and c is not None:  # name the opening played after a rejection
                     ident = _name_of_first_three(points[state.base :], c)
                     summary.update(ident.to_json() if ident else {"id": None, "name": None})
     elif not record.setup:
-        findings.extend(_events_without_protocol(record, ruleset))
-    course, more = _course(record, ruleset, state)
-    findings.extend(more)
-    return OpeningCheck(summary or None, findings, course)
+        _events_without_protocol(record, ruleset, board_events, found)
+    course, more = _course(record, ruleset, state, board_events)
+    for finding in more:
+        found.put(finding)
+    return OpeningCheck(summary or None, found.listed(), course, found.dropped)
 
 
 def _name_of_first_three(points: Sequence[Point | None], c: Point) -> Identified | None:
@@ -859,34 +1076,50 @@ def _name_of_first_three(points: Sequence[Point | None], c: Point) -> Identified
     return identify(first, c) if len(first) == 3 else None
 
 
-def _board_events(record: Record) -> list[OpeningEvent]:
-    return [e for e in record.opening_events if e.kind in BOARD_EVENTS]
+def _events_without_protocol(
+    record: Record,
+    ruleset: Ruleset,
+    board_events: dict[int, list[tuple[int, OpeningEvent]]],
+    found: _Findings,
+) -> None:
+    """A rejection or a moved stone under a ruleset without an opening protocol.  Only those
+    the report can list are looked at one by one (in the report's order); the others are
+    counted by code, all at once (a record may reject after every move)."""
+    # (a finding's move is ``e.after or None``, and the report puts ``None`` as -1)
+    events = sorted(
+        (-1 if e.after == 0 else e.after, i, e)
+        for i, e in chain.from_iterable(board_events.values())
+    )
+    left = Counter(_LEFTOVER_CODES[e.kind] for _, _, e in events)
+    for _, _, e in events:
+        if not found.takes(e.after or None):
+            break  # nor any after it: their findings come later in the report
+        code = _LEFTOVER_CODES[e.kind]
+        left[code] -= 1
+        found.add(code, e.after or None, partial(_no_protocol_finding, ruleset, e))
+    for code, count in left.items():
+        found.skip(code, count)
 
 
-def _events_without_protocol(record: Record, ruleset: Ruleset) -> list[Finding]:
-    """A rejection or a moved stone under a ruleset without an opening protocol."""
-    out = []
-    for e in _board_events(record):
-        code = "reject-not-allowed" if e.kind == "reject" else "relocation-invalid"
-        what = "a rejection of the opening" if e.kind == "reject" else "a moved stone"
-        out.append(
-            Finding(
-                code,
-                f"{what} after move {e.after}: ruleset {ruleset.name} has no opening protocol",
-                move=e.after or None,
-                line=e.line,
-            )
-        )
-    return out
+def _no_protocol_finding(ruleset: Ruleset, e: OpeningEvent) -> Finding:
+    code = _LEFTOVER_CODES[e.kind]
+    what = "a rejection of the opening" if e.kind == "reject" else "a moved stone"
+    return Finding(
+        code,
+        f"{what} after move {e.after}: ruleset {ruleset.name} has no opening protocol",
+        move=e.after or None,
+        line=e.line,
+    )
 
 
 def _course(
-    record: Record, ruleset: Ruleset, state: _State | None
+    record: Record,
+    ruleset: Ruleset,
+    state: _State | None,
+    board_events: dict[int, list[tuple[int, OpeningEvent]]],
 ) -> tuple[Course | None, list[Finding]]:
     """What the replay must follow besides alternation: colours, board events, seat rules."""
-    events: dict[int, tuple[OpeningEvent, ...]] = {}
-    for e in _board_events(record):
-        events[max(e.after, 0)] = (*events.get(max(e.after, 0), ()), e)
+    events = {n: tuple(e for _, e in pairs) for n, pairs in board_events.items()}
     walked = state.colors if state is not None else ()
     colors: dict[int, int] = {}
     last = max([len(walked), *(n + 1 for n in events)])
@@ -994,16 +1227,19 @@ def _board_center(width: int, height: int, protocol: Protocol | None) -> Point |
 
 
 def _placed_points(
-    record: Record, width: int, height: int, limit: int | None
+    record: Record,
+    width: int,
+    height: int,
+    limit: int | None,
+    board_events: dict[int, list[tuple[int, OpeningEvent]]],
 ) -> list[Point | None]:
     """The point of each move that really put a stone on the board (as the referee replays,
-    rejections and moved stones included)."""
+    rejections and moved stones included: ``board_events``, as ``_Events.board`` holds them)."""
     taken: dict[Point, int] = {p: 0 for p, _ in record.setup}
-    events = _board_events(record)
     out: list[Point | None] = []
     for n, move in enumerate(record.moves[:limit], 1):
-        for e in events:
-            if e.after == n - 1:
+        for _, e in board_events.get(n - 1, ()):
+            if e.after == n - 1:  # (one recorded before move 1 as after -1 is not applied)
                 move_stones(taken, e, width, height)
         p = move.point
         if p is None or not p.on_board(width, height) or p in taken:
@@ -1079,6 +1315,21 @@ def _first_three(record: Record) -> str:
     return " ".join(m.point.name if m.point else "pass" for m in record.moves[:3])
 
 
+def _names(points: tuple[Point, ...]) -> tuple[str, ...]:
+    """The names of offered points; the last asked for are kept (every line of a variation
+    tree may name the same thousands of offers)."""
+    global _LAST_NAMES
+    last = _LAST_NAMES
+    if last is not None and last[0] == points:
+        return last[1]
+    names = tuple(p.name for p in points)
+    _LAST_NAMES = (points, names)
+    return names
+
+
+_LAST_NAMES: tuple[tuple[Point, ...], tuple[str, ...]] | None = None
+
+
 def _protocol_summary(state: _State) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if state.branches:
@@ -1086,11 +1337,11 @@ def _protocol_summary(state: _State) -> dict[str, Any]:
     if state.declared is not None:
         out["declared"] = state.declared
     if state.offers is not None:
-        out["offers"] = [p.name for p in state.offers]
+        out["offers"] = list(_names(state.offers))
     if state.kept is not None:
         out["kept"] = state.kept.name
     if len(state.offered) > 1:  # Lijing, xsir317: offers for moves 4 and 5
-        out["offers_by_move"] = {str(n): [p.name for p in pts] for n, pts in state.offered}
+        out["offers_by_move"] = {str(n): list(_names(pts)) for n, pts in state.offered}
         out["kept_by_move"] = {str(n): p.name for n, p in state.kept_moves}
     if state.base:
         out["rejected_after"] = state.base
@@ -1150,10 +1401,7 @@ def _branch(
 def _decisions_ahead(ctx: _Context, state: _State) -> bool:
     """Whether a recorded decision is still unexplained: only then can another round of a
     repeated branch explain more of the record (its stones go anywhere)."""
-    return any(
-        i not in state.consumed and e.kind in _DECISIONS and (e.after >= state.n or e.after < 0)
-        for i, e in enumerate(ctx.record.opening_events)
-    )
+    return ctx.events.decisions_ahead(state.n, state.consumed)
 
 
 def inherit(steps: tuple[Step, ...], by: str | None) -> tuple[Step, ...]:
@@ -1263,7 +1511,7 @@ def _canonical(ctx: _Context, step: Step, state: _State) -> _State:
     stones = ctx.points[base : base + 3]
     if ctx.center is None or any(p is None for p in stones):
         return state  # passes and impossible stones are findings of their own
-    if any(f.code == "opening-region" and base < (f.move or 9) <= base + 3 for f in state.findings):
+    if any(base < (move or 9) <= base + 3 for move in state.region_moves):
         return state  # the region finding already says why
     first = [p for p in stones if p is not None]
     reach = 3 if step.canonical == 52 else 2
@@ -1296,18 +1544,13 @@ def _decision(ctx: _Context, step: Step, state: _State) -> _State:
     opportunity = state.opportunity + 1
     state.opportunity = opportunity
     events = ctx.record.opening_events
-    found = None
-    for i, e in enumerate(events):
-        if i in state.consumed or e.kind not in _DECISIONS:
-            continue
-        if e.after == state.n or (e.after == -1 and e.value == str(opportunity)):
-            found = i
-            break
-    if found is None:
-        for i, e in enumerate(events):
-            if i not in state.consumed and e.kind in _DECISIONS and e.after == -1 and not e.value:
-                found = i  # a swap recorded without its place (SGF SW on the root)
-                break
+    index, consumed = ctx.events, state.consumed
+    # recorded after the moves walked, or a swap flag numbering this opportunity
+    found = index.earliest(
+        (index.decisions.get(state.n, ()), index.flags.get(str(opportunity), ())), consumed
+    )
+    if found is None:  # a swap recorded without its place (SGF SW on the root)
+        found = index.first(index.flags.get("", ()), consumed)
     if found is None:  # not recorded: who holds which colour is unknown from here on
         state.set_holders((None, None))
         return state
@@ -1352,47 +1595,45 @@ def _decide(
 
 def _declare(ctx: _Context, step: Step, state: _State) -> _State:
     state.bounds = (step.low, step.high)
-    for i, e in enumerate(ctx.record.opening_events):
-        if i in state.consumed or e.kind != "declare":
-            continue
-        if e.after != -1 and abs(e.after - state.n) > 1:
-            continue
-        state.use(i, EVIDENCE_DATA)
-        try:
-            n = int(str(e.value).strip())
-        except ValueError:
-            return state.add(
-                _finding(
-                    ctx,
-                    "offer-count",
-                    f"the declared number of offers {e.value!r} is not a number "
-                    f"({_where(ctx, step)})",
-                    state.n or None,
-                )
-            )
-        state.declared = n
-        if n < step.low or (step.high is not None and n > step.high):
-            state = state.add(
-                _finding(
-                    ctx,
-                    "offer-count",
-                    f"{n} offers declared with move {state.n}, outside the bounds "
-                    f"({_where(ctx, step)})",
-                    state.n or None,
-                )
-            )
+    at = ctx.events.at
+    # recorded at no place, or next to the moves walked
+    places = sorted({-1, state.n - 1, state.n, state.n + 1})
+    i = ctx.events.earliest([at.get(("declare", a), ()) for a in places], state.consumed)
+    if i is None:
         return state
+    e = ctx.record.opening_events[i]
+    state.use(i, EVIDENCE_DATA)
+    try:
+        n = int(str(e.value).strip())
+    except ValueError:
+        return state.add(
+            _finding(
+                ctx,
+                "offer-count",
+                f"the declared number of offers {e.value!r} is not a number ({_where(ctx, step)})",
+                state.n or None,
+            )
+        )
+    state.declared = n
+    if n < step.low or (step.high is not None and n > step.high):
+        state = state.add(
+            _finding(
+                ctx,
+                "offer-count",
+                f"{n} offers declared with move {state.n}, outside the bounds "
+                f"({_where(ctx, step)})",
+                state.n or None,
+            )
+        )
     return state
 
 
 def _offer(ctx: _Context, step: Step, state: _State) -> _State:
     number = state.n + 1 + len(state.pending)  # the move the offers are for
     color = _stone_color(ctx, step, state, number)
-    found = [
-        i
-        for i, e in enumerate(ctx.record.opening_events)
-        if i not in state.consumed and e.kind == "offers" and e.after in (state.n, state.n + 1)
-    ]
+    at, consumed = ctx.events.at, state.consumed
+    recorded = chain(at.get(("offers", state.n), ()), at.get(("offers", state.n + 1), ()))
+    found = [i for i in sorted(recorded) if i not in consumed]
     if step.stacked:  # several offer steps before their keeps: one recorded group each
         found = found[:1]
     if not found:
@@ -1407,48 +1648,110 @@ def _offer(ctx: _Context, step: Step, state: _State) -> _State:
                 number,
             )
         )
-    points = tuple(p for i in found for p in ctx.record.opening_events[i].points)
+    events = ctx.record.opening_events
+    points = tuple(chain.from_iterable(events[i].points for i in found))
     for i in found:
         state.use(i, EVIDENCE_DATA)
     state.offers = points
-    stones = {p: c for p, (_, c) in _layout(ctx, state).items()}
-    for _, c, offered in state.pending:  # offered stones not yet kept stand on the board too
-        stones.update({p: c for p in offered or () if p not in stones})
+    check = _OfferCheck.of(ctx, step, state, color, points)
     state.pending = (*state.pending, (number, color, points))
     state.offered = (*state.offered, (number, points))
     state = _offer_count(ctx, step, state, len(points), number)
+    if step.region.kind != "anywhere" and ctx.center is None:
+        state.add(_no_center(ctx, step, number))
+    findings = state.findings
+    for k, (p, problem) in enumerate(check.invalid):
+        if not findings.takes(number):  # nor any after it (the same move, later)
+            findings.skip("offer-invalid", len(check.invalid) - k)
+            break
+        words = partial(_offer_problem, ctx, step, p, number, problem)
+        state.report(ctx, "offer-invalid", words, number, p)
+    for k, (pair, g) in enumerate(check.symmetric):
+        if not findings.takes(number):
+            findings.skip("offer-symmetric", len(check.symmetric) - k)
+            break
+        words = partial(_symmetric_offers, ctx, step, check.stones, pair, g, number)
+        state.report(ctx, "offer-symmetric", words, number, pair[1])
+    return state
+
+
+@dataclass(frozen=True)
+class _OfferCheck:
+    """What an offer step finds of its offers: the stones they are judged among, the offers
+    that cannot be (with why), in order, and the symmetric pairs of the others (with the
+    symmetry mapping the first onto the second).
+
+    It depends on the offers and the board only, so the last one made is kept (``of``): the
+    lines of a variation tree that share the first moves and the offers (an ``FA`` of 4,000
+    points before the fifth moves of 500 lines) do not check each offer again.
+    """
+
+    key: tuple[Any, ...]
+    rules: Ruleset
+    stones: dict[Point, int]
+    invalid: tuple[tuple[Point, str], ...]
+    symmetric: tuple[tuple[tuple[Point, Point], Isometry], ...]
+
+    @staticmethod
+    def of(
+        ctx: _Context, step: Step, state: _State, color: int, points: tuple[Point, ...]
+    ) -> _OfferCheck:
+        global _LAST_OFFER_CHECK
+        layout = _layout(ctx, state)
+        rules = rules_for(ctx.ruleset, state.holders)
+        key = (layout, state.pending, points, step, color, ctx.width, ctx.height, ctx.center)
+        last = _LAST_OFFER_CHECK
+        if last is not None and last.rules is rules and last.key == key:
+            return last
+        stones = {p: c for p, (_, c) in layout.items()}
+        for _, c, offered in state.pending:  # offered stones not yet kept stand there too
+            stones.update({p: c for p in offered or () if p not in stones})
+        found = _check_offers(ctx, step, state, stones, color, points)
+        made = _OfferCheck(key, rules, stones, *found)
+        _LAST_OFFER_CHECK = made
+        return made
+
+
+_LAST_OFFER_CHECK: _OfferCheck | None = None
+
+
+def _check_offers(
+    ctx: _Context,
+    step: Step,
+    state: _State,
+    stones: dict[Point, int],
+    color: int,
+    points: tuple[Point, ...],
+) -> tuple[tuple[tuple[Point, str], ...], tuple[tuple[tuple[Point, Point], Isometry], ...]]:
+    """The offers that cannot be, with why, and the symmetric pairs of the others."""
     region = step.region
     if region.kind != "anywhere" and ctx.center is None:
-        state.add(_no_center(ctx, step, number))
-        region = Region()
+        region = Region()  # (the step's finding says why the region is not checked)
+    forbidden = None if step.forbidden_allowed else _forbidden_judge(ctx, state, stones, color)
+    invalid: list[tuple[Point, str]] = []
     good: list[Point] = []
+    offered_once: set[Point] = set()  # ``good`` as a set: an offer is looked up in it
+    width, height, middle = ctx.width, ctx.height, ctx.center
     for p in points:
         problem = None
-        if not p.on_board(ctx.width, ctx.height):
-            problem = f"is off the {ctx.width}x{ctx.height} board"
-        elif p in good:
+        if not p.on_board(width, height):
+            problem = f"is off the {width}x{height} board"
+        elif p in offered_once:
             problem = "is offered twice"
         elif p in stones:
             problem = "is already taken"
-        elif ctx.center is not None and not region.contains(p, ctx.center):
+        elif middle is not None and not region.contains(p, middle):
             problem = f"is not {region.words()}"
-        elif not step.forbidden_allowed:
-            kinds = _forbidden_at(ctx, state, stones, p, color)
+        elif forbidden is not None:
+            kinds = forbidden(p)
             if kinds:
                 problem = f"is a forbidden point ({', '.join(kinds)})"
         if problem is not None:
-            state.add(
-                _finding(
-                    ctx,
-                    "offer-invalid",
-                    f"offer {p.name} for move {number} {problem} ({_where(ctx, step)})",
-                    number,
-                    p,
-                )
-            )
+            invalid.append((p, problem))
         else:
             good.append(p)
-    return _offer_symmetry(ctx, step, state, stones, good, number)
+            offered_once.add(p)
+    return tuple(invalid), _symmetric_pairs(ctx, step, stones, good)
 
 
 def _layout(
@@ -1458,30 +1761,35 @@ def _layout(
     point -> (move number, colour).  ``before``: of the board events after the last move, only
     those recorded before this event index (Nokhrin: two stones moved after move 5)."""
     stones: dict[Point, tuple[int, int]] = {}
-    events = [(i, e) for i, e in enumerate(ctx.record.opening_events) if e.kind in BOARD_EVENTS]
     for n in range(state.n + 1):
         p = ctx.points[n - 1] if n else None
         if p is not None:
             stones[p] = (n, state.colors[n - 1])
-        for i, e in events:
-            if max(e.after, 0) == n and (n < state.n or before is None or i < before):
+        for i, e in ctx.events.board.get(n, ()):
+            if n < state.n or before is None or i < before:
                 move_stones(stones, e, ctx.width, ctx.height)
     return stones
 
 
-def _forbidden_at(
-    ctx: _Context, state: _State, stones: dict[Point, int], p: Point, stone: int
-) -> tuple[str, ...]:
-    """The judge's forbidden kinds for a stone at ``p`` (an offer is judged as if played)."""
+def _offer_problem(ctx: _Context, step: Step, p: Point, number: int, problem: str) -> str:
+    return f"offer {p.name} for move {number} {problem} ({_where(ctx, step)})"
+
+
+def _forbidden_judge(
+    ctx: _Context, state: _State, stones: dict[Point, int], stone: int
+) -> Callable[[Point], tuple[str, ...]] | None:
+    """How the judge sees an offer of ``stone`` (as if played among ``stones``): its forbidden
+    kinds by point, on one board for all the offers of a step; ``None`` when none can be."""
     rules = rules_for(ctx.ruleset, state.holders)
     own = sum(1 for s in stones.values() if s == stone)
     if own < 4 or not rules.forbidden_kinds(COLORS[stone - 1]):
         # every forbidden shape (two threes, two fours, six in a row) needs 4 stones besides p
-        return ()
+        return None
     board = Board(ctx.width, ctx.height)
     for q, s in stones.items():
         board.place(board.index(q), s)
-    return rules.judge().forbidden_kinds(board, board.index(p), stone)
+    judge = rules.judge()
+    return lambda p: judge.forbidden_kinds(board, board.index(p), stone)
 
 
 def _offer_count(ctx: _Context, step: Step, state: _State, got: int, number: int) -> _State:
@@ -1522,35 +1830,51 @@ def _offer_count(ctx: _Context, step: Step, state: _State, got: int, number: int
     )
 
 
-def _offer_symmetry(
+def _symmetric_pairs(
+    ctx: _Context, step: Step, stones: dict[Point, int], offers: list[Point]
+) -> tuple[tuple[tuple[Point, Point], Isometry], ...]:
+    """Each offer that a symmetry of the stones maps an earlier offer onto, with the first such
+    offer and the first such symmetry.  A symmetry maps one point onto an offer, so each offer
+    costs a look-up per symmetry, not one per earlier offer (672 offers on 26x26 took 0.7 s a
+    record)."""
+    if step.symmetry == "none" or len(offers) < 2:
+        return ()
+    symmetries = stone_symmetries(stones, ctx.width, ctx.height, step.symmetry)
+    if not symmetries:
+        return ()
+    # each symmetry's inverse, p = L^T (q - t) (L is a rotation or a mirror), worked out
+    # inline on (x, y) pairs (a point is one)
+    inverses = [(g, *SYMMETRIES[g.kind], g.tx, g.ty) for g in symmetries]
+    out: list[tuple[tuple[Point, Point], Isometry]] = []
+    first_at: dict[tuple[int, int], int] = {}  # where each offer is first in the list, so far
+    for k, q in enumerate(offers):
+        x, y = q
+        best: tuple[int, Isometry] | None = None  # the earliest offer mapped onto q, and how
+        for g, a, b, c, d, tx, ty in inverses:
+            u, v = x - tx, y - ty
+            j = first_at.get((a * u + c * v, b * u + d * v))
+            if j is not None and (best is None or j < best[0]):
+                best = (j, g)
+        first_at.setdefault(q, k)
+        if best is not None:
+            out.append(((offers[best[0]], q), best[1]))
+    return tuple(out)
+
+
+def _symmetric_offers(
     ctx: _Context,
     step: Step,
-    state: _State,
     stones: dict[Point, int],
-    offers: list[Point],
+    pair: tuple[Point, Point],
+    g: Isometry,
     number: int,
-) -> _State:
-    if step.symmetry == "none" or len(offers) < 2:
-        return state
-    symmetries = stone_symmetries(stones, ctx.width, ctx.height, step.symmetry)
-    for k, q in enumerate(offers):
-        for p in offers[:k]:
-            g = next((g for g in symmetries if g(p) == q), None)
-            if g is None:
-                continue
-            state = state.add(
-                _finding(
-                    ctx,
-                    "offer-symmetric",
-                    f"offers {p.name} and {q.name} for move {number} are symmetric: "
-                    f"{g.words(next(iter(stones)))} maps the {len(stones)} stones onto "
-                    f"themselves and {p.name} onto {q.name} ({_where(ctx, step)})",
-                    number,
-                    q,
-                )
-            )
-            break
-    return state
+) -> str:
+    p, q = pair
+    return (
+        f"offers {p.name} and {q.name} for move {number} are symmetric: "
+        f"{g.words(next(iter(stones)))} maps the {len(stones)} stones onto "
+        f"themselves and {p.name} onto {q.name} ({_where(ctx, step)})"
+    )
 
 
 def _keep(ctx: _Context, step: Step, state: _State) -> _State:
@@ -1568,7 +1892,7 @@ def _keep(ctx: _Context, step: Step, state: _State) -> _State:
                 ctx,
                 "kept-not-offered",
                 f"move {number} ({shown}) is not one of the offers "
-                f"{' '.join(p.name for p in offers)} ({_where(ctx, step)})",
+                f"{' '.join(_names(offers))} ({_where(ctx, step)})",
                 number,
                 move.point,
             )
@@ -1581,8 +1905,8 @@ def _keep(ctx: _Context, step: Step, state: _State) -> _State:
 
 def _find_event(ctx: _Context, state: _State, kind: str) -> int | None:
     """The first unexplained event of ``kind`` recorded after the moves walked so far."""
-    for i, e in enumerate(ctx.record.opening_events):
-        if i not in state.consumed and e.kind == kind and max(e.after, 0) == state.n:
+    for i, e in ctx.events.board.get(state.n, ()):
+        if i not in state.consumed and e.kind == kind:
             return i
     return None
 
@@ -1701,15 +2025,17 @@ def _turns(ctx: _Context, step: Step, state: _State) -> _State:
         if state.ended:
             return state
         k = number - state.base  # the stone just placed ends a two-stone turn if a swap follows
-        for i, e in enumerate(ctx.record.opening_events):
-            if i in state.consumed or e.kind not in ("swap", "no-swap") or e.after != number:
-                continue
-            if number - 1 >= first and k - 1 < step.pair_before and number - 1 > last_pair_end:
-                last_pair_end = number
-                state.use(i, 1)
-                if e.kind == "swap":
-                    state.set_holders((state.holders[1], state.holders[0]))
-            break
+        at = ctx.events.at
+        i = ctx.events.earliest(
+            (at.get(("swap", number), ()), at.get(("no-swap", number), ())), state.consumed
+        )
+        if i is not None and (
+            number - 1 >= first and k - 1 < step.pair_before and number - 1 > last_pair_end
+        ):
+            last_pair_end = number
+            state.use(i, 1)
+            if ctx.record.opening_events[i].kind == "swap":
+                state.set_holders((state.holders[1], state.holders[0]))
     return state
 
 
@@ -1727,12 +2053,13 @@ _STEPS = {
 }
 
 
-def _leftover_events(ctx: _Context, state: _State) -> list[Finding]:
-    """Recorded decisions and offers that no step of the protocol explains."""
-    out: list[Finding] = []
-    left = [i for i in range(len(ctx.record.opening_events)) if i not in state.consumed]
-    if not left:
-        return out
+def _leftover_events(ctx: _Context, state: _State) -> None:
+    """Recorded decisions and offers that no step of the protocol explains.  Only those the
+    report can list are looked at one by one (``_Events.leftover`` is in the report's order);
+    the others are counted by code, all at once."""
+    index, consumed, found = ctx.events, state.consumed, state.findings
+    if not index.leftover or len(consumed) >= len(index.events):
+        return
     places = _decision_places(ctx.protocol.steps)
     name = ctx.protocol.name
     allowed = (
@@ -1740,64 +2067,70 @@ def _leftover_events(ctx: _Context, state: _State) -> list[Finding]:
         if places
         else f"{name} has no swap or colour choice"
     )
-    for i in left:
-        e = ctx.record.opening_events[i]
-        when = f"after move {e.after}" if e.after > 0 else "before move 1"
-        number = e.after if e.after > 0 else None
-        if e.kind in ("swap", "choose"):
-            what = "a swap" if e.kind == "swap" else f"a colour choice ({e.value})"
-            if e.after == -1 and e.value and e.kind == "swap":
-                text = (
-                    f"the record's swap flag {e.value} marks a swap, but "
-                    f"{ctx.protocol.name} has fewer swap opportunities ({allowed})"
-                )
-                number = None
-            else:
-                text = f"{what} {when}: {allowed} (ruleset {ctx.ruleset.name})"
-            out.append(_finding(ctx, "swap-not-allowed", text, number))
-        elif e.kind == "offers":
-            pts = " ".join(p.name for p in e.points)
-            out.append(
-                _finding(
-                    ctx,
-                    "offer-invalid",
-                    f"offers {{{pts}}} {when}: {ctx.ruleset.name} has no offer step there",
-                    e.after + 1 if e.after >= 0 else None,
-                )
+    left = index.codes.copy()  # the codes of the events not looked at yet
+    for i in consumed:
+        code = _LEFTOVER_CODES.get(index.events[i].kind)
+        if code is not None:
+            left[code] -= 1
+    for move, i, code in index.leftover:
+        if i in consumed:
+            continue
+        if not found.takes(move):
+            break  # nor any after it: their findings come later in the report
+        left[code] -= 1
+        event = index.events[i]
+        found.add(code, None if move < 0 else move, partial(_leftover_finding, ctx, event, allowed))
+    for code, count in left.items():
+        found.skip(code, count)
+
+
+def _leftover_finding(ctx: _Context, e: OpeningEvent, allowed: str) -> Finding:
+    """The finding of a recorded event that no step of the protocol explains."""
+    when = f"after move {e.after}" if e.after > 0 else "before move 1"
+    number = e.after if e.after > 0 else None
+    rules = ctx.ruleset.name
+    if e.kind in ("swap", "choose"):
+        what = "a swap" if e.kind == "swap" else f"a colour choice ({e.value})"
+        if e.after == -1 and e.value and e.kind == "swap":
+            text = (
+                f"the record's swap flag {e.value} marks a swap, but "
+                f"{ctx.protocol.name} has fewer swap opportunities ({allowed})"
             )
-        elif e.kind == "declare":
-            out.append(
-                _finding(
-                    ctx,
-                    "offer-count",
-                    f"{e.value} offers declared {when}: {ctx.ruleset.name} has no declaration "
-                    "there",
-                    number,
-                )
-            )
-        elif e.kind == "reject":
-            out.append(
-                _finding(
-                    ctx,
-                    "reject-not-allowed",
-                    f"the opening is rejected {when}: {ctx.ruleset.name} allows no rejection "
-                    "there (the stones are taken off all the same, as the record says)",
-                    number,
-                )
-            )
-        elif e.kind == "relocate":
-            shown = "-".join(p.name for p in e.points)
-            out.append(
-                _finding(
-                    ctx,
-                    "relocation-invalid",
-                    f"a stone is moved ({shown}) {when}: {ctx.ruleset.name} allows no moved "
-                    "stone there",
-                    number,
-                    e.points[-1] if e.points else None,
-                )
-            )
-    return out
+            number = None
+        else:
+            text = f"{what} {when}: {allowed} (ruleset {rules})"
+        return _finding(ctx, "swap-not-allowed", text, number)
+    if e.kind == "offers":
+        pts = " ".join(p.name for p in e.points)
+        return _finding(
+            ctx,
+            "offer-invalid",
+            f"offers {{{pts}}} {when}: {rules} has no offer step there",
+            e.after + 1 if e.after >= 0 else None,
+        )
+    if e.kind == "declare":
+        return _finding(
+            ctx,
+            "offer-count",
+            f"{e.value} offers declared {when}: {rules} has no declaration there",
+            number,
+        )
+    if e.kind == "reject":
+        return _finding(
+            ctx,
+            "reject-not-allowed",
+            f"the opening is rejected {when}: {rules} allows no rejection there (the stones "
+            "are taken off all the same, as the record says)",
+            number,
+        )
+    shown = "-".join(p.name for p in e.points)
+    return _finding(
+        ctx,
+        "relocation-invalid",
+        f"a stone is moved ({shown}) {when}: {rules} allows no moved stone there",
+        number,
+        e.points[-1] if e.points else None,
+    )
 
 
 def _decision_places(steps: tuple[Step, ...]) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -26,7 +27,7 @@ from renju_cli.judge import (
     Verdict,
     row_through,
 )
-from renju_cli.opening import Course, OpeningCheck, check_opening, move_stones
+from renju_cli.opening import Course, OpeningCheck, check_opening
 from renju_cli.record import MAIN_LINE, Color, Move, OpeningEvent, Record
 from renju_cli.report import (
     CODES,
@@ -43,6 +44,8 @@ from renju_cli.report import (
 from renju_cli.ruleset import Ruleset
 
 COLOR_NAME = {BLACK: "black", WHITE: "white"}
+#: A cell of ``Board.cells`` (as bytes) that holds a stone.
+_STONE_CELL = re.compile(b"[%c%c]" % (BLACK, WHITE))
 
 
 def replay(record: Record, ruleset: Ruleset) -> GameReport:
@@ -112,7 +115,10 @@ def _finish(report: GameReport, check: OpeningCheck, walk: _Replay) -> None:
     report.findings.extend(check.findings)
     # by move number, stable; findings without a move first
     report.findings.sort(key=lambda f: -1 if f.move is None else f.move)
-    report.findings = elide_findings(report.findings, walk.dropped_counts())
+    dropped = walk.dropped_counts()
+    if check.dropped:  # findings of the opening that were never made (past the cap)
+        dropped = check.dropped + dropped if dropped else check.dropped
+    report.findings = elide_findings(report.findings, dropped)
 
 
 def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
@@ -698,16 +704,26 @@ class _Replay:
     def _board_event(self, event: OpeningEvent) -> None:
         """A rejected opening (every stone off) or a moved stone, as ``move_stones`` applies it
         in the opening check too."""
+        # the board's stones are not gathered for one event: a record may hold thousands
         board = self.board
+        if not board.stones:
+            return  # nothing to take off or move
         cells = board.cells
-        before = {board.point(i): cells[i] for i in board.points() if cells[i] in (BLACK, WHITE)}
-        after = dict(before)
-        if not move_stones(after, event, board.width, board.height):
+        if event.kind == "reject":
+            # the stones found by a scan in C (a record may reject after every move)
+            for m in _STONE_CELL.finditer(bytes(cells)):
+                board.remove(m.start())
+            return
+        # one stone moves, on the conditions of ``move_stones``
+        at = board.geometry.index_of_point
+        source, target = event.points if len(event.points) == 2 else (None, None)
+        s = at.get(source) if event.kind == "relocate" and source is not None else None
+        t = at.get(target) if target is not None else None
+        if s is None or t is None or cells[s] not in (BLACK, WHITE) or cells[t] != EMPTY:
             return  # an impossible move of a stone: the opening check reports it
-        for p in before.keys() - after.keys():
-            board.remove(board.index(p))
-        for p in after.keys() - before.keys():
-            board.place(board.index(p), after[p])
+        stone = cells[s]
+        board.remove(s)
+        board.place(t, stone)
 
     def _place_setup(self) -> int:
         """Place the setup stones; the colour to move first: black, unless the setup has more

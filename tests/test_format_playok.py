@@ -313,8 +313,12 @@ def test_unknown_and_missing_game_type() -> None:
     assert records[1].rule is None and "gametype" not in records[1].metadata
     assert records[1].width is None and records[1].height is None  # the ruleset decides
     assert any("no GameType tag" in n for n in records[1].notes)
+    # no board is 99x99: an error of the record (as a JSON Lines "size": 99), not a note
     (odd,) = read_text(game("1. h8 1-0", gametype="61,99"))
-    assert odd.rule == "swap2" and odd.width is None and "unsupported" in odd.notes[0]
+    assert odd.rule == "swap2" and odd.width is None and not odd.unreadable
+    (problem,) = odd.problems
+    assert "board size 99 is not one of 5 to 26" in problem.message
+    assert problem.line == 6  # the GameType tag's
 
 
 def test_result_tag_and_token_disagree() -> None:

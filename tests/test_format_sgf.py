@@ -584,7 +584,43 @@ def test_ca_utf8_and_fallbacks() -> None:
     assert rec.metadata["black"] == "\xff\xfe"
 
 
+@pytest.mark.parametrize("charset", ["cp037", "cp500", "UTF-16", "UTF-32-LE"])
+def test_a_charset_that_does_not_write_sgf_as_ascii_is_ignored(charset: str) -> None:
+    # the file's SGF was read as ASCII, so its text is not in EBCDIC or UTF-16: decoded so,
+    # GM[4] was read as GM[\x94] (a note "not gomoku") and names were garbled
+    rec = one(f"(;GM[4]CA[{charset}]SZ[15]PB[Jürgen];B[hh])".encode())
+    assert rec.metadata["black"] == "Jürgen"
+    assert rec.notes == [
+        f"charset CA[{charset}] does not write SGF's characters as ASCII, as the file does; "
+        "ignored: text decoded as UTF-8 or Latin-1"
+    ]
+
+
+def test_a_charset_that_writes_sgf_as_ascii_is_used() -> None:
+    # UTF-7 writes the structure, names and points as ASCII ("+" starts its escapes)
+    rec = one(b"(;GM[4]CA[UTF-7]SZ[15]PB[+AOk-];B[hh])")
+    assert rec.metadata["black"] == "\xe9" and rec.notes == []
+
+
 # --- malformed input --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tail", ["h8 h9 i10\n", "\n\n  junk", ";B[hh]", "x\x00"])
+def test_text_after_the_last_tree_is_said(tail: str) -> None:
+    # move-list lines pasted after an SGF game were read past without a word
+    game, rest = read("(;GM[4]SZ[15];B[hh];W[hi])\n\n" + tail)
+    assert names(game) == ["h8", "h7"] and not game.problems
+    assert rest.unreadable and rest.source.index == 1
+    (problem,) = rest.problems
+    line = 3 if tail.strip()[0] != "j" else 5
+    assert problem.line == line
+    assert problem.message == f"text after the last game tree (line {line}) is not SGF; not read"
+
+
+@pytest.mark.parametrize("tail", ["", "\n \t\r\n", "\x00\x00", "\x1a"])
+def test_blanks_after_the_last_tree_are_nothing(tail: str) -> None:
+    # (padding and a DOS end-of-file mark too)
+    assert names(one("(;GM[4]SZ[15];B[hh])" + tail)) == ["h8"]
 
 
 def test_unclosed_tree_followed_by_a_good_one() -> None:

@@ -10,7 +10,9 @@ The opening extension (``docs/notation.md``): ``swap`` / ``noswap`` record that 
 exchanged or a swap declined; ``{j10 k7}`` is a group of offers; ``black``/``white`` after the
 first move is a colour choice; ``N=3`` a declared number of offers; ``reject`` a rejected opening
 (every stone taken off); ``i10-j9`` a stone moved from i10 to j9.  ``A:h8`` / ``B:h8`` name the
-board of a stone (two-board gomoku; kept in ``metadata["boards"]``, one letter per move).
+board of a stone (two-board gomoku; kept in ``metadata["boards"]``, one letter per move).  The
+opening tokens of a record are bounded as its moves are (``max_moves``; an offered point counts
+as one): the rest of the record is not read, with a problem.
 """
 
 from __future__ import annotations
@@ -144,6 +146,9 @@ def _parse_body(
     moves: list[Move] = []
     events: list[OpeningEvent] = []
     boards: list[str] = []  # the board of each move, when a stone names one
+    # the opening tokens left to read, one per token and per offered point: bounded by ``limit``
+    # as the moves are (a line of 100,000 ``swap``, or one offer of 300,000 points)
+    room = limit
     pos = 0
     while pos < len(body):
         if body[pos] == "#" or (limit is not None and len(moves) > limit):
@@ -163,6 +168,14 @@ def _parse_body(
         pos = m.end()
         kind = m.lastgroup
         text = m.group(0)
+        if (
+            room is not None
+            and kind in _EVENT_TOKENS
+            and (kind != "word" or text.lower() in _EVENT_WORDS)
+        ):
+            if room <= 0:
+                return moves, events, _too_many_events(line, m.start(), limit)
+            room -= 1
         if kind == "point":
             col = text[0].lower()
             moves.append(Move(Point(ord(col) - ord("a"), int(text[1:]) - 1), line=line, token=text))
@@ -197,7 +210,9 @@ def _parse_body(
                 )
         elif kind == "offers":
             points = []
-            for pt in text[1:-1].replace(",", " ").split():
+            written = text[1:-1].replace(",", " ").split(None, -1 if room is None else room + 1)
+            cut = room is not None and len(written) > room + 1  # (its first point is counted)
+            for pt in written[: room + 1] if room is not None else written:
                 if _POINT.fullmatch(pt) is None:  # a typo (j1O), a JSON line, a note...
                     return (
                         moves,
@@ -211,10 +226,28 @@ def _parse_body(
                     )
                 points.append(Point(ord(pt[0].lower()) - ord("a"), int(pt[1:]) - 1))
             events.append(OpeningEvent("offers", len(moves), points=points, line=line))
+            if room is not None:
+                room -= max(len(points) - 1, 0)
+            if cut:  # the group holds more points than are read
+                return moves, events, _too_many_events(line, m.start(), limit)
     if boards:
         boards.extend("-" * (len(moves) - len(boards)))
         events.append(OpeningEvent("boards", len(moves), value="".join(boards), line=line))
     return moves, events, None
+
+
+#: Tokens that record an opening event (the ``word`` group: only its words below).
+_EVENT_TOKENS = frozenset(("declare", "relocate", "word", "offers"))
+_EVENT_WORDS = frozenset(("swap", "noswap", "reject", "black", "white"))
+
+
+def _too_many_events(line: int, column: int, limit: int | None) -> ParseProblem:
+    return ParseProblem(
+        f"line {line}, column {column + 1}: more than {limit} opening events (swaps, colour "
+        "choices, declared counts, offered points, rejections, moved stones); the rest of the "
+        "record is not read",
+        line=line,
+    )
 
 
 def _point(text: str) -> Point:

@@ -155,6 +155,7 @@ class _Game:
         "line",
         "moves",
         "notes",
+        "notes_dropped",
         "problems",
         "result",
         "stopped",
@@ -163,7 +164,7 @@ class _Game:
         "tags_ended",
     )
 
-    def __init__(self, index: int, line: int, notes: list[str]) -> None:
+    def __init__(self, index: int, line: int, notes: list[str], notes_dropped: int = 0) -> None:
         self.index = index
         self.line = line  # line of the first tag (or of the first token without tags)
         self.tags: list[tuple[str, str, int]] = []
@@ -172,6 +173,7 @@ class _Game:
         self.moves: list[Move] = []
         self.events: list[OpeningEvent] = []
         self.notes = notes
+        self.notes_dropped = notes_dropped  # past ``MAX_NOTES``: counted, not kept
         self.problems: list[ParseProblem] = []
         self.result: tuple[str, int] | None = None
         self.in_movetext = False
@@ -181,12 +183,23 @@ class _Game:
         #: ends (joining each time would copy the text so far: quadratic for 100,000 comments)
         self.comments: list[str] | None = None
 
+    def note(self, text: str) -> None:
+        """Keep a note, or count it past ``MAX_NOTES``."""
+        if len(self.notes) < MAX_NOTES:
+            self.notes.append(text)
+        else:
+            self.notes_dropped += 1
+
     def end_comments(self) -> None:
         """Give the last move the comments it got so far."""
         if self.comments is not None:
             self.moves[-1].comment = " ".join(self.comments)
             self.comments = None
 
+
+#: Notes kept per game: a hostile file has a bad byte or an empty slot on every line, one note
+#: each (1 MB of them made 200 MB of notes); past it, one more note says how many were not kept.
+MAX_NOTES = 100
 
 #: Tags of one game that are read, well-formed or not (real games have a dozen): a file that
 #: is one endless tag section must not grow one game without bound.
@@ -290,6 +303,7 @@ class _Reader:
         self.count = 0  # records yielded (or started) so far
         self.lineno = 0
         self.pending_notes: list[str] = []  # found before the first game of the file started
+        self.pending_dropped = 0  # (past ``MAX_NOTES``, counted)
         self.in_comment: list[str] | None = None  # text of an open { comment } spanning lines
         self.comment_size = 0
         self.comment_line = 0
@@ -328,12 +342,17 @@ class _Reader:
             yield self._finish()
 
     def _note(self, note: str) -> None:
-        (self.game.notes if self.game is not None else self.pending_notes).append(note)
+        if self.game is not None:
+            self.game.note(note)
+        elif len(self.pending_notes) < MAX_NOTES:
+            self.pending_notes.append(note)
+        else:
+            self.pending_dropped += 1
 
     def _open(self, line: int) -> _Game:
         """Open the next game; the current one, if any, must be finished first."""
-        game = self.game = _Game(self.count, line, self.pending_notes)
-        self.pending_notes = []
+        game = self.game = _Game(self.count, line, self.pending_notes, self.pending_dropped)
+        self.pending_notes, self.pending_dropped = [], 0
         self.count += 1
         return game
 
@@ -451,7 +470,7 @@ class _Reader:
         if len(game.tags) + len(game.problems) >= MAX_TAGS:  # a tag section without end
             if not game.tags_cut:
                 game.tags_cut = True
-                game.notes.append(f"line {n}: more than {MAX_TAGS} tags; the rest not read")
+                game.note(f"line {n}: more than {MAX_TAGS} tags; the rest not read")
             return done, len(line)
         m = _TAG_RE.match(line, pos)
         if m is None:
@@ -474,7 +493,7 @@ class _Reader:
         if "\\" in value:  # the regex only for escapes, which real tags never hold
             value = _UNESCAPE_RE.sub(r"\1", value)
         if len(value) > self.options.max_string:
-            game.notes.append(f"line {n}: tag {key} cut to {self.options.max_string} chars")
+            game.note(f"line {n}: tag {key} cut to {self.options.max_string} chars")
             value = value[: self.options.max_string]
         game.tags.append((key, value, n))
         return done, m.end()
@@ -506,12 +525,22 @@ class _Reader:
             game.end_comments()
             game.moves.append(Move(point, None, n, None, tok))  # point, color, line, offset, token
         elif kind == "choice":
+            if len(game.events) >= self.options.max_moves:  # (bounded as the stones are)
+                game.problems.append(
+                    ParseProblem(
+                        f"line {n}: more than {self.options.max_moves} colour choices; the "
+                        "rest is ignored",
+                        line=n,
+                    )
+                )
+                game.stopped = True
+                return None
             game.events.append(
                 OpeningEvent(kind="choose", after=len(game.moves), value=tok.lower(), line=n)
             )
         elif kind == "empty":
             if not _opening_slot(game):
-                game.notes.append(
+                game.note(
                     f"line {n}: empty slot '--' after {len(game.moves)} stones, outside the "
                     "opening; read as nothing (not a pass: stone colours keep alternating)"
                 )
@@ -541,7 +570,7 @@ class _Reader:
         if self.game is not None:
             self.game.problems.append(ParseProblem(message, line=self.comment_line))
         else:
-            self.pending_notes.append(message)
+            self._note(message)
 
     def _attach_comment(self, text: str) -> None:
         text = text.strip()[: self.options.max_string]
@@ -556,11 +585,12 @@ class _Reader:
 def _opening_slot(game: _Game) -> bool:
     """Whether a ``--`` now is one of the swap2 opening's expected empty slots.
 
-    That is: at most 5 stones and no stone placed yet after a colour choice.
+    That is: at most 5 stones and no stone placed yet after a colour choice.  The choices are
+    in the order read, so the first is the earliest (a look at each of them, for every ``--``
+    of ``black -- black -- ...``, was quadratic).
     """
-    if len(game.moves) > 5:
-        return False
-    return not any(e.after < len(game.moves) for e in game.events)
+    stones = len(game.moves)
+    return stones <= 5 and not (game.events and game.events[0].after < stones)
 
 
 def _build(game: _Game, path: str) -> Record:
@@ -570,8 +600,13 @@ def _build(game: _Game, path: str) -> Record:
     for key, value, n in game.tags:
         low = key.lower()
         if low in metadata and metadata[low] != value:
-            notes.append(f"line {n}: tag {key} repeated; the last value is kept")
+            game.note(f"line {n}: tag {key} repeated; the last value is kept")
         metadata[low] = value
+    if game.notes_dropped:
+        notes.append(
+            f"{game.notes_dropped} more note(s) like these are not kept (at most {MAX_NOTES} "
+            "a game)"
+        )
 
     rule: str | None = None
     size: int | None = None  # not stated: the ruleset decides
@@ -587,8 +622,16 @@ def _build(game: _Game, path: str) -> Record:
             declared = int(gm.group(2))
             if MIN_SIZE <= declared <= MAX_SIZE:
                 size = declared
-            else:
-                notes.append(f"GameType board size {declared} unsupported; the ruleset's used")
+            else:  # no board can be that size: an error, as in the other formats
+                tags = reversed(game.tags)  # (the value kept is the last tag's)
+                gametype_line = next(n for key, _, n in tags if key.lower() == "gametype")
+                game.problems.append(
+                    ParseProblem(
+                        f"line {gametype_line}: GameType board size {declared} is not one of "
+                        f"{MIN_SIZE} to {MAX_SIZE}; the ruleset's size is used",
+                        line=gametype_line,
+                    )
+                )
 
     result_text = _result_text(game, metadata, notes)
     declared_result = None

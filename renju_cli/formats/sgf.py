@@ -50,9 +50,10 @@ What is read
     - ``C[...]``: the comment of the node's move (``Move.comment``); on the root,
       ``metadata["comment"]``; on another node without a move, appended to the previous move's.
     - Text is decoded with the tree's ``CA`` charset, then ``ReadOptions.encoding``, UTF-8, and
-      Latin-1 as the last resort (never failing).  With a double-byte ``CA`` (GBK, Big5,
-      Shift-JIS...) the tokenizer skips the trail byte of each character, which may be ``]`` or
-      ``\\``.
+      Latin-1 as the last resort (never failing).  A charset that does not write SGF's
+      characters as ASCII (EBCDIC, UTF-16) cannot be the one of a file read as ASCII: it is
+      ignored, with a note.  With a double-byte ``CA`` (GBK, Big5, Shift-JIS...) the tokenizer
+      skips the trail byte of each character, which may be ``]`` or ``\\``.
     - ``Move.line`` is the 1-based line of the node's ``;``, ``source.line`` the line of the tree's
       ``(``.
 
@@ -62,7 +63,9 @@ nested ``(;`` node carries ``GM`` or ``FF`` (a root-only property: that is the n
 unterminated value (one that reaches the end of the file, or a point value running over a line
 that starts with ``(;``) the reader resumes at the next line starting with ``(;``.  Bounds:
 ``max_depth`` (nesting of variations; deeper ones are skipped with a problem), ``max_moves``
-(per path), ``max_string`` (decoded text values are cut, with a note), ``max_records``.
+(per path; and the opening events of a path, one per offered point or ``SW`` value, which also
+count against the file's budget), ``max_string`` (decoded text values are cut, with a note),
+``max_records``.
 
 The writer produces one linear game tree per record (variations of one file come back as
 separate trees), ``FF[4]GM[4]CA[UTF-8]``, so that reading it back gives the same moves, setup,
@@ -118,6 +121,8 @@ _STRUCT = re.compile(rb"[()\[]")
 _VALUE_SPECIAL = re.compile(rb"[\\\]]")
 _VALUE_SPECIAL_DBCS = re.compile(rb"[\\\]\x81-\xfe]")
 _RESYNC = re.compile(rb"(?m)^[ \t]*\(\s*;")
+#: Not a blank between or after trees (NUL padding and a DOS end-of-file mark count as blank).
+_NOT_BLANK = re.compile(rb"[^ \t\r\n\f\v\x00\x1a]")
 #: In a value of any property, a line that starts a new game (``(;`` and a root property): its
 #: ``]`` is missing, and the value would swallow the next game (a comment cut short, a charset
 #: that hides the ``]``).
@@ -762,6 +767,13 @@ class _Parser:
             stray_line = self.line + data.count(b"\n", start, close)
             stray = f"unbalanced ')' at line {stray_line}"
         if p < 0:
+            if stray is None:  # after the last tree: anything but blanks is said (move lists...)
+                text = _NOT_BLANK.search(data, start)
+                if text is not None:
+                    stray_line = self.line + data.count(b"\n", start, text.start())
+                    stray = (
+                        f"text after the last game tree (line {stray_line}) is not SGF; not read"
+                    )
             self._advance(len(data))
             return None if stray is None else (stray, stray_line)
         if p > start:  # (between trees of a collection: nothing, or a line end)
@@ -783,12 +795,20 @@ class _Ctx:
     """What a tree's nodes are read with: board size and text decoding."""
 
     def __init__(
-        self, width: int, height: int, decode: Callable[[bytes], str], max_string: int
+        self,
+        width: int,
+        height: int,
+        decode: Callable[[bytes], str],
+        max_string: int,
+        max_events: int,
     ) -> None:
         self.width = width
         self.height = height
         self.decode = decode
         self.max_string = max_string
+        #: a line's opening events (``ReadOptions.max_moves``, as for its moves): a node reads
+        #: one more than this of its offered points or ``SW`` values, for the walk to say so
+        self.max_events = max_events
         #: (``B``/``W``, raw value) -> the move's token and ``_point``: a collection of many games
         #: on one board repeats few move values, and the context is shared by its trees
         self.moves: dict[tuple[str, bytes], tuple[str, Point | str | None]] = {}
@@ -806,6 +826,20 @@ class _Ctx:
             notes.append(f"{ident} value at line {line} cut to {self.max_string} characters")
             text = text[: self.max_string]
         return text
+
+
+#: What a charset must write as ASCII to be the one of a file whose SGF was read as ASCII: the
+#: structure, property names, points and numbers.  (Not ``formats.ascii_compatible``, which
+#: also asks for ``+`` and ``~``: UTF-7 writes these SGF characters as ASCII.)
+_SGF_ASCII = "();[]: \t\n\rabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _writes_sgf_as_ascii(codec: str) -> bool:
+    """Whether ``codec`` writes ``_SGF_ASCII`` as ASCII (not EBCDIC, UTF-16 or UTF-32)."""
+    try:
+        return _SGF_ASCII.encode(codec) == _SGF_ASCII.encode("ascii")
+    except (UnicodeError, LookupError, ValueError):
+        return False
 
 
 def _make_decoder(ca: str | None, fallback: str | None) -> Callable[[bytes], str]:
@@ -1048,9 +1082,12 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
         elif ident in ("5A", "FA"):
             offers: list[Point] = ni.offers if ni.offers is not None else []
             for v in values:
+                room = ctx.max_events + 1 - len(offers)  # past the line's bound: not read
+                if room <= 0:
+                    break
                 s = v.strip()
                 chunks = (
-                    [s[i : i + 2] for i in range(0, len(s), 2)]
+                    [s[i : i + 2] for i in range(0, min(len(s), 2 * room), 2)]
                     if len(s) > 2 and len(s) % 2 == 0 and s.isalpha()
                     else [s]
                 )
@@ -1064,7 +1101,8 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
                     offers.append(p)
             ni.offers = offers
         elif ident == "SW":
-            ni.swaps.extend(v.decode("latin-1") for v in values)
+            # (past the line's bound of events the rest is not read)
+            ni.swaps.extend(v.decode("latin-1") for v in values[: ctx.max_events + 1])
         elif ident == "C":
             ni.comment = ctx.text(values[0], ni.notes, "C", line, simple=False)
         elif ident in _INFO_KEYS or ident in ("RE", "RU", "GM"):
@@ -1150,12 +1188,21 @@ class _Contexts:
                 ca = None  # the file was UTF-16 or UTF-32, recoded to UTF-8 as it was read
             elif ca is not None and text_codec(ca) is None:
                 notes.append(f"unknown charset CA[{ca[:40]}]; text decoded as UTF-8 or Latin-1")
+            elif ca is not None and not _writes_sgf_as_ascii(text_codec(ca) or ""):
+                # (EBCDIC, UTF-16...: the file's SGF was read as ASCII, so its text is not
+                # written in that charset; decoded with it, GM[4] read as GM[\x94])
+                notes.append(
+                    f"charset CA[{ca[:40]}] does not write SGF's characters as ASCII, as the "
+                    "file does; ignored: text decoded as UTF-8 or Latin-1"
+                )
+                ca = None
             size = _parse_size(key[1], self.opts.board_size)
             if isinstance(size, str):
                 self.ctx = size
             else:
                 decode = _make_decoder(ca, self.opts.encoding)
-                self.ctx = _Ctx(size[0], size[1], decode, self.opts.max_string)
+                opts = self.opts
+                self.ctx = _Ctx(size[0], size[1], decode, opts.max_string, opts.max_moves)
             self.key, self.notes = key, notes
         return self.ctx, self.notes
 
@@ -1239,6 +1286,7 @@ def _path_record(
     # place, and 1 MB of such games took 36 s
     cost = (
         len(nodes)
+        + walk.event_weight  # each line checks its opening events: the root's SW in every line
         + len(record.setup)
         + len(record.problems)
         + len(record.notes)
@@ -1276,6 +1324,7 @@ class _Mark(NamedTuple):
     last_move: Move | None
     setup: int
     events: int
+    event_weight: int
     problems: int
     notes: int
     info: int
@@ -1283,6 +1332,7 @@ class _Mark(NamedTuple):
     pieces: int
     move_from: int
     stopped: bool
+    events_cut: bool
 
 
 class _PathWalk:
@@ -1302,6 +1352,15 @@ class _PathWalk:
         self.moves: list[Move] = []
         self.setup: list[tuple[Point, Color]] = []
         self.events: list[OpeningEvent] = []  # in node order; sorted by ``after`` per record
+        #: ``events`` sorted by ``after``, while they do not change: the lines of a tree share
+        #: the events of its first nodes (a root of 4,000 ``SW`` values, sorted line after line,
+        #: took seconds)
+        self.sorted_events: list[OpeningEvent] | None = None
+        #: what the events of the path weigh against ``max_moves`` and the file's budget: one
+        #: per ``SW`` value, one per offered point; past ``max_moves`` (``events_cut``) the rest
+        #: of the path's events are not read
+        self.event_weight = 0
+        self.events_cut = False
         self.problems: list[ParseProblem] = list(tree_problems)
         self.notes: list[str] = list(tree_notes)
         #: game-info values: the first of the path for each property, and the properties in
@@ -1334,7 +1393,10 @@ class _PathWalk:
         if mark.last_move is not None:
             self.moves[-1] = mark.last_move  # a comment of a later node may have replaced it
         del self.setup[mark.setup :]
-        del self.events[mark.events :]
+        if mark.events < len(self.events):
+            del self.events[mark.events :]
+            self.sorted_events = None
+        self.event_weight, self.events_cut = mark.event_weight, mark.events_cut
         del self.problems[mark.problems :]
         del self.notes[mark.notes :]
         for ident in self.info_order[mark.info :]:
@@ -1357,6 +1419,7 @@ class _PathWalk:
                     moves[-1] if moves else None,
                     len(self.setup),
                     len(self.events),
+                    self.event_weight,
                     len(self.problems),
                     len(self.notes),
                     len(self.info_order),
@@ -1364,6 +1427,7 @@ class _PathWalk:
                     len(self.pieces),
                     self.move_from,
                     self.stopped,
+                    self.events_cut,
                 )
             )
         ni = _node_info(node, ctx)
@@ -1403,16 +1467,8 @@ class _PathWalk:
             # shared by every path through this node (never mutated: a comment is set on a
             # copy below), so that a path costs a list of references, not new moves
             moves.append(mv)
-        if ni.offers:
-            self.events.append(
-                OpeningEvent("offers", after=4, points=list(ni.offers), line=node.line)
-            )
-        for value in ni.swaps:
-            event = _swap_event(value, len(moves), node.line)
-            if event is None:
-                self.notes.append(f"SW[{value}] at line {node.line} not understood")
-            else:
-                self.events.append(event)
+        if (ni.offers or ni.swaps) and not self.events_cut:
+            self._opening_events(ni, len(moves), node.line, opts)
         if ni.comment:
             if ni.moves and moves and not self.stopped:
                 moves[-1] = dataclasses.replace(moves[-1], comment=ni.comment)
@@ -1422,6 +1478,41 @@ class _PathWalk:
                 self.pieces.append(ni.comment)
         if ni.bad:
             self.stopped = True
+
+    def _opening_events(self, ni: _NodeInfo, played: int, line: int, opts: ReadOptions) -> None:
+        """Add the node's offers and ``SW`` values (``played``: the moves before them), as far
+        as the path's bound of ``max_moves`` allows, and say so once past it."""
+        room = opts.max_moves - self.event_weight
+        cut = False
+        offers = ni.offers
+        if offers:
+            if len(offers) > room:
+                cut, offers = True, offers[:room]
+            if offers:
+                self.events.append(OpeningEvent("offers", after=4, points=offers, line=line))
+                self.sorted_events = None
+                room -= len(offers)
+        for value in ni.swaps:
+            if room <= 0:
+                cut = True
+                break
+            room -= 1
+            event = _swap_event(value, played, line)
+            if event is None:
+                self.notes.append(f"SW[{value}] at line {line} not understood")
+            else:
+                self.events.append(event)
+                self.sorted_events = None
+        self.event_weight = opts.max_moves - room
+        if cut:
+            self.events_cut = True
+            self.problems.append(
+                ParseProblem(
+                    f"more than {opts.max_moves} opening events (offered points, SW values) "
+                    "on this line; the rest are not read",
+                    line=line,
+                )
+            )
 
     def _with_pieces(self, last: Move) -> Move:
         """``last`` with the pending comment pieces joined onto its comment."""
@@ -1475,7 +1566,11 @@ class _PathWalk:
                     meta["rule_name"] = matched
             if "ON" in info and _OPENING_ID.fullmatch(info["ON"].strip()):
                 opening_id = info["ON"].strip().upper()
-        events = sorted(self.events, key=_after) if self.events else []
+        events: list[OpeningEvent] = []
+        if self.events:
+            if self.sorted_events is None:
+                self.sorted_events = sorted(self.events, key=_after)
+            events = list(self.sorted_events)
         if not moves and not setup and problems:
             problems = [
                 dataclasses.replace(p, fatal=True) if i == 0 else p for i, p in enumerate(problems)
