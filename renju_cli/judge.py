@@ -11,7 +11,12 @@ distinct window and looked up afterwards (``LineFacts``).
 Only one question needs more than a window: whether a three is *real*, i.e. whether one of its
 straight-four points is a legal move for black once ``p`` is on the board.  That is asked by
 placing ``p`` and judging the completion point with the same rules, recursively, without a depth
-limit; answers are memoized by (Zobrist hash of the board, point).
+limit.  Two things keep that cheap in dense positions (rows of black stones, where every
+completion point makes threes again and the chains run to the edge of the board): a point stops
+being judged as soon as its count of real threes is known, the threes settled without recursion
+coming first (``Judge._two_real_threes``); and answers are memoized together with the points they
+depended on (``Reach``), so that they are given again wherever those points hold the same stones,
+whatever lies elsewhere: in the next game of a batch, or higher up the same recursion.
 
 Speed (``bench/bench_judge.py``): the board keeps its lines as bit strings, so a window is one
 shift and one mask of ``Board.lines``; a table maps each such raw window to a small *code* whose
@@ -26,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from renju_cli.board import BLACK, EMPTY, LINE_PAD, WALL, WHITE, Board
+from renju_cli.board import BLACK, EMPTY, LINE_PAD, WALL, WHITE, Board, Geometry
 
 OVERLINE = "overline"
 DOUBLE_FOUR = "double-four"
@@ -38,6 +43,7 @@ KINDS = (OVERLINE, DOUBLE_FOUR, DOUBLE_THREE)
 _LEGAL = 0
 _FIVE = 1
 _FORBIDDEN = 2
+_OPEN = 3  # not known without looking at the threes in depth (``Judge._settled_status``)
 
 
 class LineFacts(NamedTuple):
@@ -51,6 +57,9 @@ class LineFacts(NamedTuple):
     overline: bool  #: the row through p is longer than a five
     fours: tuple[int, ...]  #: stone sets of the distinct fours containing p
     threes: tuple[tuple[int, int], ...]  #: (straight-four point offset, stone set of the three)
+    #: the straight-four point offsets of each distinct three, in ``threes`` order (a three is
+    #: real when any one of its points is a legal move, so the recursion walks them by three)
+    three_points: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -153,7 +162,11 @@ def analyze_window(own: int, blocked: int, r: int, k: int, exact: bool) -> LineF
                 continue
             run_mask = ((1 << (k - 1)) - 1) << a2
             threes.append((q - r, own & run_mask))
-    return LineFacts(run, five, overline, tuple(fours), tuple(threes))
+    by_stones: dict[int, list[int]] = {}
+    for offset, mask in threes:
+        by_stones.setdefault(mask, []).append(offset)
+    three_points = tuple(tuple(offsets) for offsets in by_stones.values())
+    return LineFacts(run, five, overline, tuple(fours), tuple(threes), three_points)
 
 
 class LineTable:
@@ -277,7 +290,7 @@ class WindowTable:
     are kept apart: a new raw window costs a conversion, rarely an analysis.
     """
 
-    __slots__ = ("_by_key", "_halves", "codes", "exact", "k", "lines", "stone")
+    __slots__ = ("_by_key", "_halves", "codes", "exact", "facts", "k", "lines", "stone")
 
     def __init__(self, k: int, exact: bool, stone: int) -> None:
         self.k = k
@@ -285,6 +298,7 @@ class WindowTable:
         self.stone = stone
         self.lines = line_table(k, exact)
         self.codes: dict[int, int] = {}
+        self.facts: dict[int, LineFacts] = {}
         self._by_key: dict[int, tuple[LineFacts, int]] = {}
         self._halves: tuple[list[int], list[int]] | tuple[()] = ()
 
@@ -326,8 +340,14 @@ class WindowTable:
         return code
 
     def facts_of(self, raw: int) -> LineFacts:
-        """The facts of a raw window (for the slow paths: two list lookups and a dict lookup)."""
-        return self._known(raw)[0]
+        """The facts of a raw window (remembered too: the double-three recursion reads the
+        facts of every point it judges)."""
+        facts = self.facts.get(raw)
+        if facts is None:
+            if len(self.facts) >= WINDOW_LIMIT:
+                self.facts.clear()
+            facts = self.facts[raw] = self._known(raw)[0]
+        return facts
 
 
 _WINDOW_TABLES: dict[tuple[int, bool, int], WindowTable] = {}
@@ -341,8 +361,81 @@ def window_table(k: int, exact: bool, stone: int) -> WindowTable:
     return t
 
 
-#: Entries the recursion memo may hold before it starts afresh (bounds memory in long batches).
-MEMO_LIMIT = 1 << 16
+#: Entries the recursion memo may hold before it starts afresh (bounds memory in long batches:
+#: an entry holds two ints of up to two bits per board point, at most ~0.5 KB on 26x26).
+MEMO_LIMIT = 1 << 14
+#: Entries kept for one memo key (one point and shape, different surroundings); the oldest goes.
+MEMO_CONTEXTS = 16
+
+
+class Reach:
+    """The points of one board geometry as bits of one int, for the recursion's memo.
+
+    ``whole(lines)`` packs the board's rows (2 bits per point, as in ``Board.lines``) into one
+    int; ``shift[p]`` is the position of point ``p`` in it, and ``window(p)`` the mask of the
+    points that the four line windows of ``p`` read (``p`` included): what ``shape`` and
+    ``line_facts`` of ``p`` depend on.  A judgement that read the windows of some points depends
+    on the board only through the union of their masks.
+    """
+
+    __slots__ = ("geometry", "k", "row_bits", "row_lines", "row_mask", "shift", "windows")
+
+    def __init__(self, geometry: Geometry, k: int) -> None:
+        self.geometry = geometry
+        w = geometry.width
+        self.row_bits = 2 * w
+        self.row_mask = (1 << (2 * w)) - 1
+        slots = geometry.slots
+        stride = geometry.stride
+        # the horizontal line of each row, bottom row first (``Board.index_of`` layout)
+        self.row_lines: list[int] = []
+        for y in range(geometry.height):
+            slot = slots[(y + 1) * stride + 1]
+            assert slot is not None  # the first point of a row is on the board
+            self.row_lines.append(slot[0])
+        self.shift = [-1] * len(geometry.cells)
+        for y in range(geometry.height):
+            for x in range(w):
+                self.shift[(y + 1) * stride + x + 1] = 2 * (y * w + x)
+        self.windows = [0] * len(geometry.cells)
+        self.k = k
+
+    def window(self, p: int) -> int:
+        """The mask of the points read by the four line windows of ``p`` (``p`` included)."""
+        mask = self.windows[p]
+        if not mask:  # worked out on first use: most points of a big board never need it
+            g = self.geometry
+            cells, shift = g.cells, self.shift
+            mask = 3 << shift[p]
+            for d in g.directions:
+                for step in (d, -d):
+                    q = p
+                    for _ in range(self.k):
+                        q += step
+                        if cells[q] == WALL:
+                            break  # the rest of the window is the line's wall padding
+                        mask |= 3 << shift[q]
+            self.windows[p] = mask
+        return mask
+
+    def whole(self, lines: list[int]) -> int:
+        """The board's points as one int (from ``Board.lines``)."""
+        pad, mask, bits = 2 * LINE_PAD, self.row_mask, self.row_bits
+        out = 0
+        for y, line in enumerate(self.row_lines):
+            out |= (lines[line] >> pad & mask) << (y * bits)
+        return out
+
+
+_REACHES: dict[tuple[Geometry, int], Reach] = {}
+
+
+def reach_of(geometry: Geometry, k: int) -> Reach:
+    """The shared ``Reach`` of a board geometry and five length."""
+    r = _REACHES.get((geometry, k))
+    if r is None:
+        r = _REACHES[(geometry, k)] = Reach(geometry, k)
+    return r
 
 
 class Judge:
@@ -389,7 +482,18 @@ class Judge:
         )
         self._shift = 2 * five_length  # from a point's bits to the low end of its window
         self._mask = ((1 << (4 * five_length + 2)) - 1) ^ (3 << (2 * five_length))
-        self._memo: dict[tuple[int, int, int], int] = {}
+        # the code bits that forbid a move without any recursion: an overline, two fours
+        self._fouls = tuple(h & ~THREES for h in self.hot)
+        # (point, stone, code, reach) -> [(read, its stones, status)]: see ``_deep_status``
+        self._memo: dict[tuple[int, int, int, Reach], list[tuple[int, int, int]]] = {}
+        self._memo_size = 0
+        self._reach: Reach | None = None
+        self._whole = 0
+        self._whole_hash = -1
+        self._whole_reach: Reach | None = None
+        #: Points judged in depth by the double-three recursion (a memo miss each): the cost
+        #: measure that tests pin, independent of the machine's speed.
+        self.deep_judgements = 0
 
     # -- single lines -----------------------------------------------------------------------
     def _raw_keys(self, board: Board, p: int) -> tuple[int, int, int, int]:
@@ -508,49 +612,199 @@ class Judge:
             kinds.append(DOUBLE_FOUR)
             if first_only:
                 return (DOUBLE_FOUR,)
-        if DOUBLE_THREE in forbidden and code & THREES >= 2 * THREE_UNIT:
-            facts = self.line_facts(board, p, stone)
-            board.place(p, stone)
-            try:
-                real = 0
-                for d, f in zip(board.directions, facts, strict=True):
-                    if f.threes:
-                        real += len(self._real_three_sets(board, p, d, f, stone))
-                        if real >= 2:
-                            kinds.append(DOUBLE_THREE)
-                            break
-            finally:
-                board.remove(p)
+        if (
+            DOUBLE_THREE in forbidden
+            and code & THREES >= 2 * THREE_UNIT
+            and self._two_real_threes(board, p, stone)[0]
+        ):
+            kinds.append(DOUBLE_THREE)
         return tuple(kinds)
+
+    def _two_real_threes(self, board: Board, p: int, stone: int) -> tuple[bool, int]:
+        """Whether two or more real threes contain ``p`` if ``stone`` is played there, and the
+        ``Reach`` mask of the points that answer depended on.
+
+        Only the count matters, so the threes are settled cheapest first and the search stops
+        as soon as the count is known: first every straight-four point is looked at without
+        recursion (``_settled_status``), and only if that leaves the answer open are the
+        undecided threes judged in depth, one by one, until two are real or too few remain.
+        In dense positions most threes are settled cheaply or not needed at all; judging all
+        of them in depth made the recursion exponential (rows of black stones on 26x26).
+        """
+        facts = self.line_facts(board, p, stone)
+        reach = self._reach_of(board)
+        windows, window = reach.windows, reach.window
+        seen = windows[p] or window(p)
+        shape, hot, fouls = self.shape, self.hot[stone], self._fouls[stone]
+        five_counts = self.five_eye_counts
+        real = 0
+        undecided: list[list[tuple[int, int]]] = []  # (point, code) of each open three's points
+        self._place(board, reach, p, stone)
+        try:
+            for d, f in zip(board.directions, facts, strict=True):
+                for offsets in f.three_points:
+                    open_points: list[tuple[int, int]] = []
+                    for offset in offsets:
+                        # ``_settled_status`` written out: this loop is on the hot path
+                        q = p + offset * d
+                        code = shape(board, q, stone)
+                        seen |= windows[q] or window(q)
+                        if code & FIVES:
+                            if five_counts:
+                                break  # a real three
+                            continue  # this point makes a five, not a straight four
+                        if not code & hot:
+                            break  # a legal point: a real three
+                        if code & fouls:
+                            continue  # an overline or a double-four point
+                        known = self._remembered(board, reach, q, stone, code)
+                        if known is None:
+                            open_points.append((q, code))
+                            continue
+                        seen |= known[1]
+                        if known[0] == _LEGAL:
+                            break
+                    else:
+                        if open_points:
+                            undecided.append(open_points)
+                        continue
+                    real += 1
+                    if real >= 2:
+                        return True, seen
+            if real + len(undecided) < 2:
+                return False, seen
+            left = len(undecided)
+            for open_points in undecided:
+                left -= 1
+                for q, code in open_points:
+                    status, read = self._deep_status(board, reach, q, stone, code)
+                    seen |= read
+                    if status == _LEGAL:
+                        real += 1
+                        if real >= 2:
+                            return True, seen
+                        break
+                else:
+                    if real + left < 2:
+                        return False, seen
+            return False, seen  # pragma: no cover - the loop always decides
+        finally:
+            self._remove(board, reach, p)
 
     def _real_three_sets(self, board: Board, p: int, d: int, f: LineFacts, stone: int) -> list[int]:
         """Stone sets of the real threes of one line through ``p`` (``p`` already placed)."""
         real: list[int] = []
+        reach = self._reach_of(board)
         for offset, mask in f.threes:
             if mask in real:
                 continue
-            status = self._status(board, p + offset * d, stone)
+            q = p + offset * d
+            status, code, _ = self._settled_status(board, reach, q, stone)
+            if status == _OPEN:
+                status = self._deep_status(board, reach, q, stone, code)[0]
             if status == _LEGAL or (status == _FIVE and self.five_eye_counts):
                 real.append(mask)
         return real
 
-    def _status(self, board: Board, q: int, stone: int) -> int:
-        """Whether playing the empty point ``q`` makes a five, is legal, or is forbidden."""
+    def _settled_status(
+        self, board: Board, reach: Reach, q: int, stone: int
+    ) -> tuple[int, int, int]:
+        """``(status, code, read)`` of the empty point ``q`` as far as it is known without
+        recursion, ``read`` being the ``Reach`` mask of the points the status depends on.
+
+        The status is ``_OPEN`` when only its threes could forbid ``q`` and the memo does not
+        know the answer yet.
+        """
         code = self.shape(board, q, stone)
         if code & FIVES:
-            return _FIVE
+            return _FIVE, code, reach.window(q)
         if not code & self.hot[stone]:
-            return _LEGAL  # cheaper than the memo
-        key = (board.hash, q, stone)
+            return _LEGAL, code, reach.window(q)
+        if code & self._fouls[stone]:
+            # an overline or a double-four: no recursion needed
+            return _FORBIDDEN, code, reach.window(q)
+        known = self._remembered(board, reach, q, stone, code)
+        if known is None:
+            return _OPEN, code, reach.window(q)
+        return known[0], code, known[1]
+
+    def _remembered(
+        self, board: Board, reach: Reach, q: int, stone: int, code: int
+    ) -> tuple[int, int] | None:
+        """``(status, read)`` of ``q`` from the memo if it holds an answer that applies here."""
+        entries = self._memo.get((q, stone, code, reach))
+        if entries:
+            whole = self._whole_of(board, reach)
+            for read, stones, status in entries:
+                if whole & read == stones:
+                    return status, read
+        return None
+
+    def _deep_status(
+        self, board: Board, reach: Reach, q: int, stone: int, code: int
+    ) -> tuple[int, int]:
+        """``(status, read)`` of an ``_OPEN`` point: whether its threes make a double-three.
+
+        The memo remembers the answer with the points it depended on (``read``) and their
+        stones, and gives it again wherever those points hold the same stones, whatever the
+        rest of the board holds: the same subproblem recurs with different stones far away
+        (in other games, or placed higher up the recursion).
+        """
+        key = (q, stone, code, reach)
         memo = self._memo
-        status = memo.get(key)
-        if status is not None:
-            return status
-        status = _FORBIDDEN if self._kinds(board, q, stone, code, first_only=True) else _LEGAL
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
-        memo[key] = status
-        return status
+        entries = memo.get(key)
+        whole = self._whole_of(board, reach)
+        if entries:
+            for read, stones, status in entries:
+                if whole & read == stones:
+                    return status, read
+        self.deep_judgements += 1
+        forbidden, read = self._two_real_threes(board, q, stone)
+        status = _FORBIDDEN if forbidden else _LEGAL
+        if entries is None:
+            if self._memo_size >= MEMO_LIMIT:
+                memo.clear()
+                self._memo_size = 0
+            entries = memo[key] = []
+        elif len(entries) >= MEMO_CONTEXTS:
+            del entries[0]
+            self._memo_size -= 1
+        entries.append((read, whole & read, status))
+        self._memo_size += 1
+        return status, read
+
+    # -- the whole board as one int, for the memo -------------------------------------------------
+    def _reach_of(self, board: Board) -> Reach:
+        geometry = board.geometry
+        reach = self._reach
+        if reach is None or reach.geometry is not geometry:
+            reach = self._reach = reach_of(geometry, self.k)
+        return reach
+
+    def _whole_of(self, board: Board, reach: Reach) -> int:
+        """``Reach.whole`` of the board, kept while the recursion places and removes stones."""
+        if self._whole_hash != board.hash or self._whole_reach is not reach:
+            self._whole = reach.whole(board.lines)
+            self._whole_hash = board.hash
+            self._whole_reach = reach
+        return self._whole
+
+    def _place(self, board: Board, reach: Reach, p: int, stone: int) -> None:
+        """Place a stone for the recursion, updating the kept whole-board int if it is current."""
+        current = self._whole_hash == board.hash and self._whole_reach is reach
+        board.place(p, stone)
+        if current:
+            self._whole |= stone << reach.shift[p]
+            self._whole_hash = board.hash
+
+    def _remove(self, board: Board, reach: Reach, p: int) -> None:
+        """Take a stone of the recursion off again (the kept whole-board int follows)."""
+        current = self._whole_hash == board.hash and self._whole_reach is reach
+        stone = board.cells[p]
+        board.remove(p)
+        if current:
+            self._whole ^= stone << reach.shift[p]
+            self._whole_hash = board.hash
 
 
 def row_through(board: Board, p: int, d: int, stone: int) -> tuple[int, ...]:
