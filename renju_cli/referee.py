@@ -734,6 +734,15 @@ class _Replay:
         # (a setup may cover the board, 676 stones from a 9-byte SGF AB[aa:zz]: checked in a
         # loop bound to locals, placed in one call)
         cells, index_of_point = self.board.cells, self.board.geometry.index_of_point
+        if not self.board.stones:
+            # the usual case, on the fresh board: every stone on it and none twice, said by
+            # loops in C; the loop below then only finds who moves first
+            indices = [index_of_point.get(point) for point, _ in setup]
+            if None not in indices and len(set(indices)) == len(indices):
+                stones = [BLACK if color is Color.BLACK else WHITE for _, color in setup]
+                self.board.place_all(zip(indices, stones, strict=True))  # type: ignore[arg-type]
+                blacks = stones.count(BLACK)
+                return BLACK if blacks <= len(setup) - blacks else WHITE
         stones: list[tuple[int, int]] = []
         taken: set[int] = set()
         blacks = 0

@@ -840,13 +840,14 @@ def test_trees_of_a_collection_keep_their_own_size_and_charset() -> None:
 def test_setup_stones_count_against_the_file_budget() -> None:
     """A compressed point list is a rectangle of stones: ``AB[aa:zz]`` (9 bytes) is 676 stones
     to place, and 1 MB of such games took 36 s.  Setup stones count against the file's budget
-    (2 a byte + 65,536) as moves do: past it, one unreadable record ends the file."""
+    (2 a byte + 65,536), two moves each (each game places them anew, where a line's moves
+    are resumed): past it, one unreadable record ends the file."""
     data = b"(;SZ[26]AB[aa:zz])" * 2_000
     records = list(sgf.read(io.BytesIO(data), "setup.sgf", ReadOptions()))
     *kept, refused = records
     assert all(len(r.setup) == 676 for r in kept)
     budget = ReadOptions().move_budget(len(data))
-    assert len(kept) == budget // (676 + 1)  # each game: its node and its stones
+    assert len(kept) == budget // (sgf.SETUP_COST * 676 + 1)  # each game: its node, its stones
     assert refused.unreadable and "setup stones" in refused.problems[0].message
     # the same stones written one by one are as many bytes as stones: all read
     written = (
