@@ -739,9 +739,9 @@ class _Replay:
             # loops in C; the loop below then only finds who moves first
             indices = [index_of_point.get(point) for point, _ in setup]
             if None not in indices and len(set(indices)) == len(indices):
-                stones = [BLACK if color is Color.BLACK else WHITE for _, color in setup]
-                self.board.place_all(zip(indices, stones, strict=True))  # type: ignore[arg-type]
-                blacks = stones.count(BLACK)
+                colors = [BLACK if color is Color.BLACK else WHITE for _, color in setup]
+                self.board.place_all(zip(indices, colors, strict=True))  # type: ignore[arg-type]
+                blacks = colors.count(BLACK)
                 return BLACK if blacks <= len(setup) - blacks else WHITE
         stones: list[tuple[int, int]] = []
         taken: set[int] = set()
