@@ -632,3 +632,20 @@ def test_a_tag_line_that_lost_its_bracket_is_a_damaged_tag_not_movetext() -> Non
     assert [p.message for p in rec.problems] == [
         "line 5: tag 'Time \"07:53:48\"]' has lost its '['; expected [Key \"Value\"]"
     ]
+
+
+@given(st.binary(max_size=24), st.sampled_from([None, "utf-8", "cp1251", "latin-1", "nope"]))
+def test_a_line_is_decoded_as_strictly_as_it_can_be(raw: bytes, encoding: str | None) -> None:
+    # the encoding given, else UTF-8; bytes replaced only when neither decodes, and then said
+    from renju_cli.formats.playok import _decode
+
+    text, note = _decode(raw, encoding)
+    for enc in (encoding, "utf-8"):
+        if enc is None:
+            continue
+        try:
+            assert (text, note) == (raw.decode(enc), None)
+            return
+        except (UnicodeError, LookupError):
+            continue
+    assert text == raw.decode("utf-8", errors="replace") and note is not None
