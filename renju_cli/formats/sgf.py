@@ -356,6 +356,9 @@ class _Parser:
         #: problems of nodes by (message, line): a node per three bytes may each say the same
         #: thing on one line (``;AB;AB;AB``), and a record holds its path's problems
         self.problem_memo: dict[tuple[str, int], ParseProblem] = {}
+        #: node problems still listed in the tree being parsed, and those counted past them
+        self.room = MAX_NODE_PROBLEMS
+        self.dropped = 0
         self.problem_words: dict[str, str] = {}
 
     # -- low level
@@ -368,6 +371,16 @@ class _Parser:
             if len(raw) <= _MEMO_KEY_BYTES and len(self.idents) < _MEMO_ENTRIES:
                 self.idents[raw] = ident
         return ident
+
+    def _room(self) -> bool:
+        """Whether a node's problem is still listed in this tree (``MAX_NODE_PROBLEMS``); past
+        that, problems are counted (``dropped``), not made: a megabyte of junk nodes, one on
+        each line, made 349,000 of them, of which a report lists 100."""
+        if self.room > 0:
+            self.room -= 1
+            return True
+        self.dropped += 1
+        return False
 
     def _problem(self, message: str, line: int) -> ParseProblem:
         """A node's problem: one object for the same words on the same line, one string for
@@ -475,13 +488,16 @@ class _Parser:
                 if self._read_value() is None:
                     node.unterminated = (vline, vpos)
                     return node
-                node.problem(self._problem("value without a property name", vline))
+                if self._room():
+                    node.problem(self._problem("value without a property name", vline))
                 continue
             if c not in _IDENT_BYTES:  # no property name starts here: junk up to the next one
                 j = _JUNK.match(data, self.pos)
                 end = j.end() if j is not None and j.end() > self.pos else self.pos + 1
-                snippet = data[self.pos : min(end, self.pos + 20)].decode("latin-1")
-                node.problem(self._problem(f"unexpected text {snippet!r} in a node", self.line))
+                if self._room():
+                    snippet = data[self.pos : min(end, self.pos + 20)].decode("latin-1")
+                    message = f"unexpected text {snippet!r} in a node"
+                    node.problem(self._problem(message, self.line))
                 self.line += data.count(b"\n", self.pos, end)  # (``_advance``, without a call)
                 self.pos = end
                 continue
@@ -531,7 +547,8 @@ class _Parser:
                     return node
                 values.append(value)
             if not values:
-                node.problem(self._problem(f"property {raw_ident} has no value", ident_line))
+                if self._room():
+                    node.problem(self._problem(f"property {raw_ident} has no value", ident_line))
                 continue
             if ident == "CA" and is_root and self.ca_applies:
                 kind = _dbcs_kind(values[0].decode("latin-1").strip())
@@ -541,7 +558,7 @@ class _Parser:
 
     def _starts_new_game(self) -> bool:
         """Whether the ``(`` at ``pos`` opens a node with a root-only property (a new game)."""
-        pos, line, dbcs = self.pos, self.line, self.dbcs
+        pos, line, dbcs, room, dropped = self.pos, self.line, self.dbcs, self.room, self.dropped
         try:
             self.pos += 1
             self._skip_ws()
@@ -550,8 +567,8 @@ class _Parser:
             self.pos += 1
             node = self._parse_node(self.line)
             return node.has("GM", "FF")
-        finally:
-            self.pos, self.line, self.dbcs = pos, line, dbcs
+        finally:  # (a look ahead: the node is parsed again, its problems counted then)
+            self.pos, self.line, self.dbcs, self.room, self.dropped = pos, line, dbcs, room, dropped
 
     def _skip_subtree(self) -> bool:
         """Skip the balanced ``( ... )`` at ``pos``; False if the file ends first."""
@@ -616,6 +633,7 @@ class _Parser:
         data = self.data
         n = len(data)
         tree = _Tree(self.line)
+        self.room, self.dropped = MAX_NODE_PROBLEMS, 0
         lines = 0  # leaves so far: the records the tree gives
         most = max_lines if max_lines is not None else n + 1
         self._prescan_charset()
@@ -1155,6 +1173,10 @@ def _paths(root: _Node) -> Iterator[tuple[list[_Node], str, int]]:
             return
 
 
+#: Problems of the nodes of one game tree made at most (junk, values without a name, names
+#: without a value); the rest are counted in one problem of the tree.
+MAX_NODE_PROBLEMS = 1000
+
 #: What a setup stone costs against the file's budget, in moves.
 SETUP_COST = 2
 
@@ -1625,6 +1647,14 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
             break
         # a tree is parsed only as far as the records the file may still give
         tree = parser.parse_tree(max_lines=options.max_records - count + 1)
+        if parser.dropped:
+            tree.problems.append(
+                ParseProblem(
+                    f"{parser.dropped} more problems in the nodes of this game tree are not "
+                    f"listed (the first {MAX_NODE_PROBLEMS} are)",
+                    line=tree.line,
+                )
+            )
         if pending:
             tree.problems[:0] = pending
             pending = []
