@@ -132,3 +132,19 @@ def test_a_file_of_labels_and_comments_has_nothing_to_check() -> None:
     [record] = read_diagram("# nothing yet\n   a b c d e\n")
     assert record.unreadable and "no record found (read as diagram)" in record.problems[0].message
     assert list(diagram.records_from_text("# nothing yet\n")) == []
+
+
+def test_a_byte_order_mark_and_odd_line_breaks_in_comments() -> None:
+    # Notepad's UTF-8 byte order mark before the labels made an unreadable record of them; a
+    # comment holding U+2028 or a form feed split into lines (``splitlines``), so the line
+    # numbers of later damage drifted
+    rows = board((7, "X" + " ." * 14))
+    text = "\ufeff   a b c d e f g h i j k l m n o\n" + "\n".join(rows) + "\n"
+    data = text.encode("utf-8")
+    [record] = list(read_stream(io.BufferedReader(io.BytesIO(data)), "d.txt", "diagram"))
+    assert not record.problems and len(record.setup) == 1
+    damaged = rows[:]
+    damaged[5] = damaged[5].replace(".", "Q", 1)
+    text = "# caf\u00e9\u2028more\x0c\n" + "\n".join(damaged) + "\n"
+    [record] = read_diagram(text)
+    assert problems([record])[0][0] == 7  # the comment is line 1, the damaged row line 7

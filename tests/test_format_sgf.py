@@ -934,3 +934,17 @@ def test_the_problems_of_a_tree_s_nodes_are_made_a_thousand_at_most() -> None:
     two = junk + b"\n(;GM[4];B[hh];!)"
     *_, third = list(sgf.read(io.BytesIO(two), "junk.sgf", ReadOptions()))
     assert [p.message for p in third.problems] == ["unexpected text '!' in a node"]
+
+
+def test_a_game_that_lost_its_parenthesis_between_two_trees_is_said() -> None:
+    # (;GM[4];B[hh])  ;GM[4]PB[Lost];B[hh];W[ii]  (;GM[4];B[ii]): the middle game was
+    # dropped without a word (2 clean records); its text is now a problem of the next tree
+    data = b"(;GM[4]SZ[15];B[hh])\n;GM[4]SZ[15]PB[Lost];B[hh];W[ii]\n(;GM[4]SZ[15];B[ii])\n"
+    first, second = list(sgf.read(io.BytesIO(data), "mid.sgf", ReadOptions()))
+    assert not first.problems
+    assert [p.message for p in second.problems] == [
+        "text between game trees (line 2) is not SGF; not read"
+    ]
+    # blank lines between trees are nothing to say
+    blank = b"(;GM[4];B[hh])\n\n \n(;GM[4];B[ii])\n"
+    assert not any(r.problems for r in sgf.read(io.BytesIO(blank), "b.sgf", ReadOptions()))

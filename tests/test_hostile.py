@@ -342,6 +342,22 @@ def test_utf16_without_a_byte_order_mark_reads_as_its_utf8_twin(
     assert [r.source.line for r in got] == [r.source.line for r in want]
 
 
+@pytest.mark.parametrize("name", ["game.lib", "game.txt", "game.sgf"])
+def test_a_renlib_line_of_many_moves_is_no_utf16_text(tmp_path: Path, name: str) -> None:
+    # a library of one long line: a zero flag byte after every move, as UTF-16 text has a zero
+    # byte after every ASCII character; named .txt, it was read as UTF-16 (one unreadable
+    # record) though its header is RenLib's own
+    header = b"\xffRenLib\xff\x03\x00" + b"\xff" * 10
+    points = [0x78] + [
+        r * 16 + c + 1 for r in range(15) for c in range(15) if r * 16 + c + 1 != 0x78
+    ]
+    line = b"".join(bytes([p, 0]) for p in points[:99]) + bytes([points[99], 0x40])
+    path = tmp_path / name
+    path.write_bytes(header + line)
+    [record] = list(api.read_path(str(path)))
+    assert record.format == "renlib" and len(record.moves) == 100 and not record.problems
+
+
 @pytest.mark.parametrize("encoding", ["utf-16", "cp1251", "latin-1"])
 def test_a_utf16_file_is_utf8_once_recoded_whatever_encoding_is_given(encoding: str) -> None:
     text = '[Event "Турнир"]\r\n[GameType "renju"]\r\n\r\n1. h8 h9 2. i8 1-0\r\n'

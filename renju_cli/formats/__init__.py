@@ -299,9 +299,13 @@ def read_stream(
     how = recoding(head)
     if fmt is None:
         fmt = detect(head, path)
-        if how is not None and (fmt not in RAW_FORMATS or how in GUESSED):
+        if how is not None and (
+            fmt not in RAW_FORMATS or (how in GUESSED and load(fmt).sniff(head) < 2)
+        ):
             # a text file: its recoded text tells (a UTF-16 head without byte order mark
-            # looked like a .pos position, its count and pairs of small numbers)
+            # looked like a .pos position, its count and pairs of small numbers); a binary
+            # format sure of its head stays (a RenLib library of long lines has a zero byte
+            # in every other place, and named .txt it was taken for UTF-16)
             recoded = detect(_recoded_head(head, how), path)
             if fmt not in RAW_FORMATS or recoded not in RAW_FORMATS | {None}:
                 fmt = recoded

@@ -203,7 +203,10 @@ def records_from_text(
     opts = options or ReadOptions()
     rows: list[_Row] = []
     damaged: list[_Damage] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # lines end at LF (CR LF, CR): ``splitlines`` also ends them at form feeds, U+2028 and
+    # other characters a comment may hold, and the line numbers drifted
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             continue
@@ -248,4 +251,6 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
         record.format = NAME
         yield record
         return
-    yield from records_from_text(decode_text(data, options.encoding, "utf-8"), path, options)
+    # (a byte order mark, as Notepad writes one, is no character of the first line)
+    text = decode_text(data, options.encoding, "utf-8").removeprefix("\ufeff")
+    yield from records_from_text(text, path, options)

@@ -795,6 +795,11 @@ class _Parser:
             self._advance(len(data))
             return None if stray is None else (stray, stray_line)
         if p > start:  # (between trees of a collection: nothing, or a line end)
+            if stray is None and start > 0:  # anything else is said (a game that lost its "(")
+                text = _NOT_BLANK.search(data, start, p)
+                if text is not None:
+                    stray_line = self.line + data.count(b"\n", start, text.start())
+                    stray = f"text between game trees (line {stray_line}) is not SGF; not read"
             self._advance(p)
         return stray, stray_line
 
