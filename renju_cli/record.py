@@ -21,6 +21,10 @@ class Color(Enum):
     BLACK = "black"
     WHITE = "white"
 
+    # members are singletons compared by identity: hashed by it too, in C (Enum's own hash is a
+    # Python call, nine per record in a batch's memo keys and point tables)
+    __hash__ = object.__hash__
+
     @property
     def other(self) -> Color:
         return Color.WHITE if self is Color.BLACK else Color.BLACK
