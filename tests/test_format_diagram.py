@@ -148,3 +148,18 @@ def test_a_byte_order_mark_and_odd_line_breaks_in_comments() -> None:
     text = "# caf\u00e9\u2028more\x0c\n" + "\n".join(damaged) + "\n"
     [record] = read_diagram(text)
     assert problems([record])[0][0] == 7  # the comment is line 1, the damaged row line 7
+
+
+def test_rows_numbered_from_1_at_the_top_are_placed_by_their_numbers() -> None:
+    # a board written with row 1 at the top (the numbers say so) was read top row first: the
+    # stone on the row labelled 1 went to a15, without a word.  Numbered 15 at the top (as
+    # ``renju show`` writes) or not numbered, the top row is row 15.
+    rows = board((0, "X" + " ." * 14))
+    upside = "\n".join(f"{k:2d} {row} {k}" for k, row in enumerate(rows, start=1)) + "\n"
+    [record] = read_diagram(upside)
+    assert record.setup == [(parse_point("a1"), Color.BLACK)]
+    usual = "\n".join(f"{16 - k:2d} {row}" for k, row in enumerate(rows, start=1)) + "\n"
+    [record] = read_diagram(usual)
+    assert record.setup == [(parse_point("a15"), Color.BLACK)]
+    [record] = read_diagram("\n".join(rows) + "\n")
+    assert record.setup == [(parse_point("a15"), Color.BLACK)]

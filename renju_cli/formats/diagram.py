@@ -163,16 +163,21 @@ def _diagram_problems(rows: list[_Row], damaged: list[_Damage]) -> list[ParsePro
     return [*problems, ParseProblem(f"lines {first}-{last}: {said}", line=first, fatal=True)]
 
 
-def _diagram(rows: list[_Row], damaged: list[_Damage], path: str, index: int) -> Record:
+def _diagram(
+    rows: list[_Row], damaged: list[_Damage], path: str, index: int, labels: list[str]
+) -> Record:
     """The record of the diagram whose rows are ``rows``: unreadable when they make no board
-    or damaged lines lie among them."""
+    or damaged lines lie among them.  ``labels``: the number each row starts with (``""``)."""
     source = SourceLocation(path, index, rows[0][0])
     problems = _diagram_problems(rows, damaged)
     if problems:
         return Record(moves=[], source=source, problems=problems, format=NAME)
     size = len(rows)
+    # the top row first, unless the rows are numbered 1, 2, ... from the top: then the labels
+    # say where each row is (read top-down, that board was upside down without a word)
+    bottom_up = rows if labels == [str(k) for k in range(1, size + 1)] else reversed(rows)
     setup = []
-    for y, (_, cells) in enumerate(reversed(rows)):  # row by row from a1, as a board lists them
+    for y, (_, cells) in enumerate(bottom_up):  # row by row from a1, as a board lists them
         for x, stone in enumerate(cells):
             if stone != EMPTY:
                 setup.append((Point(x, y), Color.BLACK if stone == BLACK else Color.WHITE))
@@ -202,6 +207,7 @@ def records_from_text(
     holds only blank lines, comments and labels)."""
     opts = options or ReadOptions()
     rows: list[_Row] = []
+    labels: list[str] = []  # the number each row starts with, if any
     damaged: list[_Damage] = []
     # lines end at LF (CR LF, CR): ``splitlines`` also ends them at form feeds, U+2028 and
     # other characters a comment may hold, and the line numbers drifted
@@ -213,6 +219,7 @@ def records_from_text(
         kind = _line_kind(line)
         if isinstance(kind, list):
             rows.append((number, kind))
+            labels.append(line[: len(line) - len(line.lstrip(string.digits))])
         elif kind is not None:
             damaged.append((number, line, kind))
     # blank lines, comments and labels alone: no record (``read_stream`` says the file held
@@ -232,7 +239,7 @@ def records_from_text(
         yield (
             _outside(path, index, entry)
             if entry is not None
-            else _diagram(rows, inside, path, index)
+            else _diagram(rows, inside, path, index, labels)
         )
 
 
