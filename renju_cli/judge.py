@@ -28,6 +28,7 @@ colour's ``hot`` fields (two threes, two fours, an overline); only the rest are 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -427,15 +428,10 @@ class Reach:
         return out
 
 
-_REACHES: dict[tuple[Geometry, int], Reach] = {}
-
-
+@functools.cache
 def reach_of(geometry: Geometry, k: int) -> Reach:
     """The shared ``Reach`` of a board geometry and five length."""
-    r = _REACHES.get((geometry, k))
-    if r is None:
-        r = _REACHES[(geometry, k)] = Reach(geometry, k)
-    return r
+    return Reach(geometry, k)
 
 
 class Judge:

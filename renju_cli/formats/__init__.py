@@ -136,6 +136,11 @@ def budget_terms(options: ReadOptions) -> str:
     )
 
 
+def clip(text: str, limit: int = 40) -> str:
+    """A piece of a file as a message quotes it: its start when it is long."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def text_codec(name: str | None) -> str | None:
     """The codec name of ``name`` when it is a text encoding, else ``None``; never raises.
 

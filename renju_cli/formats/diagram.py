@@ -27,7 +27,7 @@ from typing import BinaryIO
 
 from renju_cli.board import BLACK, DIAGRAM_CELLS, EMPTY
 from renju_cli.coords import COLUMNS, MAX_SIZE, MIN_SIZE, Point
-from renju_cli.formats import ReadOptions, decode_text, too_many_records, unreadable
+from renju_cli.formats import ReadOptions, clip, decode_text, too_many_records, unreadable
 from renju_cli.record import Color, ParseProblem, Record, SourceLocation
 
 NAME = "diagram"
@@ -70,11 +70,6 @@ def sniff(head: bytes) -> int:
         elif rows:
             return 0
     return 0
-
-
-def _clip(text: str, limit: int = 40) -> str:
-    """A line of the file as shown in a message: its start when it is long."""
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _line_kind(line: str) -> list[int] | str | None:
@@ -129,7 +124,7 @@ def _diagram_problems(rows: list[_Row], damaged: list[_Damage]) -> list[ParsePro
         return _listed(
             [
                 ParseProblem(
-                    f"line {number}: {_clip(line)!r} among the diagram's rows is no row ({why}): "
+                    f"line {number}: {clip(line)!r} among the diagram's rows is no row ({why}): "
                     "the diagram cannot be read",
                     line=number,
                     fatal=True,
@@ -188,7 +183,7 @@ def _outside(path: str, index: int, damage: _Damage) -> Record:
     """The unreadable record of a damaged line before or after the diagram's rows."""
     number, line, why = damage
     message = (
-        f"line {number}: {_clip(line)!r} is neither a diagram row ({why}), a column label nor "
+        f"line {number}: {clip(line)!r} is neither a diagram row ({why}), a column label nor "
         "a # comment: not read"
     )
     return Record(

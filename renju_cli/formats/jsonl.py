@@ -23,6 +23,7 @@ from typing import Any, BinaryIO, TextIO
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, parse_point
 from renju_cli.formats import (
     ReadOptions,
+    clip,
     numbered_swaps,
     shipped_by_lower_name,
     swap_flags,
@@ -187,7 +188,7 @@ def _shipped_rule(name: str) -> tuple[str, str | None]:
     if known is not None:
         return known, None
     return name, (
-        f"rule {_clip(name)!r} names no shipped ruleset ('renju rules list'): judged under "
+        f"rule {clip(name)!r} names no shipped ruleset ('renju rules list'): judged under "
         "--rules, or the default"
     )
 
@@ -201,13 +202,9 @@ def _keys_of(obj: dict[str, Any]) -> str:
     each clipped (keys are the file's text, of any length)."""
     if not obj:
         return "the object is empty"
-    shown = ", ".join(repr(_clip(key, 20)) for key in islice(obj, _MAX_KEYS_SHOWN))
+    shown = ", ".join(repr(clip(key, 20)) for key in islice(obj, _MAX_KEYS_SHOWN))
     more = len(obj) - _MAX_KEYS_SHOWN
     return f"its keys are {shown}" + (f" and {more} more" if more > 0 else "")
-
-
-def _clip(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _winner(text: str) -> str | None:
@@ -293,7 +290,7 @@ def _loads(text: str) -> Any:
 def _number_or_json(value: Any) -> str:
     if isinstance(value, _LongNumber):
         return f"a number of {len(value.lstrip('-'))} digits"
-    return _clip(json.dumps(value))
+    return clip(json.dumps(value))
 
 
 def _bad_line(path: str, index: int, number: int, message: str) -> Record:

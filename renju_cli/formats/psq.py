@@ -59,7 +59,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
-from renju_cli.formats import ReadOptions, read_whole, too_long
+from renju_cli.formats import ReadOptions, clip, read_whole, too_long
 from renju_cli.record import (
     BLACK,
     Color,
@@ -100,11 +100,6 @@ def sniff(head: bytes) -> int:
 def _digits(text: str) -> str:
     """A number as written, cut short when it is long (for messages)."""
     return text if len(text) <= 12 else f"{text[:12]}... ({len(text)} digits)"
-
-
-def _clip(text: str, limit: int = 40) -> str:
-    """A line of the file as shown in a message: its start when it is long."""
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _decode(raw: bytes, encoding: str | None) -> str:
@@ -246,7 +241,7 @@ def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -
             # vanish and the record pass as clean
             problems.append(
                 ParseProblem(
-                    f"line {j + 1}: {_clip(text)!r} is no stone line (x,y or x,y,time): cut "
+                    f"line {j + 1}: {clip(text)!r} is no stone line (x,y or x,y,time): cut "
                     "short or damaged, it is not read",
                     line=j + 1,
                 )
