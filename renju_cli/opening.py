@@ -1252,9 +1252,10 @@ def _placed_points(
 
 def move_stones(stones: dict[Point, Any], event: OpeningEvent, width: int, height: int) -> bool:
     """Apply a rejection (every stone off) or a moved stone (``relocate``: ``points`` are from
-    and to) to ``stones`` (point -> anything).  The referee and the opening check both use it,
-    so they see the same board.  False when a stone cannot move: nothing on the first point, or
-    the second taken or off the board."""
+    and to) to ``stones`` (point -> anything), for the opening check.  The referee applies the
+    same conditions to its board's cells directly (``referee._Replay._board_event``, which must
+    stay in step with this: both must see the same board).  False when a stone cannot move:
+    nothing on the first point, or the second taken or off the board."""
     if event.kind == "reject":
         stones.clear()
         return True

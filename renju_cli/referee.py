@@ -702,8 +702,9 @@ class _Replay:
         return course.colors.get(number, to_move)
 
     def _board_event(self, event: OpeningEvent) -> None:
-        """A rejected opening (every stone off) or a moved stone, as ``move_stones`` applies it
-        in the opening check too."""
+        """A rejected opening (every stone off) or a moved stone, on the conditions of
+        ``opening.move_stones`` (which the opening check applies to its own map of stones:
+        keep the two in step), applied to the cells without gathering the board's stones."""
         # the board's stones are not gathered for one event: a record may hold thousands
         board = self.board
         if not board.stones:
