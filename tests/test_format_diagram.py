@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
+from renju_cli import formats
 from renju_cli.coords import parse_point
 from renju_cli.formats import ReadOptions, diagram, read_stream
 from renju_cli.record import Color, Record
@@ -163,3 +166,37 @@ def test_rows_numbered_from_1_at_the_top_are_placed_by_their_numbers() -> None:
     assert record.setup == [(parse_point("a15"), Color.BLACK)]
     [record] = read_diagram("\n".join(rows) + "\n")
     assert record.setup == [(parse_point("a15"), Color.BLACK)]
+
+
+def detected(data: bytes, path: str = "pos.txt") -> list[Record]:
+    """The records of ``data`` read as a file named ``path``, its format detected."""
+    return list(read_stream(io.BufferedReader(io.BytesIO(data)), path))
+
+
+def test_a_diagram_whose_head_is_not_valid_utf8_is_still_a_diagram() -> None:
+    # a head that did not decode as UTF-8 was no diagram to the sniffer: the .txt file went to
+    # the move list reader, one bogus record per row
+    rows = board((7, "X" + " ." * 14), (8, ". O" + " ." * 13))
+    # cp1252: a copyright sign and an accent in the comments above the board
+    cp1252 = ("# \u00a9 2024 partie comment\u00e9e\n" + "\n".join(rows) + "\n").encode("cp1252")
+    [record] = detected(cp1252)
+    assert record.format == "diagram" and not record.problems
+    assert sorted(record.setup) == [
+        (parse_point("a8"), Color.BLACK),
+        (parse_point("b7"), Color.WHITE),
+    ]
+    # UTF-8 cut by the 4 KiB head inside a character: cells of three bytes each ("\u00b7" two)
+    wide = ["\u25cf" + " \u00b7" * 14] + ["\u00b7" + " \u00b7" * 14] * 14
+    text = "\n".join(wide) + "\n" + "# " + "\u2014" * 2000 + "\n"
+    data = text.encode("utf-8")
+    cut = formats.HEAD_BYTES
+    assert len(data) > cut
+    with pytest.raises(UnicodeDecodeError):
+        data[:cut].decode("utf-8")
+    [record] = detected(data)
+    assert record.format == "diagram" and not record.problems
+    assert record.setup == [(parse_point("a15"), Color.BLACK)]
+    assert diagram.sniff(data[:cut]) == 2
+    # bytes that decode to nothing like a row stay no diagram
+    assert diagram.sniff(b"\xff\xfe\xfd\n" * 10) == 0
+    assert diagram.sniff("h8 h9 i8 \u00e9\n".encode("cp1252") * 10) == 0

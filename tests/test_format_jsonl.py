@@ -42,3 +42,34 @@ def test_moves_as_a_string_or_a_list_even_empty_are_read() -> None:
     )
     assert [len(r.moves) for r in records] == [2, 3, 0, 0]
     assert not any(r.problems for r in records)
+
+
+def test_a_moves_value_neither_a_string_nor_a_list_is_unreadable() -> None:
+    # {"moves": null} was a judged game of 0 moves (with an error), while a line without the
+    # key was unreadable: what the line holds cannot be told in either case
+    lines = [
+        '{"moves": null, "result": "black"}',
+        '{"moves": 42}',
+        '{"moves": {"b": "h8"}}',
+        '{"moves": true}',
+        '{"moves": 1.5e3}',
+        '{"moves": ' + "9" * 5000 + "}",  # past what int() takes: kept as its digits
+    ]
+    records = read_jsonl("\n".join(lines) + "\n")
+    assert [r.unreadable for r in records] == [True] * 6
+    assert [r.moves for r in records] == [[]] * 6
+    assert [p.line for r in records for p in r.problems] == [1, 2, 3, 4, 5, 6]
+    said = "expected the key 'moves' to be a string in standard notation or a list of points"
+    assert [p.message for r in records for p in r.problems] == [
+        f"line 1: {said}, not null",
+        f"line 2: {said}, not 42",
+        f'line 3: {said}, not {{"b": "h8"}}',
+        f"line 4: {said}, not true",
+        f"line 5: {said}, not 1500.0",
+        f"line 6: {said}, not a number of 5000 digits",
+    ]
+    # the empty string and the empty list stay a game of no moves, a list of other things a
+    # judged record with its error (as before)
+    empty, none, mixed = read_jsonl('{"moves": ""}\n{"moves": []}\n{"moves": ["h8", 1]}\n')
+    assert not empty.unreadable and not none.unreadable and not (empty.problems + none.problems)
+    assert not mixed.unreadable and "as a list must hold points" in mixed.problems[0].message

@@ -535,9 +535,10 @@ _CHUNK_PARTS = st.lists(
 @given(_CHUNK_PARTS)
 def test_plain_lines_read_as_the_character_scanner_reads_them(parts: list[str]) -> None:
     # parts joined without spaces make chunks of several tokens ("1.h8", "h8h9", "1-0x"); a
-    # trailing ";" comment sends every line through the character scanner instead
+    # trailing ";" comment sends every line through the character scanner instead (a blank
+    # line goes to neither scanner, and after a result it ends the game: it stays blank)
     text = '[Site "PlayOK"]\n' + "".join(parts)
-    scanned = "\n".join(line + " ;" for line in text.split("\n"))
+    scanned = "\n".join(line + " ;" if line.strip() else line for line in text.split("\n"))
     assert read_text(text) == read_text(scanned)
     assert read_text(text, max_moves=2, max_records=3) == read_text(
         scanned, max_moves=2, max_records=3
@@ -545,7 +546,9 @@ def test_plain_lines_read_as_the_character_scanner_reads_them(parts: list[str]) 
 
 
 def test_many_tiny_games_share_no_mutable_parts() -> None:
-    records = read_text('[Site "PlayOK"]\n' + "1. h8 1-0 " * 5 + "h8 0-1\n")
+    # (each game starts with its move number 1: a stone right after a result goes on with the
+    # game, see test_a_result_inside_the_movetext_is_a_problem_of_its_one_game)
+    records = read_text('[Site "PlayOK"]\n' + "1. h8 1-0 " * 5 + "1. h8 0-1\n")
     assert len(records) == 6
     assert [r.source.index for r in records] == list(range(6))
     assert [r.source.line for r in records] == [1] + [2] * 5
@@ -573,7 +576,9 @@ def test_long_lines_are_split_a_window_at_a_time(pad: str) -> None:
     assert list(playok._chunks(line)) == line.split()
     text = '[Site "PlayOK"]\n' + line + "\n"
     records = read_text(text)
-    assert len(records) == 18_001
+    # the first game ("1. h8 1-0 h9 0-1": its 1-0 came early), then one per "xyz": no
+    # movetext after a result, it starts a game (unreadable) that reads past the rest
+    assert len(records) == 9_001
     assert records == read_text(text.replace("\n", " ;\n"))  # the character scanner agrees
 
 
@@ -649,3 +654,100 @@ def test_a_line_is_decoded_as_strictly_as_it_can_be(raw: bytes, encoding: str | 
         except (UnicodeError, LookupError):
             continue
     assert text == raw.decode("utf-8", errors="replace") and note is not None
+
+
+# -- a result token that does not end the movetext -----------------------------------------------
+
+
+def test_a_result_inside_the_movetext_is_a_problem_of_its_one_game() -> None:
+    # "2. h9 1-0 i10 ..." made two records: the game cut at the early result, and its last
+    # moves as a second game without tags (one game invented, one cut short)
+    (rec,) = read_text(game("1. h8 i9 2. h9 1-0 i10 3. h10 g7 1-0"))
+    assert tokens(rec) == ["h8", "i9", "h9", "i10", "h10", "g7"]
+    assert rec.metadata["black"] == "ann" and rec.source.line == 1
+    assert [(p.line, p.message, p.fatal) for p in rec.problems] == [
+        (8, "line 8: result 1-0 before the end of the movetext: 3 more stone(s) follow", False)
+    ]
+    assert rec.declared_result is not None and rec.declared_result.text == "1-0"
+    # over two lines, and with other tokens after it (a move number, a choice, a slot)
+    (rec,) = read_text(game("1. h8 i9 2. j8 0-1\n2... black 3. -- i7 4. i8 0-1", "0-1"))
+    assert tokens(rec) == ["h8", "i9", "j8", "i7", "i8"]
+    assert choices(rec) == [(3, "black")]
+    assert [(p.line, p.message) for p in rec.problems] == [
+        (8, "line 8: result 0-1 before the end of the movetext: 2 more stone(s) follow")
+    ]
+
+
+def test_the_last_result_token_is_the_games_and_both_are_said_when_they_differ() -> None:
+    # no [Result] tag: the result is the token that ends the movetext
+    text = '[Site "PlayOK"]\n[GameType "60,15"]\n\n1. h8 i9 2. h9 1-0 i10 3. h10 g7 0-1\n'
+    (rec,) = read_text(text)
+    assert rec.declared_result is not None and rec.declared_result.text == "0-1"
+    assert [p.message for p in rec.problems] == [
+        "line 4: result 1-0 before the end of the movetext: 3 more stone(s) follow, and it "
+        "ends with 0-1"
+    ]
+    # two early results, the last one on another line; then none at the end
+    text = '[Site "PlayOK"]\n\n1. h8 * h9\n1/2-1/2 i9 j9 k9\n'
+    (rec,) = read_text(text)
+    assert tokens(rec) == ["h8", "h9", "i9", "j9", "k9"]
+    assert rec.declared_result is not None and rec.declared_result.text == "1/2-1/2"
+    assert [(p.line, p.message) for p in rec.problems] == [
+        (3, "line 3: result * before the end of the movetext: 4 more stone(s) follow"),
+        (4, "line 4: result 1/2-1/2 before the end of the movetext: 3 more stone(s) follow"),
+        (4, "movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)"),
+    ]
+
+
+def test_early_results_are_counted_past_a_bound() -> None:
+    (rec,) = read_text(game("1. h8 " + "1-0 h9 " * 300 + "1-0"), max_moves=50)
+    early = [p for p in rec.problems if "before the end of the movetext" in p.message]
+    assert len(early) == playok.MAX_NOTES + 1
+    assert early[0].message.endswith(": 300 more stone(s) follow")
+    assert early[-1].message == (
+        f"line 8: {300 - playok.MAX_NOTES} more result token(s) before the end of the "
+        "movetext, not listed"
+    )
+
+
+def test_what_follows_a_result_and_starts_another_game() -> None:
+    # a tag section, a move number 1 (the numbering starts again: a game without tags), a
+    # blank line, another result, or something that is no movetext: the game ends at its result
+    two = game("1. h8 h9 1-0") + game("1. i9 0-1", "0-1")
+    assert [tokens(r) for r in read_text(two)] == [["h8", "h9"], ["i9"]]
+    assert not any(r.problems for r in read_text(two))
+    head = '[Site "PlayOK"]\n\n'
+    for text, moves in [
+        ("1. h8 h9 1-0 1. i9 j9 0-1", [["h8", "h9"], ["i9", "j9"]]),
+        ("1. h8 h9 1-0\n1... i9 j9 0-1", [["h8", "h9"], ["i9", "j9"]]),
+        ("1. h8 h9 1-0\n\nh10 j9 0-1", [["h8", "h9"], ["h10", "j9"]]),
+        ("1. h8 h9 1-0\n \t\ni9 0-1", [["h8", "h9"], ["i9"]]),
+        ("1. h8 h9 1-0 0-1", [["h8", "h9"], []]),
+    ]:
+        first, second = read_text(head + text + "\n")
+        assert [tokens(first), tokens(second)] == moves, text
+        assert not first.problems, text
+        assert [p.message for p in second.problems][:1] == [
+            f"line {second.source.line}: movetext without a tag section"
+        ], text
+    first, second = read_text(head + "1. h8 h9 1-0 x9x 2. i9\n")
+    assert tokens(first) == ["h8", "h9"] and not first.problems
+    assert second.unreadable and "'x9x'" in second.problems[1].message
+
+
+def test_a_comment_after_the_result_is_no_comment_of_the_last_move() -> None:
+    (rec,) = read_text(game("1. h8 h9 1-0 {after the game}"))
+    assert [m.comment for m in rec.moves] == [None, None] and not rec.problems
+    (rec,) = read_text(game("1. h8 h9 1-0 {after the result} i9 1-0"))
+    assert [m.comment for m in rec.moves] == [None, None, None]
+    assert tokens(rec) == ["h8", "h9", "i9"] and len(rec.problems) == 1
+
+
+def test_an_early_result_followed_by_no_stone_is_said_too() -> None:
+    (rec,) = read_text(game("1. h8 h9 2. i9 1-0 black"))
+    assert tokens(rec) == ["h8", "h9", "i9"] and choices(rec) == [(3, "black")]
+    assert [p.message for p in rec.problems] == [
+        "line 8: result 1-0 before the end of the movetext: more movetext follows",
+        "movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)",
+    ]
+    assert rec.declared_result is not None and rec.declared_result.text == "1-0"  # the tag

@@ -19,6 +19,7 @@ Every message names the line of the file.
 
 from __future__ import annotations
 
+import codecs
 import re
 import string
 from collections import Counter
@@ -54,11 +55,14 @@ def _is_board_row(line: str) -> bool:
 
 
 def sniff(head: bytes) -> int:
-    """2 when the file starts with at least five rows of diagram cells."""
-    try:
-        text = head.decode("utf-8")
-    except UnicodeDecodeError:
-        return 0
+    """2 when the file starts with at least five rows of diagram cells.
+
+    The head is decoded tolerantly: a title or comment in another encoding than UTF-8 (cp1252's
+    ``©``) is no row anyway, and the head may end inside a character of several bytes (the
+    decoder keeps those back, as for a file that goes on).  A strict decoding made such a
+    ``.txt`` diagram a move list, one bogus record per row.
+    """
+    text = codecs.getincrementaldecoder("utf-8")("replace").decode(head, final=False)
     rows = 0
     for line in text.splitlines():
         if not line.strip():

@@ -5,12 +5,12 @@ This is what ``renju convert --to jsonl`` writes and what scripts can produce ea
     {"moves": "h8 h9 i8", "result": "black", "rule": "renju", "size": 15,
      "metadata": {"black": "A", "white": "B"}, "offers": ["j10", "k7"], "source": {...}}
 
-``moves``, which every line must have (a line without it is unreadable: ``{"Moves": ...}`` is
-no game of no moves), is a string in standard notation (with the opening extension of the
-notation format) or a list of points; ``result`` a winner word or ``{"winner": ...,
-"reason": ...}``; ``swaps`` RenjuNet's swap flags (``"s-s"``: swapped, declined, swapped at the
-protocol's 1st, 2nd and 3rd opportunities), decisions a database records without the move they
-came after.
+``moves``, which every line must have (a line without it, or with ``null``, a number, an object
+or a boolean in it, is unreadable: ``{"Moves": ...}`` is no game of no moves), is a string in
+standard notation (with the opening extension of the notation format) or a list of points;
+``result`` a winner word or ``{"winner": ..., "reason": ...}``; ``swaps`` RenjuNet's swap flags
+(``"s-s"``: swapped, declined, swapped at the protocol's 1st, 2nd and 3rd opportunities),
+decisions a database records without the move they came after.
 """
 
 from __future__ import annotations
@@ -86,18 +86,32 @@ def record_from_json(
                 )
             ],
         )
+    text = obj["moves"]
+    if isinstance(text, _LongNumber) or not isinstance(text, (str, list)):
+        # null, a number, an object, a boolean: as unreadable as a line without the key (a
+        # game of 0 moves with an error was judged, and its other fields with it)
+        return Record(
+            moves=[],
+            source=source,
+            format=NAME,
+            problems=[
+                ParseProblem(
+                    f"line {line}: expected the key 'moves' to be a string in standard notation "
+                    f"or a list of points, not {_number_or_json(text)}",
+                    line=line,
+                    fatal=True,
+                )
+            ],
+        )
     # the fields are gathered first and the record built once, positionally (see Record)
     moves: list[Move] = []
     events: list[OpeningEvent] = []
     problems: list[ParseProblem] = []
-    text = obj["moves"]
     try:
         if isinstance(text, list):
             if not all(isinstance(m, str) for m in text):
                 raise ValueError("'moves' as a list must hold points as strings")
             text = " ".join(text)
-        if not isinstance(text, str):
-            raise ValueError("'moves' must be a string or a list of points")
         moves, events = parse_moves(text, line)
     except ValueError as e:
         # the move-list reader says "line N, column C": C counts in the 'moves' string

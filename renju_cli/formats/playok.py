@@ -24,6 +24,15 @@ Movetext
     the result (``1-0``, ``0-1``, ``1/2-1/2``, ``*``).  Stone colours alternate from black
     whatever the choices (a choice moves a *player* to a colour, never changes a stone's colour).
 
+Where a game ends
+    At its result token, when what follows is a tag (the next game), a blank line, another
+    result, the move number ``1.`` (a game without tags: each is a record of its own, with a
+    problem), anything that is no movetext token, or the end of the file.  Stones (or choices,
+    ``--``) after it, move numbers between or not, go on with the *same* game: its result came
+    early, a problem of the game naming the token's line and the stones after it.  The declared
+    result is the last result token (after the ``[Result]`` tag, as always).  Cut there, the
+    game lost its last moves to a record of its own, without tags.
+
 What ``--`` means (from the 266 games of the real sample)
     ``--`` is an empty slot of the writer's two-column layout, never a stone and never a pass.
     The sample has four opening shapes (``S`` a stone)::
@@ -148,6 +157,10 @@ class _Game:
 
     __slots__ = (
         "comments",
+        "early",
+        "early_dropped",
+        "early_rest",
+        "ended",
         "events",
         "in_movetext",
         "index",
@@ -158,6 +171,7 @@ class _Game:
         "notes_dropped",
         "problems",
         "result",
+        "stones_seen",
         "stopped",
         "tags",
         "tags_cut",
@@ -175,7 +189,15 @@ class _Game:
         self.notes = notes
         self.notes_dropped = notes_dropped  # past ``MAX_NOTES``: counted, not kept
         self.problems: list[ParseProblem] = []
-        self.result: tuple[str, int] | None = None
+        self.result: tuple[str, int] | None = None  # the last result token read, its line
+        #: the last movetext token was the result: the game ends there unless stones follow
+        self.ended = False
+        #: result tokens that stones followed: each one's problem (its message is written when
+        #: the game ends, with the stones after it) and the stones read before it
+        self.early: list[tuple[ParseProblem, str, int]] = []
+        self.early_dropped = 0  # past ``MAX_NOTES``: counted, in one more problem
+        self.early_rest: ParseProblem | None = None
+        self.stones_seen = 0  # stone tokens read, kept or not (past a bound, after a bad token)
         self.in_movetext = False
         self.stopped = False  # a bad token or a bound: the rest of the movetext is skipped
         self.last_line: int | None = None
@@ -297,7 +319,8 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
 class _Reader:
     """The line scanner: tags and tokens in, finished records out.
 
-    Invariant: ``game`` is ``None`` from the moment its result token is read (``_finish``).
+    A game read up to its result token stays ``game`` (``ended``) until the next token tells:
+    stones go on with it (the result came early), anything else finishes it (``_token``).
     """
 
     def __init__(self, path: str, options: ReadOptions) -> None:
@@ -364,7 +387,9 @@ class _Reader:
         game = self.game
         assert game is not None
         self.game = None
-        if game.result is None and (game.in_movetext or game.moves):
+        if game.early:
+            _say_early(game)
+        if not game.ended and (game.in_movetext or game.moves):
             game.problems.append(
                 ParseProblem(
                     "movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)",
@@ -388,8 +413,13 @@ class _Reader:
         n = self.lineno
         if not line.strip():
             game = self.game
-            if game is not None and game.tags and not game.in_movetext and self.in_comment is None:
-                game.tags_ended = True
+            if game is not None and self.in_comment is None:
+                if game.ended:
+                    # the blank line after a game: what follows is another one, even without
+                    # tags (a PlayOK movetext holds no blank line)
+                    yield self._finish()
+                elif game.tags and not game.in_movetext:
+                    game.tags_ended = True
             return
         game = self.game
         if (
@@ -505,6 +535,20 @@ class _Reader:
     def _token(self, kind: str, tok: str, point: Point | None, n: int) -> Record | None:
         """Take one movetext token; returns the record of the game it finished, if any."""
         game = self.game
+        done: Record | None = None
+        if game is not None and game.ended:
+            if kind in ("stone", "choice", "empty"):
+                # the movetext goes on after its result: one game whose result came early (cut
+                # there, its last moves became a game of their own, without tags)
+                game.ended = False
+                _early(game)
+            elif kind == "num" and tok.rstrip(".").lstrip("0") != "1":
+                return None  # a move number, as in "2. h9 1-0 3. h10": it may go on yet
+            else:
+                # another result, the move number 1 (a game without tags) or no movetext at
+                # all: the game ended at its result, the token belongs to what follows
+                done = self._finish()
+                game = None
         if game is None:
             # moves with no tag block before them: still a game, but not a well-formed one
             game = self._open(n)
@@ -513,9 +557,12 @@ class _Reader:
         game.last_line = n
         if kind == "result":
             game.result = (tok, n)
-            return self._finish()
+            game.ended = True
+            return done
+        if kind == "stone":
+            game.stones_seen += 1
         if game.stopped or kind == "num":
-            return None
+            return done
         if kind == "stone":
             if len(game.moves) >= self.options.max_moves:
                 game.problems.append(
@@ -525,7 +572,7 @@ class _Reader:
                     )
                 )
                 game.stopped = True
-                return None
+                return done
             game.end_comments()
             game.moves.append(Move(point, None, n, None, tok))  # point, color, line, offset, token
         elif kind == "choice":
@@ -538,7 +585,7 @@ class _Reader:
                     )
                 )
                 game.stopped = True
-                return None
+                return done
             game.events.append(
                 OpeningEvent(kind="choose", after=len(game.moves), value=tok.lower(), line=n)
             )
@@ -558,7 +605,7 @@ class _Reader:
                 )
             )
             game.stopped = True
-        return None
+        return done
 
     def _comment_text(self, text: str) -> None:
         # bounded: a "{" that is never closed must not hold the rest of the file in memory
@@ -579,7 +626,7 @@ class _Reader:
     def _attach_comment(self, text: str) -> None:
         text = text.strip()[: self.options.max_string]
         game = self.game
-        if text and game is not None and game.moves:
+        if text and game is not None and game.moves and not game.ended:
             if game.comments is None:
                 last = game.moves[-1].comment
                 game.comments = [] if last is None else [last]
@@ -595,6 +642,44 @@ def _opening_slot(game: _Game) -> bool:
     """
     stones = len(game.moves)
     return stones <= 5 and not (game.events and game.events[0].after < stones)
+
+
+def _early(game: _Game) -> None:
+    """Keep the problem of ``game``'s last result token, which more movetext follows.
+
+    Bounded as notes are: past ``MAX_NOTES`` one more problem counts the rest (a hostile
+    movetext alternates a stone and a result without end).
+    """
+    assert game.result is not None
+    tok, line = game.result
+    if len(game.early) < MAX_NOTES:
+        problem = ParseProblem("", line=line)  # its message when the game ends (``_say_early``)
+        game.problems.append(problem)
+        game.early.append((problem, tok, game.stones_seen))
+        return
+    if game.early_rest is None:
+        game.early_rest = ParseProblem("", line=line)
+        game.problems.append(game.early_rest)
+    game.early_dropped += 1
+
+
+def _say_early(game: _Game) -> None:
+    """Write the messages of ``game``'s early result tokens, now that it has ended."""
+    last = game.result[0] if game.ended and game.result is not None else None
+    for problem, tok, before in game.early:
+        stones = game.stones_seen - before
+        follow = f"{stones} more stone(s) follow" if stones else "more movetext follows"
+        problem.message = (
+            f"line {problem.line}: result {tok} before the end of the movetext: {follow}"
+        )
+        if last is not None and last != tok:
+            problem.message += f", and it ends with {last}"
+    rest = game.early_rest
+    if rest is not None:
+        rest.message = (
+            f"line {rest.line}: {game.early_dropped} more result token(s) before the end of the "
+            "movetext, not listed"
+        )
 
 
 def _build(game: _Game, path: str) -> Record:
