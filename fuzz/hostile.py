@@ -275,6 +275,29 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "playok-empty-slots": lambda n: _fill(b"-- ", n, _PLAYOK_SWAP2 + b"1. h8 h9 i10 ", b"1-0\n"),
     "playok-bad-bytes": lambda n: _fill(b"\xff\n", n, _PLAYOK_SWAP2 + b"1. h8 h9 "),
     "jsonl-offers-26x26": lambda n: _fill(_offers_26x26(), n),
+    # many games, each just under the per-game caps on opening events (4,096 swap flags,
+    # 676 offers): what bounds them is a budget for the whole file
+    "renjunet-swaps-every-game": lambda n: _xml_games_with(n, b"swap", b"s-" * 2040),
+    "renjunet-alts-every-game": lambda n: _xml_games_with(
+        n, b"alt", b" ".join(f"{chr(97 + x)}{y + 1}".encode() for x in range(15) for y in range(15))
+    ),
+    "jsonl-offers-every-game": lambda n: _fill(_offers_15x15(), n),
+    "jsonl-swaps-every-game": lambda n: _fill(
+        b'{"moves": "h8 h9 i10 i11 j12", "swaps": "' + b"s-" * 2040 + b'"}\n', n
+    ),
+    # the same, each game's flags another (no game shares the events of the one before)
+    "jsonl-distinct-swaps": lambda n: _numbered_pieces(
+        n, lambda k: b'{"moves": "h8 h9 i10 i11 j12", "swaps": "%s"}\n' % _flags(k)
+    ),
+    "renjunet-distinct-swaps": lambda n: _numbered_pieces(
+        n,
+        lambda k: b"<game rule='1' swap='%s'><move>h8 h9 i10 i11 j12</move></game>\n" % _flags(k),
+        b"<?xml version='1.0'?><database><rules><rule id='1' name='RIF'/></rules><games>",
+        b"</games></database>",
+    ),
+    "notation-swaps-every-game": lambda n: _fill(
+        b"h8 h9 i10 " + b"swap noswap " * min(2040, n // 48) + b"\n", n
+    ),
     # 26x26 positions of full black rows with empty rows between: the recursive judgement
     "sgf-dense-26x26": lambda n: _fill(_dense_26x26(), n),
     # a 4,000-move line with one-move siblings: every line is a whole game
@@ -287,6 +310,41 @@ def _xml_game_attribute(size: int, name: bytes, unit: bytes) -> bytes:
     head += b"<game rule='1' " + name + b"='"
     tail = b"'><move>h8 h9 i10 i11 j12</move></game></games></database>"
     return _fill(unit, size, head, tail)
+
+
+def _flags(k: int) -> bytes:
+    """4,080 swap flags, the ``k``-th (modulo) of them another than in the others."""
+    flags = bytearray(b"s-" * 2040)
+    flags[k % len(flags)] = ord("s") if flags[k % len(flags)] == ord("-") else ord("-")
+    return bytes(flags)
+
+
+def _numbered_pieces(
+    size: int, line: Callable[[int], bytes], head: bytes = b"", tail: bytes = b""
+) -> bytes:
+    out, k, room = [head], 0, size - len(head) - len(tail)
+    while True:
+        piece = line(k)
+        if len(piece) > room:
+            break
+        out.append(piece)
+        room -= len(piece)
+        k += 1
+    return b"".join(out) + tail
+
+
+def _xml_games_with(size: int, name: bytes, value: bytes) -> bytes:
+    head = b"<?xml version='1.0'?><database><rules><rule id='1' name='RIF'/></rules><games>"
+    game = b"<game rule='1' " + name + b"='" + value + b"'><move>h8 h9 i10 i11 j12</move></game>"
+    return _fill(game, size, head, b"</games></database>")
+
+
+def _offers_15x15() -> bytes:
+    points = [f"{chr(97 + x)}{y + 1}" for x in range(15) for y in range(15)]
+    stones = ["h8", "h9", "i10", "i11"]
+    line: dict[str, object] = {"rule": "renju-rif", "moves": " ".join(stones)}
+    line["offers"] = [p for p in points if p not in stones]
+    return json.dumps(line).encode() + b"\n"
 
 
 def _sgf_root_events(size: int, ident: bytes, unit: bytes, close: bytes) -> bytes:
@@ -349,19 +407,32 @@ print(json.dumps({"seconds": time.perf_counter() - t, "records": records, "moves
 """
 
 
-def run(name: str, size: int, directory: Path, limits: tuple[str, ...] = ()) -> dict[str, object]:
-    """Write one hostile file and measure reading it and checking it (with ``--limit`` each of
-    ``limits``), each in a new process."""
+def run(
+    name: str,
+    size: int,
+    directory: Path,
+    limits: tuple[str, ...] = (),
+    ruleset: str | None = None,
+    read: bool = True,
+) -> dict[str, object]:
+    """Write one hostile file and measure reading it (unless not ``read``) and checking it (with
+    ``--limit`` each of ``limits``, and ``-r ruleset`` if one is named), each in a new process."""
     path = directory / f"{name}.bin"
     path.write_bytes(HOSTILE[name](size))
-    read = subprocess.run(
-        [sys.executable, "-c", _READ_ONLY, str(path)], capture_output=True, text=True, check=False
-    )
     out: dict[str, object] = {"name": name, "bytes": path.stat().st_size}
-    if read.returncode != 0:
-        out["read_error"] = read.stderr.strip().splitlines()[-1:]
-    else:
-        out.update({f"read_{k}": v for k, v in json.loads(read.stdout).items()})
+    if ruleset is not None:
+        out["ruleset"] = ruleset
+    if read:
+        reading = subprocess.run(
+            [sys.executable, "-c", _READ_ONLY, str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if reading.returncode != 0:
+            out["read_error"] = reading.stderr.strip().splitlines()[-1:]
+        else:
+            out.update({f"read_{k}": v for k, v in json.loads(reading.stdout).items()})
     started = time.perf_counter()
     # each check in a process of its own, measured by wait4: its own peak memory, not the
     # largest of all children so far
@@ -376,6 +447,7 @@ def run(name: str, size: int, directory: Path, limits: tuple[str, ...] = ()) -> 
                 "--format",
                 "jsonl",
                 *(arg for limit in limits for arg in ("--limit", limit)),
+                *(("-r", ruleset) if ruleset is not None else ()),
             ],
             stdout=devnull,
             stderr=subprocess.PIPE,
@@ -413,12 +485,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--limit", action="append", default=[], metavar="NAME=N", help="renju check --limit"
     )
+    parser.add_argument(
+        "-r",
+        "--ruleset",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="check each file under this ruleset (repeatable; default: the record's own)",
+    )
+    parser.add_argument(
+        "--no-read", action="store_true", help="measure the check only, not the reader alone"
+    )
     args = parser.parse_args(argv)
     _as_installed()
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for name in args.names or sorted(HOSTILE):
-            r = run(name, args.size, Path(tmp), tuple(args.limit))
+        for name, ruleset in (
+            (name, ruleset)
+            for name in args.names or sorted(HOSTILE)
+            for ruleset in args.ruleset or [None]
+        ):
+            r = run(name, args.size, Path(tmp), tuple(args.limit), ruleset, not args.no_read)
             over = (
                 "read_error" in r
                 or r["check_exit"] == 3

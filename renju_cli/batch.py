@@ -46,7 +46,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 from renju_cli import api
 from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
@@ -211,7 +211,12 @@ def read_slice(item: TextSlice, settings: Settings) -> Iterator[Record | GameRep
     from renju_cli import formats
 
     options = dataclasses.replace(item.options, first_line=item.first_line)
-    read = formats.load(item.fmt).read
+    fmt = formats.load(item.fmt)
+
+    def read(stream: BinaryIO, path: str, options: formats.ReadOptions) -> Iterator[Record]:
+        # (each slice has the file's bound on opening events: see ``formats.bound_events``)
+        return formats.bound_events(fmt.read(stream, path, options), options)
+
     count = 0
     with contextlib.ExitStack() as stack:
         try:

@@ -53,19 +53,18 @@ bottom), ``mirror-column`` (left-right, in the centre column), ``mirror-row`` (t
 from __future__ import annotations
 
 import bisect
-import copy
 import dataclasses
 import heapq
 import json
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache, partial
 from importlib import resources
 from itertools import chain
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from renju_cli.board import BLACK, WHITE, Board
 from renju_cli.coords import COLUMNS, Point, center, parse_point
@@ -828,25 +827,34 @@ class _Events:
         #: finding's move or -1, index, code); and their codes counted
         self.leftover: list[tuple[int, int, str]] = []
         self.codes: Counter[str] = Counter()
+        # one pass, names bound to locals: a record may hold 4,000 swap flags, and a file
+        # hundreds of such records
+        at: defaultdict[tuple[str, int], list[int]] = defaultdict(list)
+        board: defaultdict[int, list[tuple[int, OpeningEvent]]] = defaultdict(list)
+        decisions: defaultdict[int, list[int]] = defaultdict(list)
+        flags: defaultdict[str, list[int]] = defaultdict(list)
+        leftover = self.leftover
+        leftover_code = _LEFTOVER_CODES.get
         for i, e in enumerate(self.events):
             kind, after = e.kind, e.after
-            self.at.setdefault((kind, after), []).append(i)
-            if kind in BOARD_EVENTS:
-                self.board.setdefault(max(after, 0), []).append((i, e))
+            at[kind, after].append(i)
             if kind in _DECISIONS:
-                self.decisions.setdefault(after, []).append(i)
+                decisions[after].append(i)
                 if after == -1:
-                    self.flags.setdefault(e.value or "", []).append(i)
-            code = _LEFTOVER_CODES.get(kind)
+                    flags[e.value or ""].append(i)
+            elif kind in BOARD_EVENTS:
+                board[max(after, 0)].append((i, e))
+            code = leftover_code(kind)
             if code is not None:
-                self.leftover.append((_leftover_move(e) or -1, i, code))
-                self.codes[code] += 1
-        self.leftover.sort()
-        self.ahead = sorted(
-            (i for i in range(len(self.events)) if self.events[i].kind in _DECISIONS),
-            key=lambda i: self.events[i].after,
-        )
-        self.ahead_after = [self.events[i].after for i in self.ahead]
+                leftover.append((_leftover_move(e) or -1, i, code))
+        # (plain dicts: a lookup of a missing key must not add it)
+        self.at, self.board, self.decisions = dict(at), dict(board), dict(decisions)
+        self.flags = dict(flags)
+        self.codes.update(code for _, _, code in leftover)
+        leftover.sort()
+        # the decisions by ``after``, then index (each list of ``decisions`` is in index order)
+        self.ahead = [i for after in sorted(decisions) for i in decisions[after]]
+        self.ahead_after = [after for after in sorted(decisions) for _ in decisions[after]]
 
     @staticmethod
     def of(events: list[OpeningEvent]) -> _Events:
@@ -960,7 +968,9 @@ class _State:
         self.findings.add(code, number or None, lambda: _finding(ctx, code, words(), number, point))
 
     def fork(self) -> _State:
-        other = copy.copy(self)
+        # (not copy.copy: its generic protocol cost more than the rest of a short walk)
+        other = object.__new__(_State)
+        other.__dict__.update(self.__dict__)
         other.consumed = set(self.consumed)
         other.findings = self.findings.copy()
         return other
@@ -985,7 +995,86 @@ class _State:
 
 
 def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
-    """Name the record's opening and check it against the ruleset's protocol.  Never raises."""
+    """Name the record's opening and check it against the ruleset's protocol.  Never raises.
+
+    Records that record nothing but their stones and begin with the same stones get the same
+    check (the walk reads no move past the protocol's reach): it is made once and given to
+    each with the lines of its own moves.  Opening books, RenLib trees and databases repeat a
+    few openings thousands of times, and a walk costs more than the rest of a short record.
+    """
+    key = _memo_key(record, ruleset)
+    if key is None:
+        return _check_opening(record, ruleset)
+    hit = _CHECKED.get(key)
+    if hit is not None and hit[0] is ruleset and hit[1] is not None:
+        return _for_record(hit[1], record)
+    check = _check_opening(record, ruleset)
+    if len(_CHECKED) >= _CHECKED_ENTRIES:
+        _CHECKED.clear()
+    # a copy is kept only for stones seen before: records that all begin differently (a
+    # hostile batch of distinct games) pay for the key alone
+    _CHECKED[key] = (ruleset, _for_record(check, record) if hit is not None else None)
+    return check
+
+
+#: ``check_opening``'s checks by ``_memo_key``, with the ruleset they were made under (its id
+#: is in the key; kept, so that a reused id is never mistaken); ``None`` for stones seen once.
+#: Bounded: cleared when full.
+_CHECKED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck | None]] = {}
+_CHECKED_ENTRIES = 8192
+
+
+def _memo_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
+    """What a check of ``record`` under ``ruleset`` depends on, when that is only its first
+    stones: no opening events, declared id or setup, and a protocol that reaches a known
+    number of moves.  ``None`` otherwise (and for rulesets without a protocol, whose check is
+    cheaper than the key)."""
+    if record.opening_events or record.opening_id or record.setup or not ruleset.opening:
+        return None
+    try:
+        protocol = protocol_of(ruleset)
+    except ProtocolError:
+        return None
+    if protocol is None:
+        return None
+    reach = _protocol_reach(protocol)
+    if reach is None:
+        return None
+    moves = record.moves
+    return (
+        id(ruleset),
+        record.width,
+        record.height,
+        min(len(moves), reach),
+        *[m.point for m in moves[:reach]],
+    )
+
+
+def _for_record(check: OpeningCheck, record: Record) -> OpeningCheck:
+    """A copy of a memoized ``check`` for ``record``: its findings with the lines of its own
+    moves (a finding of a move has its line; the key holds no opening event, whose line a
+    finding could have), the summary and counts its own to change."""
+    moves = record.moves
+    findings = []
+    for f in check.findings:
+        line, offset = f.line, f.offset
+        if f.move is not None and line is not None and 0 < f.move <= len(moves):
+            line, offset = moves[f.move - 1].line, moves[f.move - 1].offset
+        # (positionally, as the fields are declared: a third of what ``replace`` costs)
+        findings.append(
+            Finding(f.code, f.message, f.severity, f.move, f.point, line, offset, f.counts, f.worst)
+        )
+    opening = (
+        {k: list(v) if isinstance(v, list) else v for k, v in check.opening.items()}
+        if check.opening is not None
+        else None
+    )
+    dropped = Counter(check.dropped) if check.dropped is not None else None
+    return OpeningCheck(opening, findings, check.course, dropped)
+
+
+def _check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
+    """``check_opening`` made anew."""
     width = record.width or ruleset.width
     height = record.height or record.width or ruleset.height
     if (
@@ -1018,7 +1107,7 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
     events = _Events.of(record.opening_events)
     board_events = events.board
     # only the stones the protocol can reach matter (without one, stones 1-3 name the opening)
-    reach = _reach(protocol.steps) if protocol else 3
+    reach = _protocol_reach(protocol) if protocol else 3
     if reach is not None and board_events:
         reach = max(reach, max(board_events) + 1)
     points = _placed_points(record, width, height, reach, board_events)
@@ -1200,6 +1289,11 @@ def _seat_rules(
             )
         )
     return tuple(out), findings
+
+
+def _protocol_reach(protocol: Protocol) -> int | None:
+    """``_reach`` of a protocol's steps, worked out once per protocol (not per record)."""
+    return _PER_PROTOCOL.get((protocol.steps, None), lambda: _reach(protocol.steps))
 
 
 def _reach(steps: tuple[Step, ...]) -> int | None:
@@ -1407,7 +1501,34 @@ def _decisions_ahead(ctx: _Context, state: _State) -> bool:
 
 def inherit(steps: tuple[Step, ...], by: str | None) -> tuple[Step, ...]:
     """An option's steps with the branch's chooser as ``by`` where they name nobody."""
-    return tuple(s if s.by is not None else dataclasses.replace(s, by=by) for s in steps)
+    return _PER_PROTOCOL.get(
+        (steps, by),
+        lambda: tuple(s if s.by is not None else dataclasses.replace(s, by=by) for s in steps),
+    )
+
+
+class _ByIdentity:
+    """What a protocol's steps give, worked out once and found by the steps' identity: the
+    same compiled steps are walked for every record, and hashing them is as slow as the work
+    (the steps are kept beside the result, so a reused id is never mistaken)."""
+
+    def __init__(self) -> None:
+        self._hits: dict[tuple[int, str | None], tuple[object, object]] = {}
+
+    def get(self, key: tuple[tuple[Step, ...], str | None], make: Callable[[], _T]) -> _T:
+        steps, extra = key
+        hit = self._hits.get((id(steps), extra))
+        if hit is not None and hit[0] is steps:
+            return cast(_T, hit[1])
+        value = make()
+        if len(self._hits) > 1024:
+            self._hits.clear()
+        self._hits[id(steps), extra] = (steps, value)
+        return value
+
+
+_T = TypeVar("_T")
+_PER_PROTOCOL = _ByIdentity()
 
 
 def _other(by: str | None) -> str | None:

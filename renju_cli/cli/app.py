@@ -53,6 +53,11 @@ LIMITS: dict[str, tuple[str, str]] = {
         "max_records",
         "records per file, and by default no more than 8192 + one per 24 bytes of the file (16M)",
     ),
+    "events": (
+        "max_events",
+        "opening events (swaps, choices, offered points) per file, and by default no more "
+        "than 16384 + one per 8 bytes of the file (16M)",
+    ),
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),
     "string": ("max_string", "length of one comment, name or line (1M)"),
@@ -90,6 +95,8 @@ def parse_limits(limits: tuple[str, ...]) -> dict[str, Any]:
         fields[field] = n
         if field == "max_records":  # a bound given replaces the one by the file's size
             fields["bytes_per_record"] = 0
+        if field == "max_events":
+            fields["bytes_per_event"] = 0
     return fields
 
 

@@ -20,10 +20,11 @@ import dataclasses
 import functools
 import importlib
 import io
+import operator
 import os
 import re
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, BinaryIO
@@ -83,6 +84,15 @@ class ReadOptions:
     bytes_per_record: int = 24
     #: The size of the file ``max_records`` was set for by ``for_file`` (for its message).
     sized_for: int | None = None
+    #: Bound on the opening events of one file's records (swap flags, choices, declarations,
+    #: offered points: ``event_weight``), by its size as records are (``for_file``): each is
+    #: indexed and walked by the opening check, a few microseconds each, and a hostile file
+    #: packs one in a byte (RenjuNet's ``swap='s-s-...'``: 250 games of 4,000 flags, 6 s).
+    #: Real records hold a few in hundreds of bytes.  Past it, a record's events are not read
+    #: (``bound_events``); the record is judged without them.
+    max_events: int = 16 << 20
+    events_allowance: int = 16384
+    bytes_per_event: int = 8
     #: The line number of the stream's first line: line-based readers (move lists, JSON Lines)
     #: read a slice of a big file in a worker process and still number lines as in the file.
     first_line: int = 1
@@ -97,12 +107,28 @@ class ReadOptions:
     def for_file(self, nbytes: int) -> ReadOptions:
         """These options for a file of ``nbytes`` bytes: ``max_records`` lowered to what its
         size allows (``records_allowance`` + one per ``bytes_per_record`` bytes)."""
-        if self.bytes_per_record <= 0 or self.sized_for is not None:
+        if self.sized_for is not None:
             return self
-        bound = self.records_allowance + max(nbytes, 0) // self.bytes_per_record
-        if bound >= self.max_records:
-            return self
-        return dataclasses.replace(self, max_records=bound, sized_for=nbytes)
+        changes: dict[str, Any] = {}
+        if self.bytes_per_event > 0:
+            events = self.events_allowance + max(nbytes, 0) // self.bytes_per_event
+            if events < self.max_events:
+                changes["max_events"] = events
+        if self.bytes_per_record > 0:
+            bound = self.records_allowance + max(nbytes, 0) // self.bytes_per_record
+            if bound < self.max_records:
+                changes.update(max_records=bound, sized_for=nbytes)
+        return dataclasses.replace(self, **changes) if changes else self
+
+    def too_many_events(self) -> str:
+        """Why a record's opening events were not read (``bound_events``)."""
+        said = f"the file's records hold more than {self.max_events} opening events in all"
+        if self.bytes_per_event > 0 and self.max_events < ReadOptions.max_events:
+            said += (
+                f" (at most {self.events_allowance} + one per {self.bytes_per_event} bytes of "
+                "the file, an offered point counting as one; --limit events=N sets the bound)"
+            )
+        return said
 
     def too_many(self, what: str = "records") -> str:
         """The problem of a file with more than ``max_records`` records (``what``: how its
@@ -114,6 +140,40 @@ class ReadOptions:
                 f"per {self.bytes_per_record} bytes; --limit records=N sets the bound)"
             )
         return said
+
+
+def event_weight(events: Sequence[OpeningEvent]) -> int:
+    """What ``events`` weigh against a file's bound on opening events: one each, and one per
+    point they offer."""
+    return len(events) + sum(len(e.points) for e in events)
+
+
+def bound_events(records: Iterator[Record], options: ReadOptions) -> Iterator[Record]:
+    """``records`` with their opening events counted against ``options.max_events``: past it,
+    a record's events are not read (its problem says so) and its opening is checked without
+    them.  A record whose events are the very objects of the record before (the lines of a
+    variation tree, games of the same swap flags) costs nothing more: the opening check's
+    index of them is made once."""
+    left = options.max_events
+    last: list[OpeningEvent] = []
+    for record in records:
+        events = record.opening_events
+        if events and not (len(events) == len(last) and all(map(operator.is_, events, last))):
+            weight = event_weight(events)
+            if weight > left:
+                record.problems.append(
+                    ParseProblem(
+                        f"{len(events)} opening events (swaps, choices, offers) not read: "
+                        f"{options.too_many_events()}; the opening is checked without them",
+                        line=record.source.line,
+                    )
+                )
+                record.opening_events = []
+                events = []
+            else:
+                left -= weight
+        last = events
+        yield record
 
 
 #: Characters of a record's text (metadata values, notes) that count as one move against the
@@ -164,10 +224,22 @@ def numbered_swaps(flags: str) -> list[OpeningEvent]:
     character, ``-`` declined, anything else a swap.  How many stones stood at each opportunity
     depends on the protocol, which readers do not apply, so ``after`` is -1 and ``value`` is the
     opportunity's 1-based number (``opening`` maps them)."""
-    return [
-        OpeningEvent(kind="no-swap" if ch == "-" else "swap", after=-1, value=str(i))
-        for i, ch in enumerate("".join(flags.split()), start=1)
-    ]
+    global _LAST_SWAPS
+    flags = "".join(flags.split())
+    last = _LAST_SWAPS
+    if last is None or last[0] != flags:
+        # (the games of a database often hold the same flags: the events are made once and
+        # shared, so that the opening check finds its index of them made already)
+        made = tuple(
+            OpeningEvent("no-swap" if ch == "-" else "swap", -1, str(i))
+            for i, ch in enumerate(flags, start=1)
+        )
+        last = _LAST_SWAPS = (flags, made)
+    return list(last[1])
+
+
+#: The flags ``numbered_swaps`` read last and their events (never changed once made).
+_LAST_SWAPS: tuple[str, tuple[OpeningEvent, ...]] | None = None
 
 
 def swap_flags(events: list[OpeningEvent]) -> str | None:
@@ -323,7 +395,7 @@ def read_stream(
             opts = dataclasses.replace(opts, encoding="utf-8", recoded=True)
     if fmt not in RAW_FORMATS:
         opts = text_options(opts)
-    records = load(fmt).read(stream, path, opts)
+    records = bound_events(load(fmt).read(stream, path, opts), opts)
     first = next(records, None)
     if first is None:
         yield unreadable(path, no_record_message(fmt))
