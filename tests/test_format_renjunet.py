@@ -584,6 +584,290 @@ def test_a_game_in_an_attribute_value_is_not_where_reading_resumes(tag: str) -> 
     assert "reading resumed at line 3" in recs[1].problems[0].message
 
 
+# -- sections never closed and quoted values in the text skipped after a syntax error ---------
+
+#: Section openers and what a message calls them.
+OPENERS = {"cdata": ("<![CDATA[", "a CDATA section"), "comment": ("<!--", "a comment"),
+           "pi": ("<?note", "a processing instruction")}  # fmt: skip
+
+
+def games_after(damaged: str, n: int = 600) -> tuple[str, list[Record]]:
+    """A database of game 1, ``damaged`` and games 3 to ``n``, and the records of the same
+    database with an intact game 2 instead of ``damaged`` (on as many lines)."""
+    later = [game(str(k)) for k in range(3, n + 1)]
+    clean = read_text(small(game("1"), game("2") + "\n" * damaged.count("\n"), *later))
+    return small(game("1"), damaged + "\n", *later), clean
+
+
+def as_read(recs: list[Record]) -> list[tuple[object, ...]]:
+    """What records hold but their index."""
+    return [(r.metadata, r.moves, r.problems, r.source.line) for r in recs]
+
+
+@pytest.mark.parametrize("kind", OPENERS)
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        '<game id="2"><info>a & b {opener} c</info></game>',
+        '<game id="2" note="a & b"><info>{opener} c</info></game>',
+        '<game id="2"><info>a & b {opener} c</info></game><game id="x"/>',  # (x is a game)
+    ],
+    ids=["after-the-error", "after-a-bad-tag", "a-game-on-its-line"],
+)
+def test_a_section_never_closed_in_a_damaged_game_does_not_swallow_the_later_games(
+    kind: str, damaged: str
+) -> None:
+    """The skip took what follows an opener in the damaged game for the section, up to the end
+    of the file: 598 games lost, and the message said that no later <game> was found.  Nothing
+    closes it, so it is text: reading resumes at the next game, and every game is one record."""
+    opener, what = OPENERS[kind]
+    line = damaged.format(opener=opener)
+    text, clean = games_after(line)
+    recs = read_text(text)
+    same_line = 'id="x"' in line
+    ids = ["1", None, *(["x"] if same_line else []), *map(str, range(3, 601))]
+    assert game_ids(recs) == ids
+    assert [r.source.index for r in recs] == list(range(len(ids)))
+    assert [r.unreadable for r in recs].count(True) == 1
+    # the other games as if game 2 were intact: lines, moves, problems
+    assert as_read(recs[:1] + recs[2 + same_line :]) == as_read(clean[:1] + clean[2:])
+    message = recs[1].problems[0].message
+    assert "no later <game>" not in message
+    resumed = 3 if same_line else 4
+    assert message.endswith(
+        f"; {what} opened at line 3 is never closed, so it was read as text; "
+        f"reading resumed at line {resumed}"
+    )
+
+
+@pytest.mark.parametrize("kind", OPENERS)
+def test_a_section_closed_later_is_skipped_whole_however_far(kind: str) -> None:
+    """Never resume inside a section that is closed later: what it holds is text, however many
+    feeds and kept chunks away its end is."""
+    opener, _ = OPENERS[kind]
+    closer = {"cdata": "]]>", "comment": "-->", "pi": "?>"}[kind]
+    inside = "".join(game(f"in{k}") for k in range(1000))  # 30 kB, more than is kept
+    text = small(
+        game("1"), f'<game id="2"><info>& {opener}</info></game>\n', inside, f"{closer}\n",
+        game("3"), game("4"),
+    )  # fmt: skip
+    recs = read_text(text)
+    assert game_ids(recs) == ["1", None, "3", "4"]
+    message = recs[1].problems[0].message
+    assert "never closed" not in message and resumed_at(text, "3") in message
+
+
+@pytest.mark.parametrize(
+    ("damaged", "what"),
+    [
+        # the comment opened in the CDATA section is closed on the next line: skipped whole
+        ('<game id="2"><info>& <![CDATA[ <!-- </info></game>\n<!-- <game id="c"> -->',
+         "a CDATA section"),
+        # two sections never closed: the first is named
+        ('<game id="2"><info>& <![CDATA[ a <!-- b <?c </info></game>', "a CDATA section"),
+        # the comment is never closed; the CDATA section after it is, with a game in it
+        ('<game id="2"><info>& <!-- x</info></game>\n<![CDATA[<game id="c">]]>', "a comment"),
+        # an error inside a comment that is never closed: text after its start
+        ('<game id="2"><info><!-- a -- b </info></game>', "a comment"),
+    ],
+    ids=["closed-inside", "two-unclosed", "closed-after", "error-in-the-comment"],
+)  # fmt: skip
+def test_sections_in_a_section_never_closed(damaged: str, what: str) -> None:
+    text, clean = games_after(damaged, n=300)
+    recs = read_text(text)
+    assert game_ids(recs) == ["1", None, *map(str, range(3, 301))]
+    assert recs[:1] + recs[2:] == clean[:1] + clean[2:]
+    message = recs[1].problems[0].message
+    assert f"; {what} opened at line 3 is never closed, so it was read as text; " in message
+    assert message.endswith(resumed_at(text, "3"))
+
+
+@pytest.mark.parametrize("kind", OPENERS)
+@pytest.mark.parametrize("where", ["between-games", "in-a-game"])
+def test_a_section_never_closed_in_an_intact_file_does_not_swallow_the_later_games(
+    kind: str, where: str
+) -> None:
+    """Without any error before it, expat reads the section to the end of the file: a comment or
+    an instruction cost the games of all but the last 16 kB after it (read from what was kept);
+    a CDATA section all of them ("no later <game> was found")."""
+    opener, what = OPENERS[kind]
+    damaged = f"{opener} x" if where == "between-games" else f'<game id="2"><info>{opener} x'
+    text, clean = games_after(damaged, n=1000)
+    recs = read_text(text)
+    assert game_ids(recs) == ["1", None, *map(str, range(3, 1001))]
+    assert recs[:1] + recs[2:] == clean[:1] + clean[2:]
+    bad = recs[1]
+    assert bad.unreadable and bad.source.line == 3
+    message = bad.problems[0].message
+    assert message.startswith("XML syntax error: unclosed ")
+    assert ": line 3, column " in message  # where the section opens, not the end of the file
+    assert ("game id=2" in message) == (where == "in-a-game")
+    assert message.endswith(
+        f"; {what} opened at line 3 is never closed, so it was read as text; "
+        f"reading resumed at line 4"
+    )
+
+
+@pytest.mark.parametrize(
+    "one",
+    [
+        "<game><info>& <![CDATA[</info></game>\n",  # damaged, then never closed
+        "<game><info>& <!--</info></game>\n",
+        "<game><info><![CDATA[</info></game>\n",  # intact but never closed: expat reads on
+        "<game><info><!--</info></game>\n",
+        "<game><info><?x y</info></game>\n",
+    ],
+)
+def test_a_megabyte_of_sections_never_closed_is_read_quickly(one: str) -> None:
+    """Each section is looked at to the end of the file once: then where the sections end is
+    known, and every later one never closed is text at once."""
+    data = ("<database><games>\n" + one * (1_000_000 // len(one))).encode()
+    start = time.perf_counter()
+    recs = read_bytes(data)
+    assert time.perf_counter() - start < 1.0
+    assert len(recs) == renjunet.MAX_RESYNCS + 1 and all(r.unreadable for r in recs)
+    # one record per game, at its line (but the last: its error's)
+    starts = [int(r.problems[0].message.split("starts at line ")[1].split()[0]) for r in recs]
+    assert starts == list(range(2, len(recs) + 2))
+    assert [r.source.line for r in recs[:-1]] == starts[:-1]
+    said = "is never closed, so it was read as text"
+    assert all(said in r.problems[0].message for r in recs[:-1])
+
+
+def test_a_section_never_closed_is_held_up_to_the_whole_file_limit() -> None:
+    """What follows a section that may not be closed is held to read it as text when nothing
+    closes it: at most ``max_file`` bytes; past them the rest is not read, and the message says
+    why.  A section closed past the bound is still skipped whole."""
+    options = ReadOptions(max_file=8192)
+    text, _ = games_after('<game id="2"><info>& <![CDATA[ x</info></game>', n=1000)
+    recs = read_text(text, options)
+    assert game_ids(recs) == ["1", None]
+    message = recs[1].problems[0].message
+    assert message.endswith(
+        "; a CDATA section opened at line 3 is never closed, and more than 8192 bytes follow it, "
+        "more than are held to read them as text (the whole-file limit): the rest of the file "
+        "is not read"
+    )
+    closed = text.replace("</games>", "]]>\n" + game("end") + "</games>")
+    assert game_ids(read_text(closed, options)) == ["1", None, "end"]
+    # small enough, it is read as text
+    assert len(read_text(text, ReadOptions(max_file=1 << 20))) == 1000
+    # expat holds what follows the start of a section until its end: what is kept past the
+    # bound is the last 16 kB, where reading resumes, and the message says what is lost
+    text, _ = games_after("<!-- x", n=1000)
+    recs = read_text(text, options)
+    assert game_ids(recs)[:2] == ["1", None] and len(recs) < 1000
+    assert recs[1].problems[0].message == (
+        "XML syntax error: unclosed token: line 3, column 0; the text after it was longer than "
+        "8192 bytes, more than is held (the whole-file limit), and the games in it are lost; "
+        f"reading resumed at line {recs[2].source.line}"
+    )
+
+
+def test_the_games_between_a_comment_never_closed_and_the_error_in_it_are_read() -> None:
+    """A comment opened in game 2 and never closed: expat reads it as a comment up to the "--"
+    in game 3's text, its error.  Read as text from its start on, game 3 is a game."""
+    text = small(
+        game("1"), '<game id="2"><info><!-- x</info></game>\n',
+        '<game id="3"><move>h8</move><info>a -- b</info></game>\n', game("4"),
+    )  # fmt: skip
+    recs = read_text(text)
+    assert game_ids(recs) == ["1", None, "3", "4"]
+    assert [m.token for m in recs[2].moves] == ["h8"] and recs[2].metadata["info"] == "a -- b"
+    assert (
+        recs[1]
+        .problems[0]
+        .message.endswith(
+            "; a comment opened at line 3 is never closed, so it was read as text; "
+            "reading resumed at line 4"
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # in the rest of the damaged start tag, after the value the error is in
+        small(game("1"), """<game id="2" a='&' note='x <game id="9"> y'><move>h8</move></game>\n""",
+              game("3")),
+        small(game("1"), """<game id="2" a="&" note="x <game id='9'> y"><move>h8</move></game>\n""",
+              game("3")),
+        small(game("1"), """<game id="2" a="&" b='<' note='<game id="9">'/>\n""", game("3")),
+        # in a tag of the text skipped
+        small(game("1"), """<game id="2"><info>&</info><x note='<game id="9">'/></game>\n""",
+              game("3")),
+        small(game("1"), """<game id="2"><info>&</info></game><x a="1" b='<game id="9">'/>\n""",
+              game("3")),
+        # a quote not after "=" opens no value: the game after it on its line is read
+        small(game("1"), """<game id="2" a="&" it's <game id="3"><move>h8 h9</move></game>\n"""),
+    ],
+    ids=["damaged-tag", "damaged-tag-double", "damaged-tag-lt", "skipped-tag", "skipped-tag-2",
+         "stray-quote"],
+)  # fmt: skip
+def test_a_game_in_a_quoted_value_after_an_error_is_no_game(text: str) -> None:
+    """A ``<game`` in a value of a tag after the error (single- or double-quoted) was taken as the
+    next game: a record for a game that is not in the file."""
+    recs = read_text(text)
+    assert game_ids(recs) == ["1", None, "3"]
+    assert [r.unreadable for r in recs] == [False, True, False]
+    assert recs[2].source == SourceLocation("db.rif", 2, game_line(text, "3"))
+
+
+@pytest.mark.parametrize("damage", ["table", "tag"])
+def test_a_game_in_a_quoted_value_of_an_enclosing_element_is_no_game(damage: str) -> None:
+    """``<games note='<game id="9">'>`` after damage in a table (or damaged itself): the ``<game``
+    in the value was read as a game not closed, the real games as games in it, and the
+    ``</games>`` that closed it as one more error.  The element is followed, its value skipped."""
+    player = 'name="A&B"' if damage == "table" else 'name="AB"'
+    text = (
+        f'<database><players><player id="1" {player}/></players>\n'
+        """<games note='a <game id="9"> b'>\n""" + game("1") + game("3") + "</games></database>\n"
+    )
+    recs = read_text(text)
+    assert game_ids(recs) == [None, "1", "3"]
+    assert recs[0].unreadable and recs[0].source.line == (1 if damage == "table" else 2)
+    assert resumed_at(text, "1") in recs[0].problems[0].message
+    assert [r.source.line for r in recs[1:]] == [3, 4]
+
+
+@pytest.mark.parametrize(
+    "tag", ['<games x:y="1">', '<games a="&">', '<games a="&" b=\'<game id="9">\'>', "<games a=b>"]
+)
+def test_a_damaged_start_tag_of_an_enclosing_element_is_followed(tag: str) -> None:
+    """The damage costs one record: the element is open around the games after it, so the
+    ``</games>`` that closes it is no second error (an unbound prefix, which expat reports at
+    the tag's "<", gave one)."""
+    text = "<database>\n" + tag + "\n" + game("1") + game("2") + "</games></database>\n"
+    recs = read_text(text)
+    assert game_ids(recs) == [None, "1", "2"]
+    assert recs[0].source.line == 2 and resumed_at(text, "1") in recs[0].problems[0].message
+
+
+@pytest.mark.parametrize("feed", [1, 7, 64])
+def test_unclosed_sections_and_quoted_values_do_not_depend_on_the_feed_size(
+    monkeypatch: pytest.MonkeyPatch, feed: int
+) -> None:
+    texts = [
+        games_after('<game id="2"><info>& <![CDATA[ <!-- </info></game>\n<!-- <x> -->', 40)[0],
+        games_after('<game id="2"><info>& <!-- x</info></game>\n<![CDATA[<game>]]>', 40)[0],
+        games_after('<game id="2"><info><?x y</info></game>', 40)[0],
+        games_after("<![CDATA[ x", 40)[0],
+        small(game("1"), """<game id="2" a='&' note='x <game id="9"> y'>\n""", game("3")),
+        small(game("1"), """<game id="2"><info>&</info></game><x b='<game id="9">'/>\n""",
+              game("3")),
+        small(game("1"), '<game id="2" a="&" note="x\ny">\n', game("3")),  # a value on two lines
+        small(game("1"), '<game id="2" a="&" note="x\n<y">\n', game("3")),  # a value left open
+        # sections never closed once the end of the file is known: expat meets the "--" in the
+        # comment, or an instruction's bad target, only if it reads that far
+        small(*["<game><info><!--</info></game>\n"] * 30),
+        small(*["<game><info><?xy</info></game>\n"] * 30),
+        small(*["<game><info><?x y</info></game>\n"] * 30),
+    ]  # fmt: skip
+    wholes = [read_text(text) for text in texts]
+    monkeypatch.setattr(renjunet, "FEED_BYTES", feed)
+    assert [read_text(text) for text in texts] == wholes
+
+
 @pytest.mark.parametrize("damaged", [2, 3])
 def test_a_damaged_game_counts_against_max_records(damaged: int) -> None:
     """Under ``max_records=3``, a damaged 4th game gave 5 records (3 games, the damaged one and
@@ -776,6 +1060,45 @@ def test_one_record_per_game_whatever_the_damage() -> None:
         cut = read_text(text, ReadOptions(max_records=bound))
         assert cut[:bound] == recs[:bound] and len(cut) == bound + 1
         assert cut[bound].problems[0].message == f"more than {bound} records; the rest is not read"
+
+
+def test_one_record_per_game_whatever_section_never_closed_or_value() -> None:
+    """The accounting with sections that nothing closes (none is, anywhere in the file: a later
+    end closes them, as it should) and ``<game`` in quoted values, after damage or not."""
+    text = generate_bytes(games=300, seed=7).decode("utf-8")
+    lines = text.split("\n")
+    game_lines = [i for i, ln in enumerate(lines) if ln.startswith("<game ")]
+    damages = [
+        ("<move>", "<move>& <![CDATA["),
+        ("<move>", "<move>& <!-- x"),
+        ("<move>", "<move>& <?x y"),
+        ("<move>", "<move><![CDATA[ x"),  # intact: expat reads the section to the end
+        ("<move>", "<move><!-- x"),
+        ("<move>", "<move><?x y"),
+        (' round="', """ a="&" note='<game id="x">' round=\""""),
+        (' round="', """ a='&' note="<game id='x'>" round=\""""),
+        ("</game>", """&</game><x note='<game id="x">'/>"""),
+        ("<move>", "<move><!-- a -- b "),  # an error in a comment never closed
+    ]
+    damaged = set()
+    for n, i in enumerate(game_lines[3::7]):
+        old, new = damages[n % len(damages)]
+        assert old in lines[i]
+        lines[i] = lines[i].replace(old, new, 1)
+        damaged.add(i + 1)
+    text = "\n".join(lines)
+    clean = read_text(generate_bytes(games=300, seed=7).decode("utf-8"))
+    recs = read_text(text)
+    assert len(recs) == 300 and [r.source.index for r in recs] == list(range(300))
+    for rec, clean_rec, i in zip(recs, clean, game_lines, strict=True):
+        line = i + 1
+        if line in damaged:
+            assert rec.unreadable and rec.source.line in (line, line + 1)
+            message = rec.problems[0].message
+            assert f"line {line}" in message and "reading resumed at line" in message
+            assert "id=x" not in message
+        else:
+            assert rec == clean_rec and rec.source.line == line
 
 
 def test_not_a_database_at_all() -> None:

@@ -15,14 +15,22 @@ megabytes and not always clean, so this reader
 - resumes after an XML syntax error: the damaged game (or whatever held the error) becomes one
   unreadable record that gives the line, the message and the line where reading resumed; a fresh
   parser then starts at the next ``<game`` start tag (not one in a comment, a CDATA section, a
-  processing instruction or the attribute value the error is in; an error inside a comment
-  resumes after its end), fed first the start tags of the elements that enclose games
+  processing instruction or an attribute value, single- or double-quoted, of any tag after the
+  error; an error inside a comment resumes after its end), fed first the start tags of the
+  elements that enclose games
   (``<database><games>``, with no newline, so later line numbers stay the file's) so that the
   file's own closing tags still match.  The lookup tables read so far are kept; a table skipped
   by the resync is lost, so later games may name ids left unresolved.  At
   most ``MAX_RESYNCS`` resyncs per file; refusals (entities, external references, DTDs that
   point outside or give attribute defaults, the bounds but depth) still end the file; a damaged
   game past ``max_records`` ends it too, with the bound's record;
+- reads a comment, CDATA section or processing instruction that nothing closes (in a damaged
+  game or not: expat would read it to the end of the file) as text from its start on: reading
+  resumes at the first ``<game`` after its start, and the message says so.  Knowing that nothing
+  closes it takes the rest of the file: what follows its start is held, ``max_file`` bytes at
+  most (past them the games after it are lost, and the message says so); a section closed later,
+  however far, is skipped whole.  Once the end of the file has been read, where the sections end
+  is known, and each later section that nothing closes costs no more than the text around it;
 - reads a ``<game>`` start tag inside a game as the next game: games never nest, so the open one
   lacks its ``</game>`` and is one unreadable record that says so; the end tag that the missing
   one leaves unmatched (``</games>``) costs nothing more;
@@ -122,20 +130,61 @@ _DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?$")
 _SMALL_NUMBER = re.compile(r"[0-9]{1,6}")
 #: Where reading resumes after a syntax error: a ``<game`` start tag (bytes of the cleaned UTF-8).
 _GAME_START = rb"<(?:[\w.-]+:)?game[\s/>]"
+_GAME_START_AT = re.compile(_GAME_START)
 #: a game start tag where it begins (``_Source.in_game_tag``)
 _GAME_TAG_AT = re.compile(rb"<(?:[\w.-]+:)?game(?:[\s/>]|$)")
-#: In the text skipped after a syntax error: a ``<game`` start tag, or the start of a comment, a
-#: CDATA section or a processing instruction (group 1), whose content is skipped to its end.
-_SKIP_TEXT = re.compile(_GAME_START + rb"|<(!--|!\[CDATA\[|\?)")
-_SECTION_END = {b"!--": b"-->", b"![CDATA[": b"]]>", b"?": b"?>"}
-#: In the rest of the start tag an error is in: its end or an intact ``<game``.
-_SKIP_TAG = re.compile(rb">|" + _GAME_START)
-_QUOTE = re.compile(rb"""["']""")
-_QUOTES = (b'"', b"'")
 _NAME_BYTES = rb"[A-Za-z_\x80-\xff][\w.\-\x80-\xff]*"
-#: Tags in the text skipped after a syntax error, to follow which elements enclose the next game.
-# (one character class for the whole name, and the lookahead: no backtracking into the name)
-_SKIPPED_TAG = re.compile(rb"<(/?)([A-Za-z_\x80-\xff][\w.:\-\x80-\xff]*)(?=[\s/>])([^<>]*)>")
+# The text skipped after a syntax error (``_Source.skip_to_game``) is read as text, tags,
+# attribute values in tags, and comments, CDATA sections and processing instructions ("sections"):
+#: a section's start (group 1: what follows the "<"), where it begins
+_SECTION_START = re.compile(rb"<(!--|!\[CDATA\[|\?)")
+#: a section's start -> its end, what a message calls it
+_SECTIONS = {
+    b"!--": (b"-->", "a comment"),
+    b"![CDATA[": (b"]]>", "a CDATA section"),
+    b"?": (b"?>", "a processing instruction"),
+}
+#: a start or end tag where it begins, up to its name (group 1: "/" for an end tag; group 2: the
+#: qualified name, one character class and a lookahead: no backtracking into the name)
+_TAG_NAME = rb"<(/?)([A-Za-z_\x80-\xff][\w.:\-\x80-\xff]*)(?=[\s/>])"
+_TAG_START = re.compile(_TAG_NAME)
+#: An attribute value: it ends at its quote unless a line break and a "<" both come before it
+#: (a "<" in a value on one line is damage, still in the value; a value on several lines
+#: without a "<" is XML; a value with both is one left open by a line cut short, and what
+#: follows the line break is text).  Each part starts with a character the others cannot: a
+#: tag that does not end backtracks in linear time.
+_VALUE = rb"""=\s*(?:"[^"<\n]*(?:\n[^"<]*|<[^"\n]*)?"|'[^'<\n]*(?:\n[^'<]*|<[^'\n]*)?')"""
+#: a whole tag, its values skipped as above (group 3: what follows the name, up to the ">")
+_WHOLE_TAG = re.compile(_TAG_NAME + rb"""((?:[^<>"'=]|=(?!\s*["'])|""" + _VALUE + rb")*)>")
+#: text (with the "<" that start nothing) and whole tags, up to a game start tag, a section, or a
+#: "<" that starts a tag not whole (cut by the end of what is read, or damaged)
+_TEXT_RUN = re.compile(
+    rb"(?:[^<]+|<(?=[^A-Za-z_\x80-\xff/!?])|(?!<(?:[\w.-]+:)?game[\s/>])"
+    + _WHOLE_TAG.pattern
+    + rb")*"
+)
+#: What a "<" where a text run stops starts: a game start tag (group 1), a section (group 2: what
+#: follows the "<") or a tag (groups 3 and 4, as in ``_TAG_NAME``)
+_AT_LT = re.compile(rb"(" + _GAME_START + rb")|<(!--|!\[CDATA\[|\?)|" + _TAG_NAME)
+#: In the rest of a tag: its end, a "<" (the tag is damaged), or the start of a value (group 1:
+#: its quote; none when the text read ends before it); in the rest of a damaged tag, a "<" only
+#: where a game starts or the text read ends
+_TAG_STOP = re.compile(rb"""[<>]|=\s*(?:(["'])|\Z)""")
+_DAMAGED_TAG_STOP = re.compile(
+    rb">|<(?:(?:[\w.-]+:)?game[\s/>]|[^\s<>]*\Z)|" + rb"""=\s*(?:(["'])|\Z)"""
+)
+_VALUE_STOP = {b'"': re.compile(rb'["\n<]'), b"'": re.compile(rb"['\n<]")}
+#: the rest of a value from its quote, to where it ends (its quote) or turns out left open (the
+#: "<" after a line break, the line break after a "<"), in one call when the text read holds it
+_VALUE_REST = {
+    q: re.compile(b"[^%c<\n]*(?:%c|\n[^%c<]*[%c<]|<[^%c\n]*[%c\n])" % ((q[0],) * 6))
+    for q in (b'"', b"'")
+}
+_VALUE_START = re.compile(rb"""=\s*(["'])""")
+#: what may be a tag, a section or a game start tag cut by the end of the text read
+_CUT = re.compile(rb"<[^\s<>]*\Z")
+#: a processing instruction's start with its whole target
+_PI_TARGET = re.compile(rb"<\?[A-Za-z_:\x80-\xff][\w.:\-\x80-\xff]*\s")
 _QNAME = re.compile(rb"(?:" + _NAME_BYTES + rb":)?" + _NAME_BYTES)
 _XMLNS_ATTRIBUTE = re.compile(
     rb"""\sxmlns(?::(""" + _NAME_BYTES + rb"""))?\s*=\s*(?:"([^"<&]*)"|'([^'<&]*)')"""
@@ -149,6 +198,10 @@ _ERROR_AT_NEXT_TAG = frozenset(
     )
 )
 _TAG_MISMATCH = expat_errors.codes[expat_errors.XML_ERROR_TAG_MISMATCH]
+#: the errors of a section that is not closed at the end of the file: a comment or a processing
+#: instruction is a token (the error is at its start), a CDATA section is not (at the end)
+_UNCLOSED_TOKEN = expat_errors.codes[expat_errors.XML_ERROR_UNCLOSED_TOKEN]
+_UNCLOSED_CDATA = expat_errors.codes[expat_errors.XML_ERROR_UNCLOSED_CDATA_SECTION]
 #: An end tag where it begins: its qualified name (group 1).
 _END_TAG_AT = re.compile(rb"</(" + _NAME_BYTES + rb"(?::" + _NAME_BYTES + rb")?)")
 
@@ -200,6 +253,18 @@ class _TooDeep(Exception):
         self.col = col
         self.at = at  # the file's byte index of the start tag's "<"
         self.game = game  # the start tag is a <game>'s
+
+
+class _Unclosed(Exception):
+    """What ``_feed_next`` gives when the parser is inside a section that nothing closes (the
+    end of the file has been read: ``_Source.ends``): expat would read it to the end of the file
+    (each time, quadratic in all), so it ends there with the error it would give at the end,
+    and reading resumes after the section's start, as after that error (see ``_resync``)."""
+
+    def __init__(self, at: int, cdata: bool) -> None:
+        super().__init__(f"unclosed section at byte {at}")
+        self.at = at  # the file's byte index of the section's "<"
+        self.code = _UNCLOSED_CDATA if cdata else _UNCLOSED_TOKEN
 
 
 def sniff(head: bytes) -> int:
@@ -402,6 +467,11 @@ class _Target:
         self.line_offset = 0
         self.col_offset = 0
         self.byte_offset = 0
+        # the CDATA section open (expat reads what it holds as text, to its end): the file's
+        # byte index, line and column of its "<![CDATA["
+        self.cdata_at: int | None = None
+        self.cdata_line = 0
+        self.cdata_col = 0
 
     # -- parser callbacks -------------------------------------------------------------------
 
@@ -514,6 +584,15 @@ class _Target:
         """End of document (nothing to build: records were handed out as they ended)."""
         return None
 
+    def start_cdata(self) -> None:
+        """The start of a CDATA section: where it is, should nothing close it."""
+        self.cdata_at = self.byte_offset + self.expat.CurrentByteIndex
+        self.cdata_line = self._line() or 0
+        self.cdata_col = self._column()
+
+    def end_cdata(self) -> None:
+        self.cdata_at = None
+
     def start_ns(self, prefix: str | None, uri: str | None) -> None:
         """A namespace declaration (before the start tag that makes it)."""
         self.ns_decls.append((len(self.stack), prefix or "", uri or ""))
@@ -610,6 +689,7 @@ class _Target:
         """
         self.expat = parser.parser
         self.game = None
+        self.cdata_at = None
         self.unclosed = 0  # (the prefix holds no game)
         self.stack = []
         self.outer = []
@@ -952,13 +1032,13 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """
     recoder = _Recoder(stream, options.encoding)
     target = _Target(path, options, recoder)
-    source = _Source(recoder.chunks())
+    source = _Source(recoder.chunks(), options.max_file)
     parser = _make_parser(target)
     resyncs = 0
     while True:
         end = _feed_next(parser, source, target)
         yield from target.take()
-        if isinstance(end, (ParseError, _TooDeep)):
+        if isinstance(end, (ParseError, _TooDeep, _Unclosed)):
             record, parser = _resync(end, parser, source, target, resyncs < MAX_RESYNCS)
             if record is not None:
                 resyncs += 1
@@ -984,6 +1064,9 @@ def _make_parser(target: _Target) -> Any:
     # the namespace declarations in force, for the start tags a resumed parser is given
     expat.StartNamespaceDeclHandler = target.start_ns
     expat.EndNamespaceDeclHandler = target.end_ns
+    # where a CDATA section starts, to resume after it should nothing close it
+    expat.StartCdataSectionHandler = target.start_cdata
+    expat.EndCdataSectionHandler = target.end_cdata
     # a DTD may point outside the file (never read: expat does not fetch it, but a file that
     # asks is refused, as one that declares entities is) or give attributes default values,
     # which would change the games without a word
@@ -1015,18 +1098,29 @@ def _refuse_attribute_defaults(
 
 def _feed_next(
     parser: Any, source: _Source, target: _Target
-) -> list[Record] | ParseError | _TooDeep | None:
+) -> list[Record] | ParseError | _TooDeep | _Unclosed | None:
     """Feed the next chunk, or close at the end.
 
-    ``None`` while the parse goes on; the ``ParseError`` of an XML syntax error or the
-    ``_TooDeep`` of elements nested too deep (the caller resumes after it); at the end of the
-    parse, the records that close it (none for a clean database, one unreadable record for a
-    refused one or when a bound is reached).
+    ``None`` while the parse goes on; the ``ParseError`` of an XML syntax error, the
+    ``_TooDeep`` of elements nested too deep or the ``_Unclosed`` of a section that nothing
+    closes (the caller resumes after it); at the end of the parse, the records that close it
+    (none for a clean database, one unreadable record for a refused one or when a bound is
+    reached).
     """
     try:
         chunk = source.next()
         if chunk is not None:
             parser.feed(chunk)
+            # what the source keeps: from the token the parser is in (a comment, an instruction,
+            # a tag: all of it is read before anything is reported) or the CDATA section open,
+            # to resume after its start should nothing close it
+            at = target.cdata_at
+            if at is None:
+                index = target.expat.CurrentByteIndex
+                at = target.byte_offset + index if index >= 0 else None
+            source.hold = at
+            if at is not None and source.ends is not None and source.never_closed(at):
+                return _Unclosed(at, target.cdata_at is not None)
             return None
         parser.close()
         if target.index == 0 and target.root not in (None, "database"):
@@ -1058,24 +1152,50 @@ def _dropped(game: _Game) -> str:
 
 
 def _resync(
-    error: ParseError | _TooDeep, parser: Any, source: _Source, target: _Target, allowed: bool
+    error: ParseError | _TooDeep | _Unclosed,
+    parser: Any,
+    source: _Source,
+    target: _Target,
+    allowed: bool,
 ) -> tuple[Record | None, Any]:
-    """The unreadable record for an XML syntax error or elements nested too deep, and the
-    parser that goes on after it (``None`` when reading stops there).
+    """The unreadable record for an XML syntax error, elements nested too deep or a section
+    that nothing closes, and the parser that goes on after it (``None`` when reading stops
+    there).
 
     Reading resumes at the first ``<game`` start tag after the error, with a fresh parser fed
     first the start tags of the elements that enclose that game: those open outside the damaged
     game (or, before any game, those open at the error), followed through the tags of the text
     skipped.  Its line numbers and byte indexes are shifted to be the file's.  No record when
-    nothing is lost (``_resume_outside_games``).
+    nothing is lost (``_resume_outside_games``).  A comment, CDATA section or processing
+    instruction that nothing closes is read as text from its start on (the first game after its
+    start is what a reader of such a file wants), and the message says so.
     """
     code: int | None = None
     error_at: int | None
+    unclosed: str | None = None  # "a comment opened at line 5 is never closed"
     if isinstance(error, _TooDeep):
         line, col, error_at = error.line, error.col, error.at
         message = (
             f"elements nested deeper than {target.options.max_depth}: line {line}, column {col}"
         )
+    elif isinstance(error, _Unclosed) or (
+        getattr(error, "code", None) == _UNCLOSED_CDATA and target.cdata_at is not None
+    ):
+        # the error expat gives (or would give) at the end of the file, where the section starts
+        if isinstance(error, _Unclosed):
+            code, at = error.code, error.at
+        else:
+            code, at = _UNCLOSED_CDATA, target.cdata_at or 0
+        error_at = at
+        if code == _UNCLOSED_CDATA:
+            line, col = target.cdata_line, target.cdata_col
+            section: str | None = "a CDATA section"
+        else:
+            line, col = source.position(at)
+            section = source.section_at(at)
+        message = f"XML syntax error: {ErrorString(code)}: line {line}, column {col}"
+        if section is not None:
+            unclosed = f"{section} opened at line {line} is never closed"
     else:
         code = getattr(error, "code", None)
         line, col = error.position
@@ -1086,6 +1206,11 @@ def _resync(
         line += target.line_offset
         message = f"XML syntax error: {what}: line {line}, column {col}"
         error_at = where + target.byte_offset if where >= 0 else None
+        if code == _UNCLOSED_TOKEN and error_at is not None:
+            section = source.section_at(error_at)  # (else a tag cut by the end of the file)
+            if section is not None:
+                unclosed = f"{section} opened at line {line} is never closed"
+    head = message
     _discard(parser, error)
     resumed = _resume_outside_games(error, code, error_at, source, target)
     if resumed is not None:
@@ -1120,7 +1245,8 @@ def _resync(
     else:
         # an invalid token or junk after the root may be the "<" of an intact <game> (after an
         # unfinished tag, or a second root): resume there; any other error may lie in the
-        # start tag of the game it points at (an unbound prefix points at its "<")
+        # start tag of the game it points at (an unbound prefix points at its "<"); a section
+        # never closed is text after its "<"
         after = error_at + (0 if code in _ERROR_AT_NEXT_TAG else 1)
     after = max(after, target.resumed_at + 1)  # never the game this parser started at
     open_elements = target.open_elements()
@@ -1133,10 +1259,29 @@ def _resync(
     found = source.skip_to_game(
         error_at, after, open_elements, min(MAX_PREFIX_DEPTH, target.options.max_depth)
     )
-    if found is None:
+    unclosed = unclosed or found.unclosed
+    if found.opened is not None:
+        # an error in a comment that nothing closes: expat's is at the first "--" in it if it
+        # read that far, else at its start at the end of the file; said as the latter
+        line, col = found.opened
+        what = ErrorString(_UNCLOSED_TOKEN)
+        message = f"XML syntax error: {what}: line {line}, column {col}{message[len(head) :]}"
+    if found.too_long is not None:
+        message += f"; {found.too_long}: the rest of the file is not read"
+        return _fatal(target.path, message, index, line), None
+    if found.lost:  # (the parser held a token longer than the source keeps)
+        if unclosed is not None:
+            message += f"; {unclosed}"
+        message += (
+            f"; the text after it was longer than {source.max_hold} bytes, more than is held "
+            "(the whole-file limit), and the games in it are lost"
+        )
+    elif unclosed is not None:
+        message += f"; {unclosed}, so it was read as text"
+    if found.pos is None:
         message += "; no later <game> was found, so reading stops there"
         return _fatal(target.path, message, index, line), None
-    pos, enclosing = found
+    pos, enclosing = found.pos, found.enclosing
     prefix = "".join(f"<{e.qname}{e.declared}>" for e in enclosing)
     if len(prefix) > MAX_PREFIX_BYTES:
         message += (
@@ -1152,7 +1297,7 @@ def _resync(
 
 
 def _resume_outside_games(
-    error: ParseError | _TooDeep,
+    error: ParseError | _TooDeep | _Unclosed,
     code: int | None,
     error_at: int | None,
     source: _Source,
@@ -1219,7 +1364,7 @@ class _Pos(NamedTuple):
 _START = _Pos(0, 1, 0, False)
 
 
-def _advance(pos: _Pos, data: bytes) -> _Pos:
+def _advance(pos: _Pos, data: bytes | bytearray) -> _Pos:
     """The position after ``data``, which starts at ``pos``."""
     if not data:
         return pos
@@ -1233,7 +1378,7 @@ def _advance(pos: _Pos, data: bytes) -> _Pos:
     return _Pos(pos.byte + len(data), pos.line + breaks, col, data[-1] == 0x0D)
 
 
-def _chars(data: bytes) -> int:
+def _chars(data: bytes | bytearray) -> int:
     """Characters in UTF-8 ``data`` (a character cut at either end counts where it starts)."""
     return len(data.translate(None, _CONTINUATION_BYTES))
 
@@ -1247,34 +1392,99 @@ class _Open(NamedTuple):
     declared: str
 
 
+class _Skip(NamedTuple):
+    """What ``_Source.skip_to_game`` found: where the next ``<game`` start tag is and the
+    elements that enclose it (``pos`` ``None`` when there is none), and what a message says of
+    the text skipped."""
+
+    pos: _Pos | None
+    enclosing: list[_Open]
+    #: the first section never closed that was read as text ("a comment opened at line 5 is
+    #: never closed")
+    unclosed: str | None = None
+    #: why the text after a section that may not be closed could not be read as text: then
+    #: nothing is found
+    too_long: str | None = None
+    #: the text from where the skip was to start was not kept: what it held is lost
+    lost: bool = False
+    #: the line and column of the start of the comment the error is in when nothing closes it:
+    #: the error said is that (expat's, at the first "--" in it, depends on how far it was read)
+    opened: tuple[int, int] | None = None
+
+
+# What the text skipped after a syntax error is in, at a point (``_Source.skip_to_game``).
+_TEXT, _TAG, _VALUE_IN, _SECTION = range(4)
+
+
 class _Source:
     """The cleaned chunks of the file, for the parser; keeps the latest ones (at least
-    ``KEEP_BYTES``) and where they start, to find where to resume after a syntax error."""
+    ``KEEP_BYTES``, and all from the start of the token the parser is in, ``max_hold`` bytes at
+    most) and where they start, to find where to resume after a syntax error."""
 
-    def __init__(self, chunks: Iterator[bytes]) -> None:
+    def __init__(self, chunks: Iterator[bytes], max_hold: int) -> None:
         self.chunks = chunks
+        self.max_hold = max_hold
         self.kept: deque[bytes] = deque()
         self.kept_bytes = 0
         self.kept_pos = _START  # where kept[0] starts in the file
         self.prefix: bytes | None = None  # start tags for a resumed parser, fed first
-        self.pending: bytes | None = None  # the file from where reading resumes
+        self.queue: deque[bytes] = deque()  # the file from where reading resumes, to feed
+        self.eof = False  # the last chunk has been read
+        # once the end of the file is read: the file byte index where each section end
+        # (-->, ]]>, ?>) last starts (-1: none), for the text from where it was held on
+        self.ends: dict[bytes, int] | None = None
+        # the file byte index from which what is kept is kept (the start of the token the
+        # parser is in), or None
+        self.hold: int | None = None
+
+    def _pull(self) -> bytes | None:
+        """The next piece of the file, ``None`` at its end."""
+        if self.queue:
+            return self.queue.popleft()
+        if self.eof:
+            return None
+        chunk = next(self.chunks, None)
+        if chunk is None:
+            self.eof = True
+        return chunk
+
+    def _more(self) -> bool:
+        """Whether more of the file may come."""
+        return bool(self.queue) or not self.eof
+
+    def _push_front(self, data: bytes) -> None:
+        """Give ``data`` back, to be read again first (in pieces fed one at a time)."""
+        step = FEED_BYTES
+        self.queue.extendleft(reversed([data[k : k + step] for k in range(0, len(data), step)]))
+
+    def _know_ends(self, data: bytes | bytearray, base: int) -> dict[bytes, int]:
+        """``ends``, from the rest of the file (``data``, from file byte ``base``)."""
+        ends = {}
+        for end, _ in _SECTIONS.values():
+            k = data.rfind(end)
+            ends[end] = base + k if k >= 0 else -1
+        self.ends = ends
+        return ends
 
     def next(self) -> bytes | None:
         """The next piece to feed, ``None`` at the end of the file."""
         if self.prefix is not None:
             prefix, self.prefix = self.prefix, None
             return prefix
-        chunk = self.pending
+        chunk = self._pull()
         if chunk is None:
-            chunk = next(self.chunks, None)
-            if chunk is None:
-                return None
-        else:
-            self.pending = None
+            if self.ends is None:
+                self._know_ends(b"".join(self.kept), self.kept_pos.byte)
+            return None
         kept = self.kept
         kept.append(chunk)
         self.kept_bytes += len(chunk)
-        while self.kept_bytes - len(kept[0]) >= KEEP_BYTES:
+        hold = self.hold
+        if hold is not None and self.end() - hold > self.max_hold:
+            self.hold = hold = None  # (a token that long is the parser's to hold)
+        while self.kept_bytes - len(kept[0]) >= KEEP_BYTES and (
+            hold is None or self.kept_pos.byte + len(kept[0]) <= hold
+        ):
             old = kept.popleft()
             self.kept_bytes -= len(old)
             self.kept_pos = _advance(self.kept_pos, old)
@@ -1283,6 +1493,46 @@ class _Source:
     def end(self) -> int:
         """The file byte index after the last byte fed."""
         return self.kept_pos.byte + self.kept_bytes
+
+    def _peek(self, at: int, n: int) -> bytes:
+        """The ``n`` bytes kept from file byte ``at`` on (fewer at the end of what is kept)."""
+        i = at - self.kept_pos.byte
+        if i < 0:
+            return b""
+        out = b""
+        for chunk in self.kept:
+            if i < len(chunk):
+                out += chunk[i : i + n - len(out)]
+                if len(out) == n:
+                    break
+                i = 0
+            else:
+                i -= len(chunk)
+        return out
+
+    def section_at(self, at: int) -> str | None:
+        """What a message calls the section that starts at file byte ``at``, if one does."""
+        m = _SECTION_START.match(self._peek(at, 9))
+        return _SECTIONS[m.group(1)][1] if m is not None else None
+
+    def never_closed(self, at: int) -> bool:
+        """Whether a section starts at file byte ``at``, nothing closes it (``ends`` known), and
+        the parser has been given enough of it to find no error in it but its end (an
+        instruction's target is whole: what follows is text; a comment's "--" is said as its
+        end, see ``_Skip.opened``)."""
+        head = self._peek(at, 256)
+        m = _SECTION_START.match(head)
+        if m is None or self.ends is None:
+            return False
+        if m.group(1) == b"?" and _PI_TARGET.match(head) is None:
+            return False
+        return self.ends[_SECTIONS[m.group(1)][0]] < at + m.end()
+
+    def position(self, at: int) -> tuple[int, int]:
+        """The line and column of file byte ``at``, in the text kept."""
+        data = b"".join(self.kept)
+        pos = _advance(self.kept_pos, data[: max(at - self.kept_pos.byte, 0)])
+        return pos.line, pos.col
 
     def in_game_tag(self, at: int) -> bool:
         """Whether byte ``at`` of the file (an error's) lies in a ``<game`` start tag, as far as
@@ -1319,160 +1569,311 @@ class _Source:
         self.kept.clear()
         self.kept_bytes = 0
         self.kept_pos = pos
-        self.pending = data[i:]
+        self.hold = None
+        self._push_front(data[i:])
         return pos
 
     def skip_to_game(
         self, error: int | None, after: int, enclosing: list[_Open], depth: int
-    ) -> tuple[_Pos, list[_Open]] | None:
+    ) -> _Skip:
         """Where the first ``<game`` start tag at or after byte ``after`` of the file is (from the
-        start of what is kept when ``after`` lies before it), and the elements that enclose it,
-        or ``None`` when there is none.
+        start of what is kept when ``after`` lies before it), and the elements that enclose it.
 
-        A ``<game`` in a comment, a CDATA section or a processing instruction is not one, nor is
-        one in a quoted attribute value of the start tag the error is in; an error inside a
-        comment resumes after that comment's end (see ``_resume_state``).  ``enclosing`` (the
-        elements open at the error, at byte ``error``) follows the tags of the text skipped: a
-        start tag opens an element, an end tag closes the elements up to the one of its name
-        (none when no open element has it); the rest of a tag the error is in is not a tag, nor
-        is what a comment, CDATA section or processing instruction holds.  What is kept is then
-        the text from that ``<game``.
+        The text skipped is read as text, tags, their attribute values (see ``_VALUE``) and
+        sections (comments, CDATA sections, processing instructions): a ``<game`` in a value or
+        in a section is not one, nor is what a value or a section holds a tag.  Reading starts
+        in the start tag the error is in, or in the comment (see ``_resume_state``).  A section
+        is skipped to its end; when nothing closes it, it is read as text from its start on (the
+        section cannot hold the rest of the file), so what follows it is held up to
+        ``max_hold`` bytes, until its end is found or the end of the file tells: past that, the
+        section is skipped as one that is closed later, and nothing is found if it is not.
+        Once the end of the file has been read, where the sections end is known (``ends``),
+        and a section that nothing closes is text at once.
+
+        ``enclosing`` (the elements open at the error, at byte ``error``) follows the tags of
+        the text skipped: a start tag opens an element, an end tag closes the elements up to
+        the one of its name (none when no open element has it); a damaged tag (a "<" in it, or
+        a value left open on a line cut short) does not.  What is kept is then the text from
+        that ``<game``.
         """
         data = b"".join(self.kept)
-        offset = min(max(after - self.kept_pos.byte, 0), len(data))
-        wait: bytes | None = None  # what the text skipped is in (see _resume_state)
-        if error is not None and 0 <= error - self.kept_pos.byte <= len(data):
-            offset, wait = _resume_state(data, error - self.kept_pos.byte, offset)
-        pos = _advance(self.kept_pos, data[:offset])
-        buf = data[offset:]
-        i = 0  # buf[:i] is skipped
+        base = self.kept_pos.byte
+        offset = min(max(after - base, 0), len(data))
+        lost = after < base
+        state, tag_at, quote, nl, lt = _TEXT, -1, b"", False, False
+        # the section: its end, where it starts (held from there: -1 when not), where it is
+        # read as text from should nothing close it, what it is, its line (0: not known yet)
+        end, sec_at, sec_text, sec_what, sec_line = b"", -1, -1, "", 0
+        opened_at: _Pos | None = None  # where the comment the error is in starts
+        start = offset
+        if error is not None and 0 <= error - base <= len(data):
+            r = _resume_state(data, error - base, offset)
+            state, start, tag_at, quote, nl, lt = r.state, r.at, r.tag_at, r.quote, r.nl, r.lt
+            if state == _SECTION:  # a comment: read as text after its start should it not end
+                end, sec_what = b"-->", "a comment"
+                sec_at, sec_text = r.opened, r.opened + len(b"<!--")
+                opened_at = _advance(self.kept_pos, data[: r.opened])
+                sec_line = opened_at.line
+        first = min(k for k in (start, tag_at, sec_at) if k >= 0)
+        pos = _advance(self.kept_pos, data[:first])
+        buf = bytearray(data[first:])  # (bytearray: appended to and cut at its start in place)
+        del data
+        i = start - first
+        if tag_at >= 0:
+            tag_at -= first
+        if sec_at >= 0:
+            sec_at -= first
+            sec_text -= first
         stack = list(enclosing)
         counts: dict[str, int] = {}
-        for e in stack:
-            counts[e.name] = counts.get(e.name, 0) + 1
+        for o in stack:
+            counts[o.name] = counts.get(o.name, 0) + 1
+        ends = self.ends
+        unclosed: str | None = None
+        too_long: str | None = None
+        opened: tuple[int, int] | None = None
+        if opened_at is not None and ends is not None and ends[end] < pos.byte + i:
+            unclosed = f"{sec_what} opened at line {sec_line} is never closed"
+            opened = opened_at.line, opened_at.col
+            state, sec_at, i = _TEXT, -1, sec_text
         while True:
-            found = more = False
-            if wait is None:  # text: follow its tags up to a <game or a section
-                m = _SKIP_TEXT.search(buf, i)
-                stop = m.start() if m is not None else _carry_from(buf, i)
-                _follow_tags(stack, counts, buf[i:stop], depth)
+            cut = -1  # where the text to keep for the next chunk starts: -1 while going on
+            if state == _TEXT:
+                run = _TEXT_RUN.match(buf, i)  # (text and whole tags: followed at once)
+                e = run.end() if run is not None else i
+                if e > i:
+                    if b"<" in buf[i:e]:
+                        _follow_tags(stack, counts, buf[i:e], depth)
+                    i = e
+                if e == len(buf):
+                    cut = e
+                elif (m := _AT_LT.match(buf, e)) is None:
+                    if self._more() and len(buf) - e <= _MAX_CARRY and _CUT.match(buf, e):
+                        cut = e  # what may be cut in two (i is e)
+                    else:
+                        i = e + 1  # a "<" that starts nothing
+                elif m.group(1) is not None:
+                    break
+                elif m.group(2) is not None:
+                    end, sec_what = _SECTIONS[m.group(2)]
+                    i = m.end()
+                    if ends is None or ends[end] >= pos.byte + i:
+                        state, sec_at, sec_text, sec_line = _SECTION, e, i, 0
+                    elif unclosed is None:  # nothing closes it: its start is text
+                        line = _advance(pos, buf[:e]).line
+                        unclosed = f"{sec_what} opened at line {line} is never closed"
+                else:
+                    state, tag_at, i = _TAG, e, m.end()  # a tag cut by the end, or damaged
+            elif state == _TAG:
+                m = (_TAG_STOP if tag_at >= 0 else _DAMAGED_TAG_STOP).search(buf, i)
                 if m is None:
-                    i, more = stop, True
+                    i = cut = len(buf)
+                elif buf[m.start()] == 0x3E:  # ">"
+                    if tag_at >= 0:
+                        _follow_tags(stack, counts, buf[tag_at : m.end()], depth, whole=True)
+                    state, tag_at, i = _TEXT, -1, m.end()
+                elif buf[m.start()] == 0x3C:  # "<": a damaged tag
+                    k = m.start()
+                    if _GAME_START_AT.match(buf, k) is not None:
+                        state, tag_at, i = _TEXT, -1, k  # an intact game after it
+                    elif self._more() and len(buf) - k <= _MAX_CARRY and _CUT.match(buf, k):
+                        i = cut = k  # (a "<game" cut in two)
+                    else:
+                        tag_at, i = -1, k + 1  # part of the tag, which is not followed
                 elif m.group(1) is None:
-                    i, found = stop, True
+                    i = cut = m.start()  # (its quote may come next)
                 else:
-                    wait, i = _SECTION_END[m.group(1)], m.end()
-            elif wait == b">":  # the rest of a start tag (a "<" in it ends it too)
-                m = _SKIP_TAG.search(buf, i)
+                    state, quote, nl, lt, i = _VALUE_IN, m.group(1), False, False, m.end()
+            elif state == _VALUE_IN:
+                if not (nl or lt) and (m := _VALUE_REST[quote].match(buf, i)) is not None:
+                    i = m.end()
+                    c = buf[i - 1]
+                    if c == quote[0]:
+                        state = _TAG
+                    else:  # a value left open: text again after the line break, or at the "<"
+                        state, tag_at, i = _TEXT, -1, i - (c == 0x3C)
+                    continue
+                m = _VALUE_STOP[quote].search(buf, i)
                 if m is None:
-                    i, more = _carry_from(buf, i), True  # (a "<game" cut in two)
-                elif m.group() == b">":
-                    wait, i = None, m.end()
-                else:  # an intact <game after an unfinished tag
-                    i, found = m.start(), True
-            else:  # a quoted value, or a comment, CDATA section or processing instruction
-                end = buf.find(wait, i)
-                line_end = buf.find(b"\n", i) if wait in _QUOTES else -1
-                if line_end >= 0 and (end < 0 or line_end < end):
-                    # a value the damaged line left open: what follows on the next line is
-                    # text again (a game there is kept), not the rest of the value
-                    wait, i = None, line_end + 1
-                elif end < 0:
-                    i, more = max(i, len(buf) - len(wait) + 1), True  # (its end may be cut)
+                    i = cut = len(buf)
                 else:
-                    i = end + len(wait)
-                    wait = b">" if wait in _QUOTES else None
-            if found:
-                pos = _advance(pos, buf[:i])
-                buf = buf[i:]
-                break
-            if more:
-                pos = _advance(pos, buf[:i])
-                buf = buf[i:]
-                i = 0
-                chunk = next(self.chunks, None)
-                if chunk is None:
-                    return None
+                    c = buf[m.start()]
+                    if c == quote[0]:
+                        state, i = _TAG, m.end()
+                    elif c == 0x0A:  # a line break: a value left open when a "<" came before
+                        state, i, nl = (_TEXT, m.end(), nl) if lt else (state, m.end(), True)
+                    elif nl:  # a "<" after a line break: text again
+                        state, i = _TEXT, m.start()
+                    else:
+                        lt, i = True, m.end()
+                    if state == _TEXT:
+                        tag_at = -1
+            else:  # _SECTION
+                k = buf.find(end, i)
+                if k >= 0:
+                    state, sec_at, i, too_long, opened_at = _TEXT, -1, k + len(end), None, None
+                else:
+                    i = max(i, len(buf) - len(end) + 1)  # (its end may be cut)
+                    cut = i
+            if cut < 0:
+                continue
+            # the end of what is read: keep what is needed, read more
+            if tag_at >= 0:
+                if cut - tag_at <= _MAX_CARRY:
+                    cut = tag_at  # the tag, to follow it once it ends
+                else:
+                    tag_at = -1
+            if sec_at >= 0:
+                cut = min(cut, sec_at)  # what follows the section, held should nothing close it
+            if cut:
+                pos = _advance(pos, buf[:cut])
+                del buf[:cut]
+                i -= cut
+                if tag_at >= 0:
+                    tag_at -= cut
+                if sec_at >= 0:
+                    sec_at -= cut
+                    sec_text -= cut
+            chunk = self._pull()
+            if chunk is not None:
                 buf += chunk
-        for n, e in enumerate(stack):  # games do not nest: the game found is outside any other
-            if e.name == "game":
+                if sec_at >= 0 and len(buf) - sec_at > self.max_hold:
+                    sec_line = sec_line or _advance(pos, buf[:sec_at]).line
+                    too_long = (
+                        f"{sec_what} opened at line {sec_line} is never closed, and more than "
+                        f"{self.max_hold} bytes follow it, more than are held to read them as "
+                        "text (the whole-file limit)"
+                    )
+                    sec_at = -1  # skipped to its end as any section, should it have one
+                continue
+            if ends is None:
+                ends = self._know_ends(buf, pos.byte)
+            if state == _SECTION and sec_at >= 0:  # nothing closes it: text from its start on
+                if unclosed is None:
+                    if opened_at is not None:  # (the comment the error is in)
+                        opened = opened_at.line, opened_at.col
+                    sec_line = sec_line or _advance(pos, buf[:sec_at]).line
+                    unclosed = f"{sec_what} opened at line {sec_line} is never closed"
+                state, sec_at, i = _TEXT, -1, sec_text
+                continue
+            return _Skip(None, stack, unclosed, too_long, lost, opened)
+        pos = _advance(pos, buf[:i])
+        for n, o in enumerate(stack):  # games do not nest: the game found is outside any other
+            if o.name == "game":
                 del stack[n:]
                 break
         self.kept.clear()
         self.kept_bytes = 0
         self.kept_pos = pos
-        self.pending = buf
-        return pos, stack
+        self.hold = None
+        self._push_front(bytes(buf[i:]))
+        return _Skip(pos, stack, unclosed, None, lost, opened)
 
 
-def _resume_state(data: bytes, at: int, start: int) -> tuple[int, bytes | None]:
-    """Where in ``data`` to look for the next ``<game`` after the error at byte ``at`` (``start``
-    unless the error lies inside a comment), and what that place is in: ``None`` for text,
-    ``b">"`` for the rest of an unfinished start tag, a quote for one of its attribute values,
-    ``b"-->"`` for a comment.
+class _Resume(NamedTuple):
+    """Where the text skipped after an error is read from, and what it is in there (see
+    ``skip_to_game``)."""
+
+    at: int
+    state: int
+    tag_at: int = -1  # the "<" of the start tag the error is in, to follow it if it ends
+    quote: bytes = b""  # the quote of the value the error is in
+    nl: bool = False  # a line break, a "<" in that value so far
+    lt: bool = False
+    opened: int = -1  # the "<!--" of the comment the error is in
+
+
+def _resume_state(data: bytes, at: int, start: int) -> _Resume:
+    """Where in ``data`` to read the text skipped after the error at byte ``at`` (``start``
+    unless the error lies inside a comment), and what that place is in.
 
     The error lies inside a comment when it comes right after a ``--`` (the only error a comment
     can hold) and a ``<!--`` before it is not closed before it: the scan starts at that ``--``,
-    so it resumes after the comment's end (``--->`` included).  It lies in a start tag when the
-    last ``<`` before it comes after the last ``>``; in one of its attribute values when, from
-    that ``<``, a quote is still open where the scan starts: a ``<game`` there is text of the
-    damaged tag, not a game, up to the quote that closes the value (after it, the rest of the tag
-    is skipped as that of any tag, quotes or not) -- unless the value runs onto another line,
-    which is a line cut short (``note="abc`` and the next game on the next line).
+    so it resumes after the comment's end (``--->`` included).  It lies in a start tag when it
+    is at its ``<`` (the scan starts after it) or the last ``<`` before it comes after the last
+    ``>`` (that tag, when it ends, is followed as any tag); in one of its attribute values (a quote
+    after an ``=``: a quote elsewhere is damage, no value) when, from that ``<``, a value is
+    still open where the scan starts: a ``<game`` there is text of the damaged tag, not a game,
+    up to the quote that closes the value (see ``_VALUE``); after it, the rest of the tag is read
+    as that of any tag, its values skipped.  A value open with a line break and a ``<`` in it is
+    a line cut short (``note="abc`` and the next game on the next line): text.
     """
-    opened = data.rfind(b"<!--", 0, at)
+    opened = data.rfind(b"<!--", 0, at - 2)  # (not the one whose "--" is the error)
     if opened >= 0 and data[at - 2 : at] == b"--" and data.find(b"-->", opened + 4, at) < 0:
-        return at - 2, b"-->"
+        return _Resume(at - 2, _SECTION, opened=opened)
+    if start == at + 1 and (m := _TAG_START.match(data, at)) is not None and b":" not in m[2]:
+        # at the "<" of a start tag (an unbound prefix in its attributes): followed once it ends
+        # (not one whose own prefix may be unbound: the start tags a resumed parser is given
+        # would hold it)
+        return _Resume(start, _TAG, at)
     lt = data.rfind(b"<", 0, at)
     if lt <= data.rfind(b">", 0, at):
-        return start, None
+        return _Resume(start, _TEXT)
+    tag_at = lt if _TAG_START.match(data, lt) is not None else -1
     i = lt + 1
-    while True:  # the quoted values of the tag, up to the start of the scan
-        m = _QUOTE.search(data, i, start)
+    while True:  # the values of the tag, up to the start of the scan
+        m = _VALUE_START.search(data, i, start)
         if m is None:
-            return start, b">"
-        close = data.find(m.group(), m.end(), start)
+            return _Resume(start, _TAG, tag_at)
+        close = data.find(m.group(1), m.end(), start)
         if close < 0:
-            if b"\n" in data[m.end() : start]:
+            value = data[m.end() : start]
+            nl, lt_in = b"\n" in value, b"<" in value
+            if nl and lt_in:
                 # a value still open on a later line: the line was cut (a truncated or
                 # hand-edited file), and the "<" the error is at starts what follows
-                return start, None
-            return start, m.group()
+                return _Resume(start, _TEXT)
+            return _Resume(start, _VALUE_IN, tag_at, m.group(1), nl, lt_in)
         i = close + 1
 
 
-def _carry_from(buf: bytes, start: int = 0) -> int:
-    """Where the part of ``buf`` to keep for the next chunk starts (at or after ``start``): an
-    unclosed tag at its end (it may be a ``<game`` start tag cut in two), unless it is too long
-    to be one that matters."""
-    lt = buf.rfind(b"<", start)
-    if lt > buf.rfind(b">", start) and len(buf) - lt <= _MAX_CARRY:
-        return lt
-    return len(buf)
+def _follow_tags(
+    stack: list[_Open],
+    counts: dict[str, int],
+    text: bytes | bytearray,
+    depth: int,
+    whole: bool = False,
+) -> None:
+    """Open and close the elements of ``stack`` as the whole tags in ``text`` say (``whole``:
+    ``text`` is one tag, whose values may hold what ``_VALUE`` does not take)."""
+    if whole:
+        m = _TAG_START.match(text)
+        if m is not None:
+            _follow_tag(stack, counts, m.group(1), m.group(2), text[m.end() : -1], depth)
+        return
+    for m in _WHOLE_TAG.finditer(text):
+        _follow_tag(stack, counts, m.group(1), m.group(2), m.group(3), depth)
 
 
-def _follow_tags(stack: list[_Open], counts: dict[str, int], text: bytes, depth: int) -> None:
-    """Open and close the elements of ``stack`` as the tags in ``text`` say."""
-    for m in _SKIPPED_TAG.finditer(text):
-        if not _QNAME.fullmatch(m.group(2)):
-            continue
-        qname = m.group(2).decode("utf-8", "replace")
-        name = qname.rsplit(":", 1)[-1]
-        if m.group(1):  # an end tag
-            if counts.get(name):
-                while stack:
-                    e = stack.pop()
-                    counts[e.name] -= 1
-                    if e.name == name:
-                        break
-        elif not m.group(3).endswith(b"/") and len(stack) < depth:
-            declared = "".join(
-                f" xmlns{':' if p else ''}{(p or b'').decode('utf-8', 'replace')}"
-                f"={_quote((v1 or v2 or b'').decode('utf-8', 'replace'))}"
-                for p, v1, v2 in _XMLNS_ATTRIBUTE.findall(m.group(3))
-            )
-            stack.append(_Open(name, qname, declared))
-            counts[name] = counts.get(name, 0) + 1
+def _follow_tag(
+    stack: list[_Open],
+    counts: dict[str, int],
+    slash: bytes | bytearray,
+    raw: bytes | bytearray,
+    rest: bytes | bytearray,
+    depth: int,
+) -> None:
+    """Open or close the elements of ``stack`` as a tag says: ``slash`` for an end tag, its name
+    ``raw`` and what follows the name ``rest``."""
+    if not _QNAME.fullmatch(raw):
+        return
+    qname = raw.decode("utf-8", "replace")
+    name = qname.rsplit(":", 1)[-1]
+    if slash:  # an end tag
+        if counts.get(name):
+            while stack:
+                e = stack.pop()
+                counts[e.name] -= 1
+                if e.name == name:
+                    break
+    elif not rest.endswith(b"/") and len(stack) < depth:
+        declared = "".join(
+            f" xmlns{':' if p else ''}{(p or b'').decode('utf-8', 'replace')}"
+            f"={_quote((v1 or v2 or b'').decode('utf-8', 'replace'))}"
+            for p, v1, v2 in _XMLNS_ATTRIBUTE.findall(rest)
+        )
+        stack.append(_Open(name, qname, declared))
+        counts[name] = counts.get(name, 0) + 1
 
 
 def _quote(value: str) -> str:
