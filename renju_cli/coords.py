@@ -46,13 +46,25 @@ def parse_point(text: str) -> Point:
     The point is not checked against any board size: an off-board point is a finding of the
     referee, not a parse error, so that it can be reported with its move number.
     """
+    known = _PARSED.get(text)
+    if known is not None:
+        return known
     m = POINT_RE.fullmatch(text.strip())
     if m is None:
         raise ValueError(f"not a point in standard notation: {text!r}")
     row = int(m.group(2))
     if row < 1:
         raise ValueError(f"row must be 1 or more: {text!r}")
-    return Point(COLUMNS.index(m.group(1).lower()), row - 1)
+    point = Point(COLUMNS.index(m.group(1).lower()), row - 1)
+    if m.end() - m.start() == len(text):
+        # the names without spaces: at most 52 letters x 99 rows (a RenjuNet game may offer
+        # every point of the board, and a file hold hundreds of such games)
+        _PARSED[text] = point
+    return point
+
+
+#: ``parse_point``'s points by the names it was given (without surrounding spaces).
+_PARSED: dict[str, Point] = {}
 
 
 def point_name(point: Point | None) -> str:

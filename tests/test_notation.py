@@ -317,3 +317,17 @@ def test_an_offers_group_may_separate_its_points_with_commas() -> None:
     assert not record.problems
     (offers,) = [e for e in record.opening_events if e.kind == "offers"]
     assert offers.points == [parse_point("j10"), parse_point("g10")]
+
+
+def test_parsed_points_are_remembered_by_their_exact_names_only() -> None:
+    from renju_cli import coords
+
+    assert coords.parse_point("H8") == coords.parse_point("h8") == Point(7, 7)
+    assert coords.parse_point("h8") is coords.parse_point("h8")  # made once
+    assert coords.parse_point(" o15\n") == Point(14, 14)
+    # names with spaces around are not kept: the table holds at most 52 x 99 names
+    assert " o15\n" not in coords._PARSED
+    with pytest.raises(ValueError, match="not a point"):
+        coords.parse_point("h0")
+    with pytest.raises(ValueError, match="not a point"):
+        coords.parse_point("h8h")
