@@ -1992,10 +1992,13 @@ def _symmetric_offers(
     number: int,
 ) -> str:
     p, q = pair
+    # (after a rejection the board may be empty: its own symmetries are what maps it, and an
+    # offer is the point the words of a mirror's axis go through)
+    near = next(iter(stones), p)
+    what = f"the {len(stones)} stones onto themselves" if stones else "the empty board onto itself"
     return (
         f"offers {p.name} and {q.name} for move {number} are symmetric: "
-        f"{g.words(next(iter(stones)))} maps the {len(stones)} stones onto "
-        f"themselves and {p.name} onto {q.name} ({_where(ctx, step)})"
+        f"{g.words(near)} maps {what} and {p.name} onto {q.name} ({_where(ctx, step)})"
     )
 
 
