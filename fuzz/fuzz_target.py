@@ -7,8 +7,10 @@ records with ``problems`` (``parse-error`` findings), never as exceptions.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
+import zlib
 from typing import Any
 
 import yaml
@@ -20,7 +22,7 @@ from renju_cli.record import ParseProblem, Record
 from renju_cli.referee import replay
 from renju_cli.render import TextRenderer, dumps
 from renju_cli.report import Summary
-from renju_cli.ruleset import RulesetError, from_text, load
+from renju_cli.ruleset import Ruleset, RulesetError, from_text, load, shipped_names
 
 #: Every reader, in a fixed order (inputs are also read with each of them, not only detected).
 FORMATS: tuple[str, ...] = tuple(FORMAT_MODULES)
@@ -72,6 +74,7 @@ def run_input(
     """
     stream = io.BufferedReader(io.BytesIO(data))
     count = 0
+    turn = zlib.crc32(data)  # which protocol the first record is judged under
     last_index = -1
     text = TextRenderer(io.StringIO())
     summary = Summary()
@@ -81,6 +84,11 @@ def run_input(
         last_index = record.source.index
         if count < REPLAY_LIMIT:
             report = judge_record(record)
+            # and under an opening protocol, one after the other: records seldom name one,
+            # and a crash only a protocol reached (symmetric offers after a rejection) was
+            # found by a red team, not here
+            protocols = _protocol_rulesets()
+            replay(record, protocols[(count + turn) % len(protocols)]).to_json()
             _require(report.unreadable == record.unreadable, "unreadable flag lost in the report")
             if record.problems:
                 listed = sum(f.code == "parse-error" for f in report.findings)
@@ -116,6 +124,13 @@ def run_ruleset(data: bytes) -> bool:
     for record in read_stream(io.BufferedReader(io.BytesIO(_PROBE)), "probe", "notation"):
         json.dumps(replay(record, ruleset).to_json())
     return True
+
+
+@functools.cache
+def _protocol_rulesets() -> tuple[Ruleset, ...]:
+    """The shipped rulesets with an opening protocol, in name order."""
+    loaded = (load(name) for name in shipped_names())
+    return tuple(r for r in loaded if r.opening)
 
 
 def warm_up() -> None:

@@ -295,6 +295,12 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
         b"<?xml version='1.0'?><database><rules><rule id='1' name='RIF'/></rules><games>",
         b"</games></database>",
     ),
+    # Super Sakata's repeated branch (add two stones and hand the choice back) with a swap at
+    # no place, which a further round could always explain: every line, every game walks it
+    "sgf-repeated-branch-comb": lambda n: _repeated_branch_comb(n),
+    "jsonl-repeated-branch-games": lambda n: _fill(
+        b'{"rule": "super-sakata", "swaps": "s", "moves": "%s"}\n' % _packed_stones(), n
+    ),
     "notation-swaps-every-game": lambda n: _fill(
         b"h8 h9 i10 " + b"swap noswap " * min(2040, n // 48) + b"\n", n
     ),
@@ -317,6 +323,38 @@ def _flags(k: int) -> bytes:
     flags = bytearray(b"s-" * 2040)
     flags[k % len(flags)] = ord("s") if flags[k % len(flags)] == ord("-") else ord("-")
     return bytes(flags)
+
+
+def _comb_points() -> tuple[list[bytes], list[bytes]]:
+    # SGF points of a 26x26 board: five opening stones and 200 more on even points; the
+    # odd points for the leaves of a comb
+    def point(x: int, y: int) -> bytes:
+        return bytes([97 + x, 97 + y])
+
+    first = [(13, 13), (13, 12), (14, 11), (12, 15), (16, 16)]
+    rest = [(x, y) for y in range(0, 26, 2) for x in range(0, 26, 2) if (x, y) not in first]
+    leaves = [(x, y) for y in range(1, 26, 2) for x in range(1, 26, 2)]
+    return [point(*p) for p in (first + rest)[:205]], [point(*p) for p in leaves]
+
+
+def _repeated_branch_comb(size: int) -> bytes:
+    stones, leaves = _comb_points()
+    trunk = b"".join(b";%c[%s]" % (b"BW"[i % 2], p) for i, p in enumerate(stones))
+    head = b"(;GM[4]SZ[26]RU[super-sakata]" + trunk + b"SW[Y]"
+    out, k = [head], 0
+    room = size - len(head) - 1
+    while room >= 8:
+        out.append(b"(;W[%s])" % leaves[k % len(leaves)])
+        room -= 8
+        k += 1
+    return b"".join(out) + b")"
+
+
+def _packed_stones() -> bytes:
+    # 205 stones of a 26x26 board written as a 15x15 move list can hold them: rows 1-15
+    stones = [f"{chr(97 + x)}{y + 1}" for y in range(15) for x in range(15)]
+    order = ["h8", "h9", "i10", "i7", "j10"]
+    return " ".join(order + [p for p in stones if p not in order][:200]).encode()
 
 
 def _numbered_pieces(

@@ -56,6 +56,7 @@ import bisect
 import dataclasses
 import heapq
 import json
+import operator
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -85,13 +86,18 @@ SYMMETRIES: dict[str, tuple[int, int, int, int]] = {
     "mirror-diagonal": (0, 1, 1, 0),
     "mirror-antidiagonal": (0, -1, -1, 0),
 }
-#: A branch search never walks more paths than this (a guard against hostile rulesets).
+#: A branch search never walks more paths than this, nor applies more steps in all (guards
+#: against hostile rulesets: 2,000 paths of 200 steps each took 1.5 s a record).  Past either,
+#: each branch takes its first option only.
 MAX_PATHS = 2000
+MAX_STEPS = 20000
 #: How much a recorded list of offers or a declared count weighs against a swap flag (1) when
 #: the record's events choose between the options of a branch.
 EVIDENCE_DATA = 2
-#: A repeated branch (Super Sakata) is followed this many rounds at most.
-MAX_ROUNDS = 100
+#: A repeated branch (Super Sakata) is followed this many rounds at most: 24 stones added in
+#: pairs is far past any game played (a hostile record with a swap recorded at no place made
+#: every line of a tree walk 100 rounds, three options each: 4 ms a line).
+MAX_ROUNDS = 12
 
 _PARAM = re.compile(r"^\$([a-z][a-z0-9_]*)$")
 _DECISIONS = ("swap", "no-swap", "choose")
@@ -911,6 +917,8 @@ class _Context:
     height: int
     center: Point | None
     events: _Events
+    #: the highest move number a step has asked for (``_next_move``): what the check read
+    read: list[int] = field(default_factory=lambda: [3])
 
 
 @dataclass
@@ -1004,7 +1012,19 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
     """
     key = _memo_key(record, ruleset)
     if key is None:
-        return _check_opening(record, ruleset)
+        if record.source.variation is None or not ruleset.opening:
+            return _check_opening(record, ruleset)
+        # a line of a variation tree: as the line before when it begins with the same stones
+        # as far as that line's check read them, with the same events (the tree's root
+        # events are the same objects in every line)
+        kept = _LAST_LINE.get(record, ruleset)
+        if kept is not None:
+            return _for_record(kept, record)
+        read = [-1]
+        check = _check_opening(record, ruleset, read)
+        if read[0] >= 0:
+            _LAST_LINE.keep(record, ruleset, read[0], _for_record(check, record))
+        return check
     hit = _CHECKED.get(key)
     if hit is not None and hit[0] is ruleset and hit[1] is not None:
         return _for_record(hit[1], record)
@@ -1073,8 +1093,53 @@ def _for_record(check: OpeningCheck, record: Record) -> OpeningCheck:
     return OpeningCheck(opening, findings, check.course, dropped)
 
 
-def _check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
-    """``check_opening`` made anew."""
+class _LastLine:
+    """The check of the last line of a variation tree, and what it read: its ruleset, board,
+    declared id, events (the objects) and its first ``read`` stones (``_Context.read``, and
+    the board events' moves)."""
+
+    def __init__(self) -> None:
+        self.ruleset: Ruleset | None = None
+        self.board: tuple[int | None, int | None, str | None] = (None, None, None)
+        self.events: list[OpeningEvent] = []
+        self.read = 0
+        self.length = 0
+        self.points: list[Point | None] = []
+        self.check: OpeningCheck | None = None
+
+    def get(self, record: Record, ruleset: Ruleset) -> OpeningCheck | None:
+        moves, events = record.moves, record.opening_events
+        if (
+            self.check is None
+            or ruleset is not self.ruleset
+            or record.setup
+            or (record.width, record.height, record.opening_id) != self.board
+            or len(events) != len(self.events)
+            or not all(map(operator.is_, events, self.events))
+            or min(len(moves), self.read) != self.length
+        ):
+            return None
+        # (the moves past those read do not matter: the shorter list ends the loop)
+        for move, point in zip(moves, self.points, strict=False):
+            if move.point != point:
+                return None
+        return self.check
+
+    def keep(self, record: Record, ruleset: Ruleset, read: int, check: OpeningCheck) -> None:
+        self.ruleset, self.check = ruleset, check
+        self.board = (record.width, record.height, record.opening_id)
+        self.events = list(record.opening_events)
+        self.read = read
+        self.length = min(len(record.moves), read)
+        self.points = [m.point for m in record.moves[:read]]
+
+
+_LAST_LINE = _LastLine()
+
+
+def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = None) -> OpeningCheck:
+    """``check_opening`` made anew; ``read[0]`` is set to how many of the first moves it read
+    when it walked the protocol (only they and the record's events decide it)."""
     width = record.width or ruleset.width
     height = record.height or record.width or ruleset.height
     if (
@@ -1134,7 +1199,7 @@ def _check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
             ctx = _Context(record, ruleset, protocol, tuple(points), width, height, c, events)
             try:
                 # (a copy: a walk that fails part way leaves the findings made before it)
-                state = _walk(ctx, protocol.steps, _State(findings=found.copy()), [0])
+                state = _walk(ctx, protocol.steps, _State(findings=found.copy()), [0, 0])
             except RecursionError:  # a user's protocol nested beyond reason
                 found.put(
                     Finding(
@@ -1145,6 +1210,8 @@ def _check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
                     )
                 )
             else:
+                if read is not None and not record.setup:
+                    read[0] = max([ctx.read[0], *(n + 1 for n in board_events)])
                 found = state.findings
                 _leftover_events(ctx, state)
                 summary.update(_protocol_summary(state))
@@ -1454,6 +1521,7 @@ def _walk(ctx: _Context, steps: tuple[Step, ...], state: _State, budget: list[in
     for i, step in enumerate(steps):
         if state.ended:
             return state
+        budget[1] += 1
         if step.kind == "branch":
             return _branch(ctx, step, steps[i + 1 :], state, budget)
         state = _STEPS[step.kind](ctx, step, state)
@@ -1465,7 +1533,7 @@ def _branch(
 ) -> _State:
     best: _State | None = None
     for j, option in enumerate(step.options):
-        if best is not None and budget[0] > MAX_PATHS:
+        if best is not None and (budget[0] > MAX_PATHS or budget[1] > MAX_STEPS):
             break
         tried = state.fork()
         tried.branches = (*state.branches, option.name)
@@ -1473,7 +1541,9 @@ def _branch(
         after = inherit(option.steps, step.by)
         if option.repeat:
             # the same choice passes to the other seat, once the option placed something
-            again = dataclasses.replace(step, by=_other(step.by))
+            again = _PER_PROTOCOL.get(
+                (step, "again"), lambda: dataclasses.replace(step, by=_other(step.by))
+            )
             start = tried.n
             sub = _walk(ctx, after, tried, budget)
             if (
@@ -1515,7 +1585,7 @@ class _ByIdentity:
     def __init__(self) -> None:
         self._hits: dict[tuple[int, str | None], tuple[object, object]] = {}
 
-    def get(self, key: tuple[tuple[Step, ...], str | None], make: Callable[[], _T]) -> _T:
+    def get(self, key: tuple[object, str | None], make: Callable[[], _T]) -> _T:
         steps, extra = key
         hit = self._hits.get((id(steps), extra))
         if hit is not None and hit[0] is steps:
@@ -1557,6 +1627,8 @@ def _finding(
 def _next_move(ctx: _Context, step: Step, state: _State) -> tuple[_State, int, Point | None]:
     """Take the next move for a ``place`` or ``keep`` step; report a pass the opening forbids."""
     number = state.n + 1
+    if number > ctx.read[0]:
+        ctx.read[0] = number
     if number > len(ctx.record.moves):
         state.ended = True
         return state, number, None

@@ -1,0 +1,145 @@
+"""What the opening walk costs on hostile records and rulesets, pinned without timing.
+
+A record that names Super Sakata (``RU[super-sakata]``) with a swap recorded at no place made
+the walk follow the repeated branch (take white, take black, or add two stones and hand the
+choice back) for 100 rounds, three options each: 4 ms a record, and every line of a variation
+tree walked it anew (1 MB: 142 s).  A hostile user ruleset of 200 trailing steps after a
+branch walked 2,000 paths of 200 steps each, 1.5 s a record.  Now: at most ``MAX_ROUNDS``
+rounds, at most ``MAX_STEPS`` steps applied per record (then each branch takes its first
+option), and the lines of a tree share the check of the line before when they begin with the
+same stones as far as its check read them.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from renju_cli import opening
+from renju_cli.formats import read_stream
+from renju_cli.opening import check_opening
+from renju_cli.record import Record
+from renju_cli.ruleset import load
+
+
+def sgf_comb(lines: int, stones: int = 40) -> bytes:
+    """A Super Sakata tree: ``stones`` moves on a 26x26 board, a swap at no place, then
+    ``lines`` one-move variations."""
+
+    def point(x: int, y: int) -> str:
+        return chr(97 + x) + chr(97 + y)
+
+    first = [(13, 13), (13, 12), (14, 11), (12, 15), (16, 16)]
+    rest = [(x, y) for y in range(0, 26, 2) for x in range(0, 26, 2) if (x, y) not in first]
+    trunk = "".join(f";{'BW'[i % 2]}[{point(*p)}]" for i, p in enumerate((first + rest)[:stones]))
+    leaves = [(x, y) for y in range(1, 26, 2) for x in range(1, 26, 2)]
+    tree = "(;GM[4]SZ[26]RU[super-sakata]" + trunk + "SW[Y]"
+    tree += "".join(f"(;W[{point(*leaves[i])}])" for i in range(lines)) + ")"
+    return tree.encode()
+
+
+def read(data: bytes) -> list[Record]:
+    return list(read_stream(io.BufferedReader(io.BytesIO(data)), "comb.sgf"))
+
+
+def test_the_lines_of_a_tree_share_the_check_of_the_line_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    records = read(sgf_comb(30, stones=100))
+    assert len(records) == 30 and all(r.rule == "super-sakata" for r in records)
+    ruleset = load("super-sakata")
+    fresh = [opening._check_opening(r, ruleset) for r in records]
+    made = 0
+    real = opening._check_opening
+
+    def counted(*args: Any) -> opening.OpeningCheck:
+        nonlocal made
+        made += 1
+        return real(*args)
+
+    monkeypatch.setattr(opening, "_check_opening", counted)
+    opening._LAST_LINE.check = None
+    checks = [check_opening(r, ruleset) for r in records]
+    assert made == 1  # the lines differ only past what the walk read
+    for got, want in zip(checks, fresh, strict=True):
+        assert [f.to_json() for f in got.findings] == [f.to_json() for f in want.findings]
+        assert got.opening == want.opening and got.course == want.course
+
+
+def test_a_line_that_differs_in_what_the_walk_read_is_checked_anew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a tree whose lines part at move 3: the walk reads stones 1-5 and more, so each line
+    # is checked for itself
+    tree = (
+        b"(;GM[4]SZ[15]RU[super-sakata];B[hh];W[hi]"
+        + b"".join(b"(;B[%s];W[jj];B[kk])" % p for p in (b"ii", b"gg", b"ig", b"gi"))
+        + b")"
+    )
+    records = read(tree)
+    ruleset = load("super-sakata")
+    made = 0
+    real = opening._check_opening
+
+    def counted(*args: Any) -> opening.OpeningCheck:
+        nonlocal made
+        made += 1
+        return real(*args)
+
+    monkeypatch.setattr(opening, "_check_opening", counted)
+    opening._LAST_LINE.check = None
+    checks = [check_opening(r, ruleset) for r in records]
+    assert made == 4
+    monkeypatch.setattr(opening, "_check_opening", real)
+    assert [c.opening for c in checks] == [real(r, ruleset).opening for r in records]
+
+
+def test_a_repeated_branch_is_followed_a_bounded_number_of_rounds() -> None:
+    # 200 stones after the first five and a swap at no place: every round could go on
+    [record] = read(sgf_comb(0, stones=205))[:1]
+    check = opening._check_opening(record, load("super-sakata"))
+    assert check.opening is not None
+    assert len(check.opening.get("branch", [])) <= opening.MAX_ROUNDS
+
+
+def test_a_hostile_ruleset_applies_a_bounded_number_of_steps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a branch of ten options, each of five swaps and a branch of ten more, then 199 swaps:
+    # 2,000 paths of 200 steps each before MAX_STEPS
+    swap = {"swap": {"by": "P2"}}
+
+    def options(depth: int) -> list[dict[str, Any]]:
+        inner = [{"branch": {"by": "P1", "options": options(depth - 1)}}] if depth else []
+        return [{"name": f"o{k}", "steps": [swap] * 5 + inner} for k in range(10)]
+
+    path = tmp_path / "evil.yaml"
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "name": "evil",
+                "extends": "renju",
+                "opening": {
+                    "steps": [{"branch": {"by": "P1", "options": options(2)}}] + [swap] * 199
+                },
+            }
+        )
+    )
+    ruleset = load(str(path))
+    applied = 0
+    real = opening._decision
+
+    def decision(*args: Any) -> Any:
+        nonlocal applied
+        applied += 1
+        return real(*args)
+
+    monkeypatch.setitem(opening._STEPS, "swap", decision)
+    record = read(b"h8 h9 i10\n")[0]
+    check_opening(record, ruleset)
+    # the budget, and the steps of the paths it lets finish
+    assert applied <= opening.MAX_STEPS + 2 * 215
