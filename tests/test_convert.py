@@ -327,3 +327,26 @@ def test_json_lines_swaps_of_another_kind_are_a_parse_error() -> None:
     ]
     rec = jsonl.record_from_json({"moves": "h8", "swaps": "s" * 5000}, "m.jsonl", 0, 1)
     assert len(rec.opening_events) == 4096 and rec.notes
+
+
+def test_psq_needs_the_directory_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a file per record: without -o, a megabyte of short records made 50,000 files in the
+    # working directory, unasked
+    src = tmp_path / "games.txt"
+    src.write_text("h8 h9 i10\nh8 h9 i8\n")
+    monkeypatch.chdir(tmp_path)
+    assert convert(str(src), "--to", "psq") == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.txt"]
+
+
+def test_a_line_of_a_tree_is_named_by_its_variation() -> None:
+    # the lines of an SGF tree share their index: the variation tells which line a message
+    # is about (2,000 messages named "sgf-comb.bin [0]" alike)
+    from renju_cli.cli.convert import _named
+    from renju_cli.record import SourceLocation
+
+    def named(variation: str | None) -> str:
+        return _named(Record([], SourceLocation("tree.sgf", 0, 1, None, variation)))
+
+    assert named("1.2") == "tree.sgf [0] variation 1.2"
+    assert named("main") == named(None) == "tree.sgf [0]"

@@ -17,6 +17,7 @@ from renju_cli.cli.app import (
     EXIT_CLEAN,
     EXIT_FINDINGS,
     EXIT_USAGE,
+    UsageProblem,
     cli,
     input_format_option,
     limit_option,
@@ -56,7 +57,8 @@ def convert(
     Unreadable records are reported on stderr and make the exit code 1, and so are records
     the target format cannot hold whole (setup stones or a board size in standard notation,
     a colour choice or a rejection in SGF...): they are not written, and the message says what
-    would be lost.  psq writes one file per record into the directory of -o (made if missing).
+    would be lost.  psq writes one file per record into the directory -o names (made if
+    missing; -o is required with --to psq).
 
     \b
     Examples:
@@ -67,6 +69,10 @@ def convert(
     from renju_cli import api, formats
     from renju_cli.formats.notation import unwritable, write_record
 
+    if to == "psq" and output is None:
+        # (a file per record: a megabyte of short records made 50,000 files in the working
+        # directory, unasked)
+        raise UsageProblem("--to psq writes one file per record: name their directory with -o DIR")
     options = read_options(encoding, limits=limits)
     # every reader imported now, not in the middle of the run (see ``check``): a Ctrl-C that
     # lands in the import of a C extension did not end the run as an interrupt
@@ -85,7 +91,7 @@ def convert(
                 if rec.unreadable:
                     bad += 1
                     msg = "; ".join(p.message for p in rec.problems)
-                    click.echo(shown(f"{rec.source.path} [{rec.source.index}]: {msg}"), err=True)
+                    click.echo(shown(f"{_named(rec)}: {msg}"), err=True)
                     continue
                 yield rec
 
@@ -104,7 +110,7 @@ def convert(
         except ValueError as e:
             bad += 1
             click.echo(
-                shown(f"{rec.source.path} [{rec.source.index}]: cannot be written as {to}: {e}"),
+                shown(f"{_named(rec)}: cannot be written as {to}: {e}"),
                 err=True,
             )
             return None
@@ -116,7 +122,8 @@ def convert(
         formats.ReadOptions(), encoding="utf-8", board_size=options.board_size
     )
     if to == "psq":
-        target = output or "."
+        assert output is not None  # (refused above without one)
+        target = output
         _output_directory(target)
         psq = formats.load("psq")
         for n, rec in enumerate(records()):
@@ -145,6 +152,16 @@ def convert(
                 if text is not None:
                     out.write(text)
     sys.exit(EXIT_FINDINGS if bad else EXIT_CLEAN)
+
+
+def _named(rec: Any) -> str:
+    """``FILE [INDEX]`` of a record, and its variation when it is a later line of a tree (the
+    lines of an SGF tree share their index)."""
+    source = rec.source
+    name = f"{source.path} [{source.index}]"
+    if source.variation not in (None, "main"):
+        name += f" variation {source.variation}"
+    return name
 
 
 def _output_directory(path: str) -> None:
