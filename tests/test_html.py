@@ -367,3 +367,30 @@ def test_record_page_pixels_in_a_browser(report_dir: Path, tmp_path: Path) -> No
     for name in ("o15", "k4", "c12"):
         assert near(at(name, 4, 4), board), name
     assert near(at("h8", 0, geo.cell * 0.5), red, tolerance=40)  # the foul's ring
+
+
+def test_the_pages_are_bounded_and_the_index_counts_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a megabyte of short records made 51,884 pages (422 MB, 215 MB of memory): the first
+    # MAX_PAGES records are shown, the index counts all of them and says how many are not
+    from helpers import run_cli
+
+    from renju_cli import html_report
+
+    monkeypatch.setattr(html_report, "MAX_PAGES", 3)
+    src = tmp_path / "games.txt"
+    src.write_text("".join(f"h8 h9 {p}\n" for p in ("i10", "i8", "g10", "g8", "j10", "j8", "k8")))
+    out = tmp_path / "html"
+    code, _, _ = run_cli(capsys, "check", str(src), "--html", str(out), "--format", "jsonl")
+    assert code == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "index.html",
+        "record-00001.html",
+        "record-00002.html",
+        "record-00003.html",
+    ]
+    index = (out / "index.html").read_text()
+    assert "7 record(s): 7 judged" in index
+    assert index.count("data-record=") == 3
+    assert re.search(r"The first 3 records are shown here;\s+4 more are counted above", index)

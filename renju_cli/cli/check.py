@@ -222,7 +222,8 @@ def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
     "html_dir",
     default=None,
     metavar="DIR",
-    help="Also write a browsable HTML report into DIR (keeps every record in memory).",
+    help="Also write a browsable HTML report into DIR: an index and a page for each of the "
+    "first 5000 records (kept in memory); the index counts the others.",
 )
 @click.option(
     "--progress/--no-progress",
@@ -299,6 +300,8 @@ def check(
 
     threshold = None if fail_on == "never" else fail_on
     kept: list[tuple[Any, Any]] = []
+    not_shown = 0  # records past the HTML report's pages
+    pages = _max_pages() if html_dir is not None else 0
     with contextlib.ExitStack() as stack:
         remote = stack.enter_context(_dask(dask_address, workers))
         batch = Batch(
@@ -323,10 +326,13 @@ def check(
             for record, report in reports:
                 renderer.record(report)
                 if html_dir is not None:
-                    kept.append((record, report))
+                    if len(kept) < pages:
+                        kept.append((record, report))
+                    else:
+                        not_shown += 1
         renderer.finish(batch.summary)
     if html_dir is not None:
-        _write_html(html_dir, kept, ruleset)
+        _write_html(html_dir, kept, ruleset, batch.summary, not_shown)
     bugs = batch.summary.findings["internal-error"]
     if bugs:
         # A bug: every record was still reported (the broken ones with an internal-error
@@ -342,7 +348,15 @@ def check(
     sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
 
 
-def _write_html(directory: str, kept: list[tuple[Any, Any]], ruleset: Any) -> None:
+def _max_pages() -> int:
+    from renju_cli.html_report import MAX_PAGES
+
+    return MAX_PAGES
+
+
+def _write_html(
+    directory: str, kept: list[tuple[Any, Any]], ruleset: Any, summary: Any, not_shown: int
+) -> None:
     """The ``--html`` report (``renju_cli.html_report``), from the records and reports kept."""
     try:
         from renju_cli.html_report import write_report
@@ -352,7 +366,14 @@ def _write_html(directory: str, kept: list[tuple[Any, Any]], ruleset: Any) -> No
     reports = [rep for _, rep in kept]
     try:
         # a record that could not be read at all is read again by the report, from its path
-        write_report(reports, records if None not in records else None, directory, rules=ruleset)
+        write_report(
+            reports,
+            records if None not in records else None,
+            directory,
+            rules=ruleset,
+            summary=summary if not_shown else None,
+            not_shown=not_shown,
+        )
     except OSError as e:
         click.echo(
             f"renju: cannot write the HTML report into {shown(directory)}: {e.strerror}", err=True
