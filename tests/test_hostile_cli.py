@@ -347,6 +347,9 @@ def test_sigterm_and_sighup_end_the_run_as_ctrl_c_does(
     proc = subprocess.Popen(
         [*RENJU, "check", str(big), str(big), "-j", "2", "-o", str(target)],
         stderr=subprocess.PIPE,
+        # as from a terminal: under nohup SIGHUP is ignored, and the tool keeps an ignored
+        # signal ignored (a CI run started with nohup failed this test)
+        preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL),
     )
     _wait_for_temporary(tmp_path, {"out.txt"}, proc)
     workers = subprocess.run(
