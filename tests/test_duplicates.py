@@ -199,3 +199,32 @@ def test_a_damaged_copy_is_not_skipped(capsys: pytest.CaptureFixture[str], tmp_p
     codes = [f["code"] for f in doc["records"][1]["findings"]]
     assert "parse-error" in codes and "duplicate" in codes
     assert (doc["summary"]["duplicates"], doc["summary"]["skipped"]) == (1, 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, games, st.integers(0, 7))
+def test_keys_by_table_tell_games_apart_as_the_stone_by_stone_keys_do(
+    one: list[tuple[int, int]], other: list[tuple[int, int]], n: int
+) -> None:
+    # the keys of stones on the board come from tables of each symmetry's images (a tree's
+    # lines are keyed whole, each: a megabyte comb took 20 s stone by stone); a stone off the
+    # board keeps the stone-by-stone key.  Both must say "the same game" of the same pairs.
+    from renju_cli import duplicates
+
+    first = " ".join(Point(*p).name for p in one)
+    second = " ".join(Point(*p).name for p in other)
+    image = transformed(first, n)
+    by_table = (key(first), key(image), key(second))
+    slow = duplicates._record_codes
+    try:
+        duplicates._record_codes = lambda *args: None
+        by_stone = (key(first), key(image), key(second))
+    finally:
+        duplicates._record_codes = slow
+    assert by_table[0] == by_table[1] and by_stone[0] == by_stone[1]
+    assert (by_table[0] == by_table[2]) == (by_stone[0] == by_stone[2])
+
+
+def test_a_stone_off_the_board_has_a_key_of_its_own() -> None:
+    assert key("h8 h9 p16") is not None
+    assert key("h8 h9 p16") == key("h8 h9 p16") != key("h8 h9 o15")
