@@ -1014,6 +1014,20 @@ def test_failed_parsers_are_freed_without_the_cycle_collector() -> None:
     assert peak < 10_000_000
 
 
+def damage_games(
+    lines: list[str], game_lines: list[int], damages: list[tuple[str, str]]
+) -> tuple[str, set[int]]:
+    """Every seventh game from the fourth damaged in turn by ``damages`` (the first ``old`` of
+    its line made ``new``): the text, and the (1-based) lines of the games damaged."""
+    damaged = set()
+    for n, i in enumerate(game_lines[3::7]):
+        old, new = damages[n % len(damages)]
+        assert old in lines[i]
+        lines[i] = lines[i].replace(old, new, 1)
+        damaged.add(i + 1)
+    return "\n".join(lines), damaged
+
+
 def test_one_record_per_game_whatever_the_damage() -> None:
     """The accounting: every game of a generated database is one record, in order, at its line,
     whatever its damage (and each unreadable one says where reading resumed)."""
@@ -1035,13 +1049,7 @@ def test_one_record_per_game_whatever_the_damage() -> None:
         ("</game>", "&</game><![CDATA[<game id='x'>]]>"),
         ("</game>", "&</game><?pi <game id='x'>?>"),
     ]
-    damaged = set()
-    for n, i in enumerate(game_lines[3::7]):
-        old, new = damages[n % len(damages)]
-        assert old in lines[i]
-        lines[i] = lines[i].replace(old, new, 1)
-        damaged.add(i + 1)
-    text = "\n".join(lines)
+    text, damaged = damage_games(lines, game_lines, damages)
     clean = read_text(generate_bytes(games=300, seed=5).decode("utf-8"))
     recs = read_text(text)
     assert len(recs) == 300 and [r.source.index for r in recs] == list(range(300))
@@ -1080,13 +1088,7 @@ def test_one_record_per_game_whatever_section_never_closed_or_value() -> None:
         ("</game>", """&</game><x note='<game id="x">'/>"""),
         ("<move>", "<move><!-- a -- b "),  # an error in a comment never closed
     ]
-    damaged = set()
-    for n, i in enumerate(game_lines[3::7]):
-        old, new = damages[n % len(damages)]
-        assert old in lines[i]
-        lines[i] = lines[i].replace(old, new, 1)
-        damaged.add(i + 1)
-    text = "\n".join(lines)
+    text, damaged = damage_games(lines, game_lines, damages)
     clean = read_text(generate_bytes(games=300, seed=7).decode("utf-8"))
     recs = read_text(text)
     assert len(recs) == 300 and [r.source.index for r in recs] == list(range(300))

@@ -42,6 +42,20 @@ def sgf_comb(lines: int, stones: int = 40) -> bytes:
     return tree.encode()
 
 
+def checks_made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the checks made anew from now on (in the list returned), none remembered yet."""
+    made = [0]
+    real = opening._check_opening
+
+    def counted(*args: Any) -> opening.OpeningCheck:
+        made[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(opening, "_check_opening", counted)
+    opening._LAST_LINE.check = None
+    return made
+
+
 def read(data: bytes) -> list[Record]:
     return list(read_stream(io.BufferedReader(io.BytesIO(data)), "comb.sgf"))
 
@@ -53,18 +67,9 @@ def test_the_lines_of_a_tree_share_the_check_of_the_line_before(
     assert len(records) == 30 and all(r.rule == "super-sakata" for r in records)
     ruleset = load("super-sakata")
     fresh = [opening._check_opening(r, ruleset) for r in records]
-    made = 0
-    real = opening._check_opening
-
-    def counted(*args: Any) -> opening.OpeningCheck:
-        nonlocal made
-        made += 1
-        return real(*args)
-
-    monkeypatch.setattr(opening, "_check_opening", counted)
-    opening._LAST_LINE.check = None
+    made = checks_made(monkeypatch)
     checks = [check_opening(r, ruleset) for r in records]
-    assert made == 1  # the lines differ only past what the walk read
+    assert made == [1]  # the lines differ only past what the walk read
     for got, want in zip(checks, fresh, strict=True):
         assert [f.to_json() for f in got.findings] == [f.to_json() for f in want.findings]
         assert got.opening == want.opening and got.course == want.course
@@ -82,20 +87,13 @@ def test_a_line_that_differs_in_what_the_walk_read_is_checked_anew(
     )
     records = read(tree)
     ruleset = load("super-sakata")
-    made = 0
-    real = opening._check_opening
-
-    def counted(*args: Any) -> opening.OpeningCheck:
-        nonlocal made
-        made += 1
-        return real(*args)
-
-    monkeypatch.setattr(opening, "_check_opening", counted)
-    opening._LAST_LINE.check = None
+    made = checks_made(monkeypatch)
     checks = [check_opening(r, ruleset) for r in records]
-    assert made == 4
-    monkeypatch.setattr(opening, "_check_opening", real)
-    assert [c.opening for c in checks] == [real(r, ruleset).opening for r in records]
+    assert made == [4]
+    monkeypatch.undo()
+    assert [c.opening for c in checks] == [
+        opening._check_opening(r, ruleset).opening for r in records
+    ]
 
 
 def test_a_repeated_branch_is_followed_a_bounded_number_of_rounds() -> None:

@@ -64,44 +64,27 @@ def record_from_json(
     options = options or ReadOptions()
     source = SourceLocation(path, index, line)
     if not isinstance(obj, dict):
-        return Record(
-            moves=[],
-            source=source,
-            format=NAME,
-            problems=[ParseProblem(f"line {line}: expected a JSON object", line=line, fatal=True)],
-        )
+        return _bad_line(path, index, line, "expected a JSON object")
     if "moves" not in obj:
         # ``{"Moves": ...}``, ``{"move": ...}`` or ``{}`` read as a game of no moves would pass
         # as a clean record: what the line holds cannot be told, so it is unreadable
-        return Record(
-            moves=[],
-            source=source,
-            format=NAME,
-            problems=[
-                ParseProblem(
-                    f"line {line}: expected the key 'moves' (a string in standard notation or a "
-                    f"list of points); {_keys_of(obj)}",
-                    line=line,
-                    fatal=True,
-                )
-            ],
+        return _bad_line(
+            path,
+            index,
+            line,
+            "expected the key 'moves' (a string in standard notation or a list of points); "
+            + _keys_of(obj),
         )
     text = obj["moves"]
     if isinstance(text, _LongNumber) or not isinstance(text, (str, list)):
         # null, a number, an object, a boolean: as unreadable as a line without the key (a
         # game of 0 moves with an error was judged, and its other fields with it)
-        return Record(
-            moves=[],
-            source=source,
-            format=NAME,
-            problems=[
-                ParseProblem(
-                    f"line {line}: expected the key 'moves' to be a string in standard notation "
-                    f"or a list of points, not {_number_or_json(text)}",
-                    line=line,
-                    fatal=True,
-                )
-            ],
+        return _bad_line(
+            path,
+            index,
+            line,
+            "expected the key 'moves' to be a string in standard notation or a list of points, "
+            f"not {_number_or_json(text)}",
         )
     # the fields are gathered first and the record built once, positionally (see Record)
     moves: list[Move] = []
