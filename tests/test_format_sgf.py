@@ -948,3 +948,59 @@ def test_a_game_that_lost_its_parenthesis_between_two_trees_is_said() -> None:
     # blank lines between trees are nothing to say
     blank = b"(;GM[4];B[hh])\n\n \n(;GM[4];B[ii])\n"
     assert not any(r.problems for r in sgf.read(io.BytesIO(blank), "b.sgf", ReadOptions()))
+
+
+# -- bare games: a path of its own, the records of the general one ------------------------------
+_PIECES = [
+    "(;B[hh];W[hi];B[ii])",
+    "(;B[aa])",
+    "( ;B[hh] ; W[tt] ;B[])",  # spaces, a pass both ways
+    "(;B[hh];W[zz])",  # below the board: the parser's problem
+    "(;B[hh];W[h])",  # a bad coordinate
+    "(;SZ[19];B[ss];W[tt])",  # not bare: a size
+    "(;B[hh]\n;W[hi])",  # not bare: on two lines
+    "(;B[hh](;W[hi])(;W[ih]))",  # variations
+    "(;b[hh];W[hi])",  # a lower-case name
+    "(;B[hh];W[hi]C[x])",  # text
+    "junk ",  # stray text between trees
+    "\n",
+    "(;B[oo];W[po];B[pp])",  # off the 15x15 board to the right: the referee's finding
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_PIECES), min_size=1, max_size=12),
+    st.sampled_from([ReadOptions(), ReadOptions(max_moves=2), ReadOptions(max_records=3),
+                     ReadOptions(board_size=19), ReadOptions(moves_allowance=4, moves_per_byte=0)]),
+)  # fmt: skip
+def test_bare_games_read_as_the_parser_reads_them(pieces: list[str], options: ReadOptions) -> None:
+    data = "".join(pieces).encode()
+
+    def records() -> list[Any]:
+        return list(sgf.read(io.BytesIO(data), "c.sgf", options))
+
+    fast = records()
+    real = sgf._bare_game
+    try:
+        sgf._bare_game = lambda *args: None
+        slow = records()
+    finally:
+        sgf._bare_game = real
+    assert fast == slow
+
+
+def test_a_collection_of_bare_games_takes_the_short_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = b"".join(b"(;B[hh];W[%c%c];B[ii])\n" % (97 + k % 15, 97 + k // 15) for k in range(200))
+    parsed = 0
+    real = sgf._Parser.parse_tree
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal parsed
+        parsed += 1
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(sgf._Parser, "parse_tree", counted)
+    recs = list(sgf.read(io.BytesIO(data), "c.sgf", ReadOptions()))
+    assert len(recs) == 200 and parsed == 0
+    assert [r.source.line for r in recs] == list(range(1, 201))
