@@ -111,13 +111,14 @@ def game_key(record: Record, ruleset: Ruleset) -> bytes | None:
 def _record_codes(record: Record, width: int, height: int) -> tuple[list[int], list[int]] | None:
     """The setup stones and the moves of ``record`` as ``_stones`` gives them, each as one
     number (``colour * (cells + 1) + cell``, the pass as cell ``cells``); ``None`` when a
-    stone is off the board (no table holds its images).  One pass over the moves: a tree's
+    stone is off the board, on any side (no table holds its images; RenLib writes a row -1,
+    whose cell would be another point's).  One pass over the moves: a tree's
     lines are keyed whole, each of them."""
     cells = width * height
     stride = cells + 1
     setup = []
     for p, c in record.setup:
-        if not (p.x < width and p.y < height):
+        if not (0 <= p.x < width and 0 <= p.y < height):
             return None
         setup.append((0 if c is Color.BLACK else stride) + p.x * height + p.y)
     blacks = sum(1 for code in setup if code < stride)
@@ -131,7 +132,7 @@ def _record_codes(record: Record, width: int, height: int) -> tuple[list[int], l
         point = m.point
         if point is None:
             append(colour * stride + cells)
-        elif point.x < width and point.y < height:
+        elif 0 <= point.x < width and 0 <= point.y < height:
             append(colour * stride + point.x * height + point.y)
         else:
             return None

@@ -1078,8 +1078,13 @@ def _for_record(check: OpeningCheck, record: Record) -> OpeningCheck:
     findings = []
     for f in check.findings:
         line, offset = f.line, f.offset
-        if f.move is not None and line is not None and 0 < f.move <= len(moves):
-            line, offset = moves[f.move - 1].line, moves[f.move - 1].offset
+        if f.move is not None and line is not None:
+            # the line of the move, as ``_finding`` gives it: none past the record's end (an
+            # event's finding may name a move a shorter line of the tree does not have)
+            if 0 < f.move <= len(moves):
+                line, offset = moves[f.move - 1].line, moves[f.move - 1].offset
+            else:
+                line, offset = None, None
         # (positionally, as the fields are declared: a third of what ``replace`` costs)
         findings.append(
             Finding(f.code, f.message, f.severity, f.move, f.point, line, offset, f.counts, f.worst)
@@ -1096,42 +1101,57 @@ def _for_record(check: OpeningCheck, record: Record) -> OpeningCheck:
 class _LastLine:
     """The check of the last line of a variation tree, and what it read: its ruleset, board,
     declared id, events (the objects) and its first ``read`` stones (``_Context.read``, and
-    the board events' moves)."""
+    the board events' moves).
+
+    Kept as one tuple, written and read in one step: threads (a Dask worker's, a library
+    user's pool) check lines of other trees at once, and a check must never be handed out
+    with another line's stones."""
+
+    _Kept = tuple[
+        Ruleset,
+        tuple[int | None, int | None, str | None],
+        list[OpeningEvent],
+        int,
+        int,
+        list[Point | None],
+        OpeningCheck,
+    ]
 
     def __init__(self) -> None:
-        self.ruleset: Ruleset | None = None
-        self.board: tuple[int | None, int | None, str | None] = (None, None, None)
-        self.events: list[OpeningEvent] = []
-        self.read = 0
-        self.length = 0
-        self.points: list[Point | None] = []
-        self.check: OpeningCheck | None = None
+        self.kept: _LastLine._Kept | None = None
 
     def get(self, record: Record, ruleset: Ruleset) -> OpeningCheck | None:
+        kept = self.kept  # (once: another thread may keep another line meanwhile)
+        if kept is None:
+            return None
+        kept_rules, board, kept_events, read, length, points, check = kept
         moves, events = record.moves, record.opening_events
         if (
-            self.check is None
-            or ruleset is not self.ruleset
+            ruleset is not kept_rules
             or record.setup
-            or (record.width, record.height, record.opening_id) != self.board
-            or len(events) != len(self.events)
-            or not all(map(operator.is_, events, self.events))
-            or min(len(moves), self.read) != self.length
+            or (record.width, record.height, record.opening_id) != board
+            or len(events) != len(kept_events)
+            or not all(map(operator.is_, events, kept_events))
+            or min(len(moves), read) != length
         ):
             return None
         # (the moves past those read do not matter: the shorter list ends the loop)
-        for move, point in zip(moves, self.points, strict=False):
+        for move, point in zip(moves, points, strict=False):
             if move.point != point:
                 return None
-        return self.check
+        return check
 
     def keep(self, record: Record, ruleset: Ruleset, read: int, check: OpeningCheck) -> None:
-        self.ruleset, self.check = ruleset, check
-        self.board = (record.width, record.height, record.opening_id)
-        self.events = list(record.opening_events)
-        self.read = read
-        self.length = min(len(record.moves), read)
-        self.points = [m.point for m in record.moves[:read]]
+        moves = record.moves
+        self.kept = (
+            ruleset,
+            (record.width, record.height, record.opening_id),
+            list(record.opening_events),
+            read,
+            min(len(moves), read),
+            [m.point for m in moves[:read]],
+            check,
+        )
 
 
 _LAST_LINE = _LastLine()
@@ -1360,7 +1380,7 @@ def _seat_rules(
 
 def _protocol_reach(protocol: Protocol) -> int | None:
     """``_reach`` of a protocol's steps, worked out once per protocol (not per record)."""
-    return _PER_PROTOCOL.get((protocol.steps, None), lambda: _reach(protocol.steps))
+    return _PER_PROTOCOL.get((protocol.steps, "reach"), lambda: _reach(protocol.steps))
 
 
 def _reach(steps: tuple[Step, ...]) -> int | None:
@@ -1572,20 +1592,22 @@ def _decisions_ahead(ctx: _Context, state: _State) -> bool:
 def inherit(steps: tuple[Step, ...], by: str | None) -> tuple[Step, ...]:
     """An option's steps with the branch's chooser as ``by`` where they name nobody."""
     return _PER_PROTOCOL.get(
-        (steps, by),
+        (steps, f"inherit {by}"),
         lambda: tuple(s if s.by is not None else dataclasses.replace(s, by=by) for s in steps),
     )
 
 
 class _ByIdentity:
-    """What a protocol's steps give, worked out once and found by the steps' identity: the
-    same compiled steps are walked for every record, and hashing them is as slow as the work
-    (the steps are kept beside the result, so a reused id is never mistaken)."""
+    """What a protocol's steps give, worked out once and found by the steps' identity and what
+    is worked out (each use its own tag: ``()`` is one object, the steps of every empty
+    option and protocol): the same compiled steps are walked for every record, and hashing
+    them is as slow as the work (the steps are kept beside the result, so a reused id is never
+    mistaken)."""
 
     def __init__(self) -> None:
-        self._hits: dict[tuple[int, str | None], tuple[object, object]] = {}
+        self._hits: dict[tuple[int, str], tuple[object, object]] = {}
 
-    def get(self, key: tuple[object, str | None], make: Callable[[], _T]) -> _T:
+    def get(self, key: tuple[object, str], make: Callable[[], _T]) -> _T:
         steps, extra = key
         hit = self._hits.get((id(steps), extra))
         if hit is not None and hit[0] is steps:

@@ -228,3 +228,11 @@ def test_keys_by_table_tell_games_apart_as_the_stone_by_stone_keys_do(
 def test_a_stone_off_the_board_has_a_key_of_its_own() -> None:
     assert key("h8 h9 p16") is not None
     assert key("h8 h9 p16") == key("h8 h9 p16") != key("h8 h9 o15")
+
+
+def test_a_stone_off_the_board_below_is_no_stone_on_the_board() -> None:
+    # RenLib writes a row -1 (a node byte with high nibble 15): its cell by the tables was
+    # another point's (b0 read as a15), and the two lines were called the same game
+    below = record([parse_point("h8"), parse_point("i9"), Point(1, -1)])
+    corner = record([parse_point("h8"), parse_point("i9"), Point(0, 14)])
+    assert game_key(below, RENJU) != game_key(corner, RENJU)

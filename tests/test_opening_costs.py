@@ -141,3 +141,100 @@ def test_a_hostile_ruleset_applies_a_bounded_number_of_steps(
     check_opening(record, ruleset)
     # the budget, and the steps of the paths it lets finish
     assert applied <= opening.MAX_STEPS + 2 * 215
+
+
+# -- found by a red team of the day's change ------------------------------------------------------
+def _line(stones: list[tuple[int, int]], variation: str) -> Record:
+    from renju_cli.coords import Point
+    from renju_cli.record import Move, SourceLocation
+
+    record = Record(
+        [Move(Point(*p)) for p in stones], SourceLocation("t.sgf", 0, 1, None, variation)
+    )
+    record.opening_id = "D4"  # (an id: the line's check is not the memo of first stones)
+    return record
+
+
+def test_threads_checking_lines_of_two_trees_get_their_own_checks() -> None:
+    # the last line's check was kept field by field: a thread could get the check of the
+    # other thread's stones (a bad opening reported clean, 914 in 60,000 checks)
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    rules = load("yamaguchi")
+    one = [(7, 7), (7, 8), (8, 8), (9, 9), (10, 10)]
+    other = [(7, 7), (2, 2), (12, 12), (9, 9), (10, 10)]
+    want = {
+        tuple(s): [f.code for f in opening._check_opening(_line(s, "1"), rules).findings]
+        for s in (one, other)
+    }
+    assert want[tuple(one)] != want[tuple(other)]
+
+    def work(stones: list[tuple[int, int]]) -> int:
+        wrong = 0
+        for i in range(3000):
+            got = [f.code for f in check_opening(_line(stones, str(i)), rules).findings]
+            wrong += got != want[tuple(stones)]
+        return wrong
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            assert list(pool.map(work, [one, other])) == [0, 0]
+    finally:
+        sys.setswitchinterval(before)
+
+
+def test_a_shorter_line_has_no_line_for_a_finding_past_its_end() -> None:
+    # a swap recorded after move 10 at the root: the main line's finding of move 10 has its
+    # line; a variation of 6 moves, which shares the check, has none (it had line 11)
+    tree = (
+        b"(;GM[4]SZ[15]SW[10]\n;B[hh]\n;W[hi]\n;B[ii]\n;W[gg]\n;B[jj](\n;W[kk]\n;B[ll]\n;W[mm]"
+        b"\n;B[nn]\n;W[ee]\n;B[dd]\n;W[cc])(\n;W[aa]))"
+    )
+    rules = load("swap2")
+    opening._LAST_LINE.kept = None
+    for record in read(tree):
+        got = check_opening(record, rules)
+        fresh = opening._check_opening(record, rules)
+        assert [f.to_json() for f in got.findings] == [f.to_json() for f in fresh.findings]
+
+
+def test_empty_steps_of_two_rulesets_are_not_mistaken_for_each_other(tmp_path: Path) -> None:
+    # () is one object: a protocol of no steps and an empty option of a branch without a
+    # chooser were found under the same key, an int taken for steps (TypeError, exit 3)
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("name: empty\nextends: renju\nopening: {name: Empty, steps: []}\n")
+    noby = tmp_path / "noby.yaml"
+    noby.write_text(
+        yaml.safe_dump(
+            {
+                "name": "noby",
+                "extends": "renju",
+                "opening": {
+                    "name": "NoBy",
+                    "steps": [
+                        {"place": {"move": 1, "color": "black", "by": "P1"}},
+                        {
+                            "branch": {
+                                "options": [
+                                    {"name": "play", "steps": []},
+                                    {"name": "swap", "steps": [{"swap": {"by": "P2"}}]},
+                                ]
+                            }
+                        },
+                        {"place": {"move": 2, "color": "white", "by": "white"}},
+                    ],
+                },
+            }
+        )
+    )
+    record = read(b"h8 h9 j10 k11\n")[0]
+    for order in ([empty, noby], [noby, empty]):
+        for path in order:
+            ruleset = load(str(path))
+            check = check_opening(record, ruleset)
+            assert [f.to_json() for f in check.findings] == [
+                f.to_json() for f in opening._check_opening(record, ruleset).findings
+            ]
