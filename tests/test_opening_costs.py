@@ -52,7 +52,7 @@ def checks_made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return real(*args)
 
     monkeypatch.setattr(opening, "_check_opening", counted)
-    opening._LAST_LINE.check = None
+    opening._LAST_LINE.kept = None
     return made
 
 
