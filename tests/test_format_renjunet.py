@@ -1606,3 +1606,20 @@ def test_swap_flags_and_alt_offers_are_bounded() -> None:
             2,
         ),
     ]
+
+
+def test_a_gt_in_a_value_of_the_damaged_start_tag_ends_nothing() -> None:
+    # the game resumed at has a "<" in a value (damage) after a ">" in it: the ">" was taken
+    # for the end of the tag, and the "<game" later in the value for a game (game 7, with game
+    # 2's moves: a record invented).  Found by a red team.
+    head = '<?xml version="1.0"?>\n<database><games>\n'
+    text = (
+        head
+        + '<game id="1"><move>h8 & </move></game>\n'
+        + '<game id="2" note="x>y <game id=\'7\'>" bresult="1"><move>h8 h9</move></game>\n'
+        + '<game id="3"><move>h8 h9 i9</move></game>\n</games></database>\n'
+    )
+    recs = read_text(text)
+    assert [r.source.line for r in recs] == [3, 4, 5]
+    assert [r.unreadable for r in recs] == [True, True, False]
+    assert [m.point for m in recs[2].moves] == pts("h8", "h9", "i9")

@@ -1807,7 +1807,7 @@ def _resume_state(data: bytes, at: int, start: int) -> _Resume:
         # would hold it)
         return _Resume(start, _TAG, at)
     lt = data.rfind(b"<", 0, at)
-    if lt <= data.rfind(b">", 0, at):
+    if lt < 0 or not _tag_open_at(data, lt, at):
         return _Resume(start, _TEXT)
     tag_at = lt if _TAG_START.match(data, lt) is not None else -1
     i = lt + 1
@@ -1824,6 +1824,22 @@ def _resume_state(data: bytes, at: int, start: int) -> _Resume:
                 # hand-edited file), and the "<" the error is at starts what follows
                 return _Resume(start, _TEXT)
             return _Resume(start, _VALUE_IN, tag_at, m.group(1), nl, lt_in)
+        i = close + 1
+
+
+def _tag_open_at(data: bytes, lt: int, at: int) -> bool:
+    """Whether the tag whose ``<`` is at ``lt`` is still open at byte ``at``: no ``>`` outside
+    its quoted values between them (a ``>`` in a value ends nothing: ``note="x>y <game ...>"``
+    took the ``<game`` in the value for a game, a record invented)."""
+    i = lt + 1
+    while True:
+        gt = data.find(b">", i, at)
+        m = _VALUE_START.search(data, i, at)
+        if m is None or 0 <= gt < m.start():
+            return gt < 0
+        close = data.find(m.group(1), m.end(), at)
+        if close < 0:
+            return True  # in a value still open at the error
         i = close + 1
 
 
