@@ -1623,3 +1623,26 @@ def test_a_gt_in_a_value_of_the_damaged_start_tag_ends_nothing() -> None:
     assert [r.source.line for r in recs] == [3, 4, 5]
     assert [r.unreadable for r in recs] == [True, True, False]
     assert [m.point for m in recs[2].moves] == pts("h8", "h9", "i9")
+
+
+def test_a_long_token_is_fed_in_growing_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    # expat scans an unfinished token anew on every feed: a 4 MB attribute value fed 8 KiB at
+    # a time took 1.6 s (16 MB, half a minute).  While the parser stays in one token, each feed
+    # is twice the last (up to MAX_FEED_BYTES): a few dozen feeds, not 256, for 2 MiB.
+    value = "x" * (2 << 20)
+    text = (
+        f"<database><games><game id='1' note='{value}'><move>h8 h9</move></game></games></database>"
+    )
+    feeds = 0
+    real = renjunet._Source.next
+
+    def counted(self: renjunet._Source) -> bytes | None:
+        nonlocal feeds
+        piece = real(self)
+        feeds += piece is not None
+        return piece
+
+    monkeypatch.setattr(renjunet._Source, "next", counted)
+    [rec] = read_text(text)
+    assert [m.point for m in rec.moves] == pts("h8", "h9")  # (the note is cut at max_string)
+    assert feeds < 2 * (len(text) // renjunet.MAX_FEED_BYTES) + 20

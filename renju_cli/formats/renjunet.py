@@ -81,6 +81,10 @@ CHUNK_BYTES = 1 << 16
 #: Bytes handed to the parser at a time: the records of the games that end in a feed wait in
 #: memory until it returns, and a 64 KiB chunk can hold ten thousand tiny games.
 FEED_BYTES = 1 << 13
+#: While the parser stays in one token (a value, a comment of megabytes), each feed is twice
+#: the last, up to this: expat scans an unfinished token anew on every feed (a 4 MB attribute
+#: value took 1.6 s, 16 MB half a minute); past the token, the games of one feed wait in memory.
+MAX_FEED_BYTES = 1 << 19
 #: Entries kept per lookup table; the real database has about 10^4 players.
 MAX_TABLE_ENTRIES = 1 << 20
 #: A move token longer than this cannot be a point; it is kept only for the message.
@@ -1436,6 +1440,9 @@ class _Source:
         # the file byte index from which what is kept is kept (the start of the token the
         # parser is in), or None
         self.hold: int | None = None
+        # the hold when the last piece was given, and how many pieces the next one joins
+        self.held_at: int | None = None
+        self.pieces = 1
 
     def _pull(self) -> bytes | None:
         """The next piece of the file, ``None`` at its end."""
@@ -1476,6 +1483,16 @@ class _Source:
             if self.ends is None:
                 self._know_ends(b"".join(self.kept), self.kept_pos.byte)
             return None
+        if self.hold is not None and self.hold == self.held_at:
+            # still in the token of the last feed: give the parser twice as much at once
+            self.pieces = min(self.pieces * 2, MAX_FEED_BYTES // FEED_BYTES)
+            parts = [chunk]
+            while len(parts) < self.pieces and (more := self._pull()) is not None:
+                parts.append(more)
+            chunk = b"".join(parts)
+        else:
+            self.pieces = 1
+        self.held_at = self.hold
         kept = self.kept
         kept.append(chunk)
         self.kept_bytes += len(chunk)
