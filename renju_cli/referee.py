@@ -63,16 +63,28 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
         # like an earlier line in the memo's sense (its moves lie at their nodes' places).  A
         # line without moves has nothing to resume: the memo takes it, as a tree's first line.
         return memo.replay_line(record)
+    if memo.resting > 0 and not tree_line:
+        memo.resting -= 1
+        return replay_uncached(record, ruleset)
     key = memo.key(record)
     if key is None:  # too long for the memo
         return memo.replay_line(record) if tree_line else replay_uncached(record, ruleset)
     seen = memo.reports.get(key, _UNSEEN)
     if isinstance(seen, _Template):
+        memo.unseen = 0
         return seen.report_for(record, ruleset)
     report = replay_uncached(record, ruleset)
     # a template is kept from the second time a content is seen: a batch of short records
     # that are all different must not pay for a copy of each report it will never reuse
     memo.put(key, None if seen is _UNSEEN else _Template(report, record, ruleset))
+    if seen is _UNSEEN:
+        memo.unseen += 1
+        if memo.unseen >= MEMO_SIZE:
+            # a memo full of contents seen once: the records are all different (a flood of
+            # distinct games), and the keys cost more than they save; rest a while
+            memo.unseen, memo.resting = 0, MEMO_SIZE
+    else:
+        memo.unseen = 0
     return report
 
 
@@ -249,6 +261,9 @@ class _Memo:
         self.reports: dict[tuple[object, ...], _Template | None] = {}
         # a variant with a replay of its own reads more of the record than the key holds
         self.enabled = ruleset.data.get("variant") is None
+        # contents seen for the first time in a row; records replayed without the memo
+        self.unseen = 0
+        self.resting = 0
         # per thread: a threaded scheduler (Dask workers, a library user's thread pool) may
         # replay two trees under one ruleset at once
         self._local = threading.local()

@@ -392,3 +392,40 @@ def test_the_field_order_the_referee_builds_positionally() -> None:
     assert names(Finding) == [
         "code", "message", "severity", "move", "point", "line", "offset", "counts", "worst",
     ]  # fmt: skip
+
+
+def test_the_memo_rests_after_a_run_of_distinct_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a flood of distinct short games: every key built was seen once and never again (a tenth
+    # of the time of such a flood); after MEMO_SIZE of them in a row the memo rests for as
+    # many, then keys records again (and remembers what repeats)
+    from renju_cli import referee
+
+    monkeypatch.setattr(referee, "MEMO_SIZE", 8)
+    rules = from_text("name: rest\nextends: renju\n")
+    memo = referee._Memo.of(rules)
+    keyed = 0
+    real = referee._Memo.key
+
+    def counted(self: referee._Memo, record: Record) -> Any:
+        nonlocal keyed
+        keyed += 1
+        return real(self, record)
+
+    monkeypatch.setattr(referee._Memo, "key", counted)
+    points = [Point(x, y) for x in range(15) for y in range(15)]
+    distinct = [
+        Record([Move(points[k]), Move(points[k + 1])], SourceLocation("d", k)) for k in range(24)
+    ]
+    reports = [replay(r, rules) for r in distinct]
+    assert keyed == 8 + 8  # 8 keyed, 8 rested, 8 keyed again: resting again
+    assert (memo.resting, memo.unseen) == (8, 0)
+    assert [r.to_json() for r in reports] == [replay_uncached(r, rules).to_json() for r in distinct]
+    # rested, the memo remembers what repeats again: the second copy makes a template
+    for _ in range(8):
+        replay(distinct[0], rules)
+    assert memo.resting == 0
+    again = distinct[1]
+    for _ in range(3):
+        assert replay(again, rules).to_json() == replay_uncached(again, rules).to_json()
+    key = real(memo, again)
+    assert key is not None and isinstance(memo.reports[key], referee._Template)
