@@ -63,7 +63,9 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
         # like an earlier line in the memo's sense (its moves lie at their nodes' places).  A
         # line without moves has nothing to resume: the memo takes it, as a tree's first line.
         return memo.replay_line(record)
-    if memo.resting > 0 and not tree_line:
+    if memo.resting > 0 and memo.takes(record):
+        # (a record the memo would key, a tree's first line among them: the bare games of an
+        # SGF collection are lines of trees of one line)
         memo.resting -= 1
         return replay_uncached(record, ruleset)
     key = memo.key(record)
@@ -287,17 +289,21 @@ class _Memo:
             memo = _MEMOS[id(ruleset)] = _Memo(ruleset)
         return memo
 
+    def takes(self, record: Record) -> bool:
+        """Whether ``record`` is short and plain: one the memo keys."""
+        return (
+            len(record.moves) <= MEMO_MOVES
+            and len(record.setup) <= MEMO_MOVES
+            and len(record.problems) <= MEMO_MOVES
+            and not record.opening_events
+            and self.enabled
+        )
+
     def key(self, record: Record) -> tuple[object, ...] | None:
         """Everything of ``record`` its replay reads, or ``None`` when it is not short and plain."""
-        moves, problems, setup = record.moves, record.problems, record.setup
-        if (
-            len(moves) > MEMO_MOVES
-            or len(setup) > MEMO_MOVES
-            or len(problems) > MEMO_MOVES
-            or record.opening_events
-            or not self.enabled
-        ):
+        if not self.takes(record):
             return None
+        moves, problems, setup = record.moves, record.problems, record.setup
         line = record.source.line or 0
         offset = record.source.offset or 0
         declared = record.declared_result

@@ -414,7 +414,12 @@ def test_the_memo_rests_after_a_run_of_distinct_records(monkeypatch: pytest.Monk
     monkeypatch.setattr(referee._Memo, "key", counted)
     points = [Point(x, y) for x in range(15) for y in range(15)]
     distinct = [
-        Record([Move(points[k]), Move(points[k + 1])], SourceLocation("d", k)) for k in range(24)
+        # every other one the only line of a tree (an SGF collection of bare games)
+        Record(
+            [Move(points[k]), Move(points[k + 1])],
+            SourceLocation("d", k, None, None, "main" if k % 2 else None),
+        )
+        for k in range(24)
     ]
     reports = [replay(r, rules) for r in distinct]
     assert keyed == 8 + 8  # 8 keyed, 8 rested, 8 keyed again: resting again
