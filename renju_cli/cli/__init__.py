@@ -60,6 +60,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
+        _remove_temporaries()
         click.echo("renju: interrupted", err=True)
         forget_interrupt()
         sys.exit(130)
@@ -72,15 +73,18 @@ def main(argv: list[str] | None = None) -> None:
         e.show()
         sys.exit(EXIT_USAGE)
     except Terminated as e:
-        # the report's temporary file is gone (its context closed on the way here); no
-        # waiting at exit for workers the signal may have killed mid-message (the pool's
-        # thread could wait on the rest for ever): they end with this process
+        # the report's temporary file is gone (its context closed on the way here, or, cut
+        # short by the signal, removed now); no waiting at exit for workers the signal may
+        # have killed mid-message (the pool's thread could wait on the rest for ever): they
+        # end with this process
+        _remove_temporaries()
         click.echo(f"renju: terminated ({signal.Signals(e.signum).name})", err=True)
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
                 stream.flush()
         os._exit(128 + e.signum)
     except KeyboardInterrupt:
+        _remove_temporaries()
         click.echo("renju: interrupted", err=True)
         forget_interrupt()
         sys.exit(130)
@@ -103,6 +107,13 @@ def main(argv: list[str] | None = None) -> None:
             err=True,
         )
         sys.exit(EXIT_INTERNAL)
+
+
+def _remove_temporaries() -> None:
+    """The temporary files of outputs a signal cut short (``output.remove_temporaries``)."""
+    from renju_cli.cli.output import remove_temporaries
+
+    remove_temporaries()
 
 
 class Terminated(BaseException):
