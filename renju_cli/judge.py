@@ -746,17 +746,16 @@ class Judge:
         rest of the board holds: the same subproblem recurs with different stones far away
         (in other games, or placed higher up the recursion).
         """
-        key = (q, stone, code, reach)
-        memo = self._memo
-        entries = memo.get(key)
-        whole = self._whole_of(board, reach)
-        if entries:
-            for read, stones, status in entries:
-                if whole & read == stones:
-                    return status, read
+        known = self._remembered(board, reach, q, stone, code)
+        if known is not None:
+            return known
         self.deep_judgements += 1
         forbidden, read = self._two_real_threes(board, q, stone)
         status = _FORBIDDEN if forbidden else _LEGAL
+        # (looked up again: the recursion may have started the memo afresh)
+        key = (q, stone, code, reach)
+        memo = self._memo
+        entries = memo.get(key)
         if entries is None:
             if self._memo_size >= MEMO_LIMIT:
                 memo.clear()
@@ -765,7 +764,8 @@ class Judge:
         elif len(entries) >= MEMO_CONTEXTS:
             del entries[0]
             self._memo_size -= 1
-        entries.append((read, whole & read, status))
+        # (the board is as it was before the recursion: its whole int is the one it had)
+        entries.append((read, self._whole_of(board, reach) & read, status))
         self._memo_size += 1
         return status, read
 
