@@ -56,7 +56,6 @@ import bisect
 import dataclasses
 import heapq
 import json
-import operator
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -69,7 +68,7 @@ from typing import Any, TypeVar, cast
 
 from renju_cli.board import BLACK, WHITE, Board
 from renju_cli.coords import COLUMNS, Point, center, parse_point
-from renju_cli.record import OpeningEvent, Record
+from renju_cli.record import OpeningEvent, Record, same_events
 from renju_cli.report import CODES, ERROR, INFO, MAX_FINDINGS, WARNING, Finding
 from renju_cli.ruleset import Ruleset
 
@@ -859,8 +858,9 @@ class _Events:
         self.codes.update(code for _, _, code in leftover)
         leftover.sort()
         # the decisions by ``after``, then index (each list of ``decisions`` is in index order)
-        self.ahead = [i for after in sorted(decisions) for i in decisions[after]]
-        self.ahead_after = [after for after in sorted(decisions) for _ in decisions[after]]
+        places = sorted(decisions)
+        self.ahead = [i for after in places for i in decisions[after]]
+        self.ahead_after = [after for after in places for _ in decisions[after]]
 
     @staticmethod
     def of(events: list[OpeningEvent]) -> _Events:
@@ -1130,8 +1130,7 @@ class _LastLine:
             ruleset is not kept_rules
             or record.setup
             or (record.width, record.height, record.opening_id) != board
-            or len(events) != len(kept_events)
-            or not all(map(operator.is_, events, kept_events))
+            or not same_events(events, kept_events)
             or min(len(moves), read) != length
         ):
             return None

@@ -8,6 +8,7 @@ referee decides what is legal.  Readers never raise on a malformed record: they 
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -134,6 +135,12 @@ class OpeningEvent:
     value: str | None = None
     points: list[Point] = field(default_factory=list)
     line: int | None = None
+
+
+def same_events(a: list[OpeningEvent], b: list[OpeningEvent]) -> bool:
+    """Whether two records hold the very same event objects (the lines of a variation tree,
+    the games of the same swap flags): what is worked out of one holds for the other."""
+    return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
 @dataclass(slots=True)

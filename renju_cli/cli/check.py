@@ -301,7 +301,11 @@ def check(
     threshold = None if fail_on == "never" else fail_on
     kept: list[tuple[Any, Any]] = []
     not_shown = 0  # records past the HTML report's pages
-    pages = _max_pages() if html_dir is not None else 0
+    pages = 0
+    if html_dir is not None:
+        from renju_cli.html_report import MAX_PAGES
+
+        pages = MAX_PAGES
     with contextlib.ExitStack() as stack:
         remote = stack.enter_context(_dask(dask_address, workers))
         batch = Batch(
@@ -346,12 +350,6 @@ def check(
         batch.summary.severities[s] for s in SEVERITIES[SEVERITIES.index(threshold) :]
     )
     sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
-
-
-def _max_pages() -> int:
-    from renju_cli.html_report import MAX_PAGES
-
-    return MAX_PAGES
 
 
 def _write_html(

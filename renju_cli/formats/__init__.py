@@ -20,7 +20,6 @@ import dataclasses
 import functools
 import importlib
 import io
-import operator
 import os
 import re
 import stat
@@ -29,7 +28,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, BinaryIO
 
-from renju_cli.record import OpeningEvent, ParseProblem, Record, SourceLocation
+from renju_cli.record import OpeningEvent, ParseProblem, Record, SourceLocation, same_events
 
 #: Format name -> module, in the order detection tries them.
 FORMAT_MODULES: dict[str, str] = {
@@ -158,7 +157,7 @@ def bound_events(records: Iterator[Record], options: ReadOptions) -> Iterator[Re
     last: list[OpeningEvent] = []
     for record in records:
         events = record.opening_events
-        if events and not (len(events) == len(last) and all(map(operator.is_, events, last))):
+        if events and not same_events(events, last):
             weight = event_weight(events)
             if weight > left:
                 record.problems.append(
