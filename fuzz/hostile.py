@@ -198,6 +198,40 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
             + b")"
         ),
     ),
+    # the same, each record naming an opening protocol itself (no option needed): the walk
+    # of a protocol costs more than the rest of a short record, and distinct records share none
+    "sgf-distinct-games-rif": lambda n: _distinct_lines(
+        n,
+        3,
+        lambda p: (
+            b"(;RU[renju-rif];"
+            + b";".join(
+                b"BW"[i % 2 : i % 2 + 1] + b"[" + _sgf_point(x) + b"]" for i, x in enumerate(p)
+            )
+            + b")"
+        ),
+    ),
+    "jsonl-distinct-records-taraguchi": lambda n: _distinct_lines(
+        n, 3, lambda p: b'{"rules":"taraguchi-10","moves":"' + b" ".join(p) + b'"}\n'
+    ),
+    "renjunet-distinct-games-rif": lambda n: (
+        b"<?xml version='1.0'?><database><rules><rule id='1' name='RIF'/></rules><games>"
+        + _distinct_lines(
+            n - 128, 3, lambda p: b"<game rule='1'><move>" + b" ".join(p) + b"</move></game>"
+        )
+        + b"</games></database>"
+    ),
+    "playok-distinct-games-swap2": lambda n: _distinct_lines(
+        n,
+        4,
+        lambda p: (
+            b'[Site "PlayOK"]\n[GameType "61,15"]\n\n1. '
+            + b" ".join(p[:2])
+            + b" 2. "
+            + b" ".join(p[2:])
+            + b" 1-0\n\n"
+        ),
+    ),
     "playok-distinct-games": lambda n: _distinct_lines(
         n,
         4,

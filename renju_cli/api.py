@@ -69,24 +69,31 @@ def analyze_all(
     """Judge every record of a text (a whole file's content) and return their reports, in
     order; as ``analyze`` otherwise.  An empty or unrecognised text gives one unreadable record.
     """
-    from renju_cli.batch import Settings, judge_one
+    from renju_cli.batch import Settings, judge_one, walk_key
 
     data = text.encode("utf-8") if isinstance(text, str) else text
     settings = Settings(_ruleset_or_none(rules))
     out = []
-    for record in read_bytes(data, path, fmt):
+    # (the bounds of ``renju check`` on the file: the same reports)
+    for record in read_bytes(data, path, fmt, walk_key=functools.partial(walk_key, settings)):
         out.append(judge_one(record, settings).report.to_json())
     return out or [judge_one(unreadable(path, "no record found"), settings).report.to_json()]
 
 
 def read_bytes(
-    data: bytes, path: str = "<string>", fmt: str | None = None, options: ReadOptions | None = None
+    data: bytes,
+    path: str = "<string>",
+    fmt: str | None = None,
+    options: ReadOptions | None = None,
+    walk_key: formats.WalkKey | None = None,
 ) -> Iterator[Record]:
-    """Every record of a file's content held in memory; a move list when no format matches."""
+    """Every record of a file's content held in memory; a move list when no format matches.
+    ``walk_key`` bounds its distinct openings, as ``read_path``'s."""
     if fmt is None and data.strip() and formats.detect(data[: formats.HEAD_BYTES], path) is None:
         fmt = "notation"  # the historical reading of analyze(): a bare move list
     sized = (options or ReadOptions()).for_file(len(data))
-    yield from formats.read_stream(io.BufferedReader(io.BytesIO(data)), path, fmt, sized)
+    stream = io.BufferedReader(io.BytesIO(data))
+    yield from formats.read_stream(stream, path, fmt, sized, walk_key)
 
 
 def _ruleset_or_none(rules: str | Ruleset | None) -> Ruleset | None:
@@ -348,18 +355,20 @@ def read_path(
     fmt: str | None = None,
     options: ReadOptions | None = None,
     on_read: Callable[[int], None] | None = None,
+    walk_key: formats.WalkKey | None = None,
 ) -> Iterator[Record]:
     """Every record of one file (``-`` = standard input); an unreadable file is one record.
 
     ``on_read`` is called with the number of bytes each time the file is read further (for a
     progress bar); records come out as their bytes are read, so a big file streams.
+    ``walk_key`` bounds the file's distinct openings (``formats.bound_walks``).
     """
     opts = options or ReadOptions()
     if path == "-":
         if sys.stdin is None:  # started with standard input closed (``<&-``)
             yield unreadable("<stdin>", "standard input is closed")
             return
-        yield from _read_pipe(_stdin_read(), "<stdin>", fmt, _for_stdin(opts), on_read)
+        yield from _read_pipe(_stdin_read(), "<stdin>", fmt, _for_stdin(opts), on_read, walk_key)
         return
     try:
         raw = open(path, "rb", buffering=0)  # noqa: SIM115 - closed below, after the generator
@@ -369,7 +378,7 @@ def read_path(
     try:
         st = os.fstat(raw.fileno())
         if not stat.S_ISREG(st.st_mode):  # a pipe (``<(zcat games.gz)``) or a device
-            yield from _read_pipe(raw.read, path, fmt, opts, on_read)
+            yield from _read_pipe(raw.read, path, fmt, opts, on_read, walk_key)
             return
         if st.st_size == 0:
             yield unreadable(path, "the file is empty")
@@ -378,7 +387,8 @@ def read_path(
         stream = io.BufferedReader(raw if on_read is None else _CountingRaw(raw, on_read))
         count = 0
         nothing: Record | None = None  # "no record found": said only if the file stayed
-        for record in formats.read_stream(stream, path, fmt, opts.for_file(st.st_size)):
+        sized = opts.for_file(st.st_size)
+        for record in formats.read_stream(stream, path, fmt, sized, walk_key):
             if formats.found_nothing(record):
                 nothing = record
                 continue
@@ -438,6 +448,7 @@ def _read_pipe(
     fmt: str | None,
     opts: ReadOptions,
     on_read: Callable[[int], None] | None,
+    walk_key: formats.WalkKey | None = None,
 ) -> Iterator[Record]:
     """The records of a pipe (standard input, a named pipe, a device), as a stream: records
     come out as their bytes arrive, and memory stays bounded however much (or how long) is
@@ -464,7 +475,7 @@ def _read_pipe(
         more = read if failure is None else _nothing_more
         stream = io.BufferedReader(_AfterHead(head, more, on_read))
         try:
-            yield from formats.read_stream(stream, name, fmt, opts)
+            yield from formats.read_stream(stream, name, fmt, opts, walk_key)
         except OSError as e:
             failure = e
     if failure is not None:

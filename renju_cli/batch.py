@@ -30,31 +30,34 @@ them): a ``ProcessPoolExecutor`` for ``--jobs``, Dask's ``Client.get_executor()`
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import dataclasses
 import functools
 import gc
 import io
 import itertools
-import multiprocessing
 import os
 import signal
 import stat
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
-from renju_cli import api
+from renju_cli import api, opening
 from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
 from renju_cli.formats import ReadOptions, no_record_message, too_many_records, unreadable
 from renju_cli.record import Record, SourceLocation
 from renju_cli.referee import replay
 from renju_cli.report import Finding, GameReport, Summary, filter_findings
 from renju_cli.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    # (imported where a pool or an executor is used: ``concurrent.futures`` and
+    # ``multiprocessing`` pull in logging, pickle and sockets, which ``--jobs 1`` never needs)
+    import concurrent.futures as cf
 
 #: Records per work unit: enough to make the cost of sending one small (a chunk is tens of
 #: milliseconds of judging), few enough that small batches still spread over the workers.
@@ -85,7 +88,7 @@ DUPLICATE_MODES = ("off", "report", "skip")
 #: judging it (only in a worker, never in the main process).
 FAULT_ENV = "RENJU_TEST_FAULT"
 
-ExecutorFactory = Callable[[], cf.Executor]
+ExecutorFactory = Callable[[], "cf.Executor"]
 
 
 @dataclass(frozen=True)
@@ -166,6 +169,11 @@ def judge_one(item: Record | GameReport, settings: Settings) -> Judged:
     return Judged(report, key)
 
 
+def walk_key(settings: Settings, record: Record) -> Hashable | None:
+    """``opening.walk_key`` of ``record`` under the ruleset ``judge_one`` will judge it by."""
+    return opening.walk_key(record, settings.rules or api.choose_ruleset(record, None))
+
+
 def judge_chunk(items: Sequence[Item], settings: Settings) -> list[list[Judged]]:
     """Judge a unit of work, in order: one report per record, every record of a file."""
     out = []
@@ -193,7 +201,8 @@ def read_file(
     file with an unreadable report whose finding says so."""
     count = 0
     try:
-        for record in api.read_path(path, fmt, options, on_read):
+        walks = functools.partial(walk_key, settings)
+        for record in api.read_path(path, fmt, options, on_read, walks):
             count += 1
             yield record
     except Exception as e:  # a bug in a reader: report it, go on with the next file
@@ -214,8 +223,12 @@ def read_slice(item: TextSlice, settings: Settings) -> Iterator[Record | GameRep
     fmt = formats.load(item.fmt)
 
     def read(stream: BinaryIO, path: str, options: formats.ReadOptions) -> Iterator[Record]:
-        # (each slice has the file's bound on opening events: see ``formats.bound_events``)
-        return formats.bound_events(fmt.read(stream, path, options), options)
+        # (each slice has the file's bounds on opening events and walks: see
+        # ``formats.bound_events``)
+        records = formats.bound_events(fmt.read(stream, path, options), options)
+        if options.max_walks < formats.ReadOptions.max_walks:
+            records = formats.bound_walks(records, options, functools.partial(walk_key, settings))
+        return records
 
     count = 0
     with contextlib.ExitStack() as stack:
@@ -295,6 +308,8 @@ def _fault(record: Record, spec: str) -> None:
     kind, _, target = spec.partition(":")
     if target != f"{os.path.basename(record.source.path)}#{record.source.index}":
         return
+    import multiprocessing
+
     if kind == "crash" and multiprocessing.parent_process() is not None:
         os._exit(70)
     raise RuntimeError(f"fault injected by {FAULT_ENV}")
@@ -388,6 +403,8 @@ def process_pool(jobs: int) -> ExecutorFactory:
     """A factory of process pools of ``jobs`` workers."""
 
     def make() -> cf.Executor:
+        import concurrent.futures as cf
+
         return cf.ProcessPoolExecutor(
             max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),)
         )
@@ -484,6 +501,8 @@ class _Engine:
         self.broken = False  # the current executor lost a worker
 
     def run(self, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Results]]:
+        import concurrent.futures as cf
+
         # (chunk, its future, the executor it went to), oldest first
         queue: deque[tuple[Chunk, cf.Future[Results], cf.Executor]] = deque()
         source = iter(chunks)
@@ -513,6 +532,8 @@ class _Engine:
             _stop(self.executor, wait=not queue)  # all done: let the workers end first
 
     def _submit(self, items: Sequence[Item]) -> tuple[cf.Future[Results], cf.Executor]:
+        import concurrent.futures as cf
+
         if not _worth_sending(items):
             # judged here, now: a finished future keeps the chunk in its place in the order
             done: cf.Future[Results] = cf.Future()
@@ -533,6 +554,8 @@ class _Engine:
     def _isolate(self, item: Item) -> list[Judged]:
         """Judge one item of a failed chunk alone on the executor (a file: each of its records
         alone), so that only a record that kills its worker is reported."""
+        import concurrent.futures as cf
+
         if self.broken:
             self._renew()
         try:

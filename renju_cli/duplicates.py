@@ -21,7 +21,6 @@ The key is a 16-byte digest, so a batch of millions of records keeps a small ind
 from __future__ import annotations
 
 import functools
-import hashlib
 from array import array
 from collections.abc import Callable
 
@@ -103,6 +102,8 @@ def game_key(record: Record, ruleset: Ruleset) -> bytes | None:
         if best is None or form < best:
             best = form
     text = repr((width, height, best)).encode()
+    import hashlib  # (here: hashlib loads OpenSSL, which a batch without --duplicates skips)
+
     return hashlib.blake2b(text, digest_size=16).digest()
 
 
@@ -176,6 +177,8 @@ def _key_of_codes(setup: list[int], moves: list[int], width: int, height: int) -
     numbers = array("H", (width, height, len(best[0]), len(best[1])))
     for part in best:
         numbers.extend(part)
+    import hashlib  # (see above)
+
     return hashlib.blake2b(b"codes" + numbers.tobytes(), digest_size=16).digest()
 
 

@@ -305,17 +305,22 @@ class WindowTable:
 
     def _key(self, raw: int) -> int:
         """``canonical_key`` of a raw window, by halves: each side of ``p`` is canonical on its
-        own, and for small windows both halves' keys fit in two short lists."""
+        own, and for small windows both halves' keys fit in two short lists, filled as halves
+        are met (-1: not yet; all of them at once cost a one-record run 4,096 keys)."""
         k = self.k
         if k > 6:
             return canonical_key(raw, self.stone, k)
         if not self._halves:
             side = 1 << (2 * k)
-            left = [canonical_key(x, self.stone, k) for x in range(side)]
-            right = [canonical_key(y << (2 * k + 2), self.stone, k) for y in range(side)]
-            self._halves = (left, right)
+            self._halves = ([-1] * side, [-1] * side)
         left, right = self._halves
-        return left[raw & ((1 << (2 * k)) - 1)] | right[raw >> (2 * k + 2)]
+        x, y = raw & ((1 << (2 * k)) - 1), raw >> (2 * k + 2)
+        key_x, key_y = left[x], right[y]
+        if key_x < 0:
+            key_x = left[x] = canonical_key(x, self.stone, k)
+        if key_y < 0:
+            key_y = right[y] = canonical_key(y << (2 * k + 2), self.stone, k)
+        return key_x | key_y
 
     def _known(self, raw: int) -> tuple[LineFacts, int]:
         key = self._key(raw)

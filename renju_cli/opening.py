@@ -62,8 +62,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache, partial
-from importlib import resources
 from itertools import chain
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from renju_cli.board import BLACK, WHITE, Board
@@ -121,7 +121,9 @@ class CanonicalOpening:
 @cache
 def canonical_openings() -> tuple[CanonicalOpening, ...]:
     """The table shipped in ``renju_cli/data/openings26.json``."""
-    raw = (resources.files("renju_cli") / "data" / "openings26.json").read_text("utf-8")
+    # (the package's directory, as ``importlib.resources.files`` gives it on disk: that import
+    # pulls in tempfile and zipfile at start-up, see ``ruleset.shipped_dir``)
+    raw = (Path(__file__).parent / "data" / "openings26.json").read_text("utf-8")
     out = []
     for o in json.loads(raw)["openings"]:
         pts = [parse_point(s["point"]) for s in o["stones"]]
@@ -1010,6 +1012,12 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
     each with the lines of its own moves.  Opening books, RenLib trees and databases repeat a
     few openings thousands of times, and a walk costs more than the rest of a short record.
     """
+    if record.protocol_not_followed is not None and ruleset.opening and not record.setup:
+        # past the file's bound on walks (``batch.bound_walks``): never a remembered check
+        # either, which would depend on what this process judged before (``--jobs``)
+        protocol = _usable_protocol(ruleset)
+        if protocol is not None:
+            return _not_followed(record, ruleset, protocol, record.protocol_not_followed)
     key = _memo_key(record, ruleset)
     if key is None:
         if record.source.variation is None or not ruleset.opening:
@@ -1026,21 +1034,32 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
             _LAST_LINE.keep(record, ruleset, read[0], _for_record(check, record))
         return check
     hit = _CHECKED.get(key)
-    if hit is not None and hit[0] is ruleset and hit[1] is not None:
+    if hit is not None and hit[0] is ruleset:
         return _for_record(hit[1], record)
     check = _check_opening(record, ruleset)
     if len(_CHECKED) >= _CHECKED_ENTRIES:
         _CHECKED.clear()
-    # a copy is kept only for stones seen before: records that all begin differently (a
-    # hostile batch of distinct games) pay for the key alone
-    _CHECKED[key] = (ruleset, _for_record(check, record) if hit is not None else None)
+    # kept in containers of its own, the findings shared (nothing changes a finding once
+    # made): records that all begin differently (a hostile batch of distinct games) must not
+    # pay for a copy each, nor for a second walk of stones seen twice
+    opening = check.opening
+    _CHECKED[key] = (
+        ruleset,
+        OpeningCheck(
+            {k: list(v) if isinstance(v, list) else v for k, v in opening.items()}
+            if opening is not None
+            else None,
+            list(check.findings),
+            check.course,
+            Counter(check.dropped) if check.dropped is not None else None,
+        ),
+    )
     return check
 
 
 #: ``check_opening``'s checks by ``_memo_key``, with the ruleset they were made under (its id
-#: is in the key; kept, so that a reused id is never mistaken); ``None`` for stones seen once.
-#: Bounded: cleared when full.
-_CHECKED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck | None]] = {}
+#: is in the key; kept, so that a reused id is never mistaken).  Bounded: cleared when full.
+_CHECKED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck]] = {}
 _CHECKED_ENTRIES = 8192
 
 
@@ -1051,12 +1070,11 @@ def _memo_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
     cheaper than the key)."""
     if record.opening_events or record.opening_id or record.setup or not ruleset.opening:
         return None
-    try:
-        protocol = protocol_of(ruleset)
-    except ProtocolError:
-        return None
-    if protocol is None:
-        return None
+    protocol = _usable_protocol(ruleset)
+    return _stones_key(record, ruleset, protocol) if protocol is not None else None
+
+
+def _stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[Any, ...] | None:
     reach = _protocol_reach(protocol)
     if reach is None:
         return None
@@ -1068,6 +1086,70 @@ def _memo_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
         min(len(moves), reach),
         *[m.point for m in moves[:reach]],
     )
+
+
+def walk_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
+    """What the walk of ``record``'s opening protocol depends on, as a key (records of one key
+    share a walk), or ``None`` when checking its opening walks no protocol (none, a setup).
+    ``batch.bound_walks`` counts a file's distinct keys: the key is exact where the memo of
+    ``check_opening`` keys, and otherwise holds the record's events and the stones as far as
+    the protocol and its events reach (tree lines that begin alike share their walk)."""
+    if not ruleset.opening or record.setup:
+        return None
+    protocol = _usable_protocol(ruleset)
+    if protocol is None:
+        return None
+    events = record.opening_events
+    if not events and not record.opening_id:
+        key = _stones_key(record, ruleset, protocol)  # (``_memo_key``'s)
+        if key is not None:
+            return key
+    reach = _protocol_reach(protocol)
+    if reach is not None and events:
+        reach = max(reach, max(e.after for e in events) + 2)
+    return (
+        id(ruleset),
+        record.width,
+        record.height,
+        record.opening_id,
+        tuple((e.kind, e.after, e.value, tuple(e.points)) for e in events),
+        tuple(m.point for m in record.moves[:reach]),
+    )
+
+
+def _usable_protocol(ruleset: Ruleset) -> Protocol | None:
+    try:
+        return protocol_of(ruleset)
+    except ProtocolError:
+        return None
+
+
+def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str) -> OpeningCheck:
+    """The check of a record whose protocol is not followed (``why``): its opening named, the
+    declared id compared, one finding saying so; the referee still applies its board events
+    and seat rules (``_course``), which cost no walk.  (A plain list of findings, in the
+    report's order: those without a move, then those of the declared id's move 3; too few to
+    cap.)"""
+    width = record.width or ruleset.width
+    height = record.height or record.width or ruleset.height
+    board = _Events.of(record.opening_events).board if record.opening_events else {}
+    summary: dict[str, Any] = {"id": None, "name": None, "symmetry": None}
+    declared: list[Finding] = []
+    c = _board_center(width, height, protocol)
+    if c is not None:
+        points = _placed_points(record, width, height, 3, board)
+        ident = _name_of_first_three(points, c)
+        if ident is not None:
+            summary.update(ident.to_json())
+        declared = _declared_id(record, ident, sum(p is not None for p in points) == 3)
+    summary.update(protocol=protocol.name, black=None, white=None)
+    said = Finding(
+        "unchecked",
+        f"the {protocol.name} opening protocol is not followed for this record: {why}",
+        severity=WARNING,
+    )
+    course, seats = _course(record, ruleset, None, board)
+    return OpeningCheck(summary, [said, *seats, *declared], course)
 
 
 def _for_record(check: OpeningCheck, record: Record) -> OpeningCheck:

@@ -171,6 +171,9 @@ class Record:
     problems: list[ParseProblem] = field(default_factory=list)
     #: The player names by colour may differ from the seat that declared the result (PlayOK).
     format: str = "notation"
+    #: Why the opening protocol is not followed for this record (``None``: it is): set past a
+    #: file's bound on distinct openings (``batch.bound_walks``); its opening is still named.
+    protocol_not_followed: str | None = None
 
     @property
     def unreadable(self) -> bool:

@@ -296,6 +296,8 @@ class _Memo:
             and len(record.setup) <= MEMO_MOVES
             and len(record.problems) <= MEMO_MOVES
             and not record.opening_events
+            # (its report depends on what this process judged before: never shared)
+            and record.protocol_not_followed is None
             and self.enabled
         )
 

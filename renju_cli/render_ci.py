@@ -14,15 +14,18 @@ validates its own output with).  It carries no times, so that equal inputs give 
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
-import tempfile
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from renju_cli.record import SourceLocation
 from renju_cli.render import RENDERERS, Renderer, RenderError, place, summary_text
 from renju_cli.report import ERROR, INFO, SEVERITIES, WARNING, Finding, GameReport, Summary
+
+if TYPE_CHECKING:
+    import tempfile
 
 #: GitHub shows at most 10 error, 10 warning and 10 notice annotations per step (and 50 per
 #: job); annotations past that are dropped silently, so we count them ourselves instead.
@@ -157,8 +160,13 @@ class GithubRenderer(Renderer):
 
 
 # -- JUnit XML -----------------------------------------------------------------------------------
-#: What XML 1.0 cannot carry (control characters, lone surrogates from undecodable file names).
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+@functools.cache
+def _not_xml() -> re.Pattern[str]:
+    """What XML 1.0 cannot carry (control characters, lone surrogates from undecodable file
+    names).  Compiled for a JUnit report only: its character class takes milliseconds."""
+    return re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
 #: Test cases of one file are kept in memory up to this size, then on disk.
 _SPOOL_BYTES = 8 << 20
 
@@ -166,16 +174,18 @@ _SPOOL_BYTES = 8 << 20
 def _xml_text(text: str) -> str:
     from xml.sax.saxutils import escape  # imported by JunitRenderer: see there
 
-    return escape(_NOT_XML.sub("\ufffd", text))
+    return escape(_not_xml().sub("\ufffd", text))
 
 
 def _xml_attr(text: str) -> str:
     from xml.sax.saxutils import quoteattr
 
-    return quoteattr(_NOT_XML.sub("\ufffd", text), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+    return quoteattr(_not_xml().sub("\ufffd", text), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
 
 def _spool_error(e: OSError) -> RenderError:
+    import tempfile
+
     return RenderError(
         e.errno, f"the JUnit cases spooled in {tempfile.gettempdir()}: {e.strerror or e}"
     )
@@ -198,10 +208,13 @@ class JunitRenderer(Renderer):
     def __init__(self, out: TextIO, quiet: bool = False, *, fail_on: str | None = ERROR) -> None:
         super().__init__(out, quiet, fail_on=fail_on)
         # Imported when a JUnit report is asked for, not with this module: xml.sax.saxutils
-        # pulls in urllib.request, http.client and ssl, which every other format would pay for
-        # at start-up.  Now, not at the first record: a Ctrl-C must not land in an import.
+        # pulls in urllib.request, http.client and ssl (and tempfile shutil and random), which
+        # every other format would pay for at start-up.  Now, not at the first record: a Ctrl-C
+        # must not land in an import.
+        import tempfile  # noqa: F401
         import xml.sax.saxutils  # noqa: F401
 
+        _not_xml()  # (compiled now too)
         self.threshold = None if fail_on is None else SEVERITIES.index(fail_on)
         self.out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="renju check">\n')
         self.path: str | None = None
@@ -216,6 +229,8 @@ class JunitRenderer(Renderer):
         if path != self.path:
             self._close_suite()
             self.path = path
+            import tempfile  # (imported by ``__init__``)
+
             self.spool = tempfile.SpooledTemporaryFile(  # noqa: SIM115 - closed with the suite
                 max_size=_SPOOL_BYTES, mode="w+", encoding="utf-8"
             )

@@ -18,7 +18,6 @@ import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -132,7 +131,9 @@ def _judge(black: ColorRules, white: ColorRules, k: int, five_eye: bool) -> Judg
 # -- where shipped rulesets live ---------------------------------------------------------------
 def shipped_dir() -> Path:
     """The directory of shipped rulesets: inside the installed package, or the source checkout."""
-    packaged = Path(str(resources.files("renju_cli"))) / "rulesets"
+    # the package's directory, as ``importlib.resources.files("renju_cli")`` gives it for a
+    # package on disk, without that import (it pulls in tempfile and zipfile) at every start
+    packaged = Path(__file__).parent / "rulesets"
     if packaged.is_dir():
         return packaged
     checkout = Path(__file__).resolve().parent.parent / "rulesets"

@@ -25,9 +25,9 @@ from renju_cli.formats import (
     read_stream,
 )
 from renju_cli.formats.notation import parse_record
-from renju_cli.opening import check_opening
+from renju_cli.opening import OpeningCheck, check_opening
 from renju_cli.record import OpeningEvent, Record
-from renju_cli.ruleset import load
+from renju_cli.ruleset import Ruleset, load
 
 SWAPS = "s-" * 2040  # 4,080 flags: under the per-game cap of 4,096
 
@@ -218,21 +218,43 @@ def test_records_with_events_an_id_or_setup_are_not_remembered() -> None:
     assert opening._memo_key(plain, rif) is None
 
 
-def test_a_copy_is_kept_only_for_stones_seen_before() -> None:
+def test_the_check_of_stones_seen_once_is_kept_apart_from_the_one_handed_out() -> None:
+    # stones seen once are kept with their check (the second record of them must not walk
+    # again), in containers of their own: what a caller does with the check it was given
+    # does not reach the kept one, nor the next record's
     rif = load("renju-rif")
     opening._CHECKED.clear()
     record = parse_record("h8 h9 i10 j11")
     key = opening._memo_key(record, rif)
     assert key is not None
-    check_opening(record, rif)
-    assert opening._CHECKED[key] == (rif, None)  # seen once: the key alone
-    check_opening(record, rif)
+    first = check_opening(record, rif)
+    assert first.findings and first.opening is not None
     kept = opening._CHECKED[key][1]
-    assert kept is not None
-    # what a record's report does with its check does not reach the kept one
-    third = check_opening(record, rif)
-    third.findings.clear()
+    assert kept.findings == first.findings and kept.findings is not first.findings
+    assert kept.opening == first.opening and kept.opening is not first.opening
+    first.findings.clear()
+    first.opening.clear()
+    second = check_opening(record, rif)
+    assert second.findings == kept.findings and second.findings
+    assert second.opening == kept.opening and second.opening
+    second.findings.clear()
     assert check_opening(record, rif).findings == kept.findings
+
+
+def test_stones_seen_twice_are_walked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    rif = load("renju-rif")
+    opening._CHECKED.clear()
+    walked: list[int] = []
+    walk = opening._check_opening
+
+    def counted(record: Record, ruleset: Ruleset, read: list[int] | None = None) -> OpeningCheck:
+        walked.append(len(record.moves))
+        return walk(record, ruleset, read)
+
+    monkeypatch.setattr(opening, "_check_opening", counted)
+    for line in (1, 2, 3):
+        check_opening(parse_record("h8 h9 i10 j11", line=line), rif)
+    assert walked == [4]
 
 
 def test_opening_event_fields_are_positional_as_the_readers_build_them() -> None:

@@ -58,6 +58,11 @@ LIMITS: dict[str, tuple[str, str]] = {
         "opening events (swaps, choices, offered points) per file, and by default no more "
         "than 16384 + one per 8 bytes of the file (16M)",
     ),
+    "walks": (
+        "max_walks",
+        "distinct openings per file whose opening protocol is followed, and by default no "
+        "more than 4096 + one per 128 bytes of the file (16M)",
+    ),
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),
     "string": ("max_string", "length of one comment, name or line (1M)"),
@@ -97,6 +102,8 @@ def parse_limits(limits: tuple[str, ...]) -> dict[str, Any]:
             fields["bytes_per_record"] = 0
         if field == "max_events":
             fields["bytes_per_event"] = 0
+        if field == "max_walks":
+            fields["bytes_per_walk"] = 0
     return fields
 
 

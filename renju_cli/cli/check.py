@@ -284,10 +284,16 @@ def check(
     # Every reader is imported now, not in the middle of the run: a Ctrl-C that lands in the
     # import of a C extension may come out as an ImportError, which a library's fallback
     # (``xml.etree.ElementTree`` falls back to pure Python) swallows, and the run goes on.
-    # Detection imports them all at the first file anyway.
+    # Detection imports them all at the first file anyway (the RenjuNet reader imports the XML
+    # parser itself at the first database, signals held back).  So are the modules that only
+    # some runs use: the process pool's, and hashlib for duplicate keys.
     available()
     selected, ignored = _codes(select), _codes(ignore)
     workers = jobs or cpu_count()
+    if workers > 1:
+        import concurrent.futures.process  # noqa: F401
+    if duplicates != "off":
+        import hashlib  # noqa: F401
 
     inputs = list(api.expand_inputs(paths, include, exclude))
     if not inputs:

@@ -14,7 +14,6 @@ import errno
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO, cast
 
@@ -160,6 +159,8 @@ def _special(path: str) -> bool:
 
 def _temporary_beside(real: str) -> tuple[int, str]:
     """A new temporary file in the directory of ``real``, to be renamed over it when whole."""
+    import tempfile  # (here: it pulls in shutil and random, which output to a terminal skips)
+
     return tempfile.mkstemp(
         # (the name cut: with the random part, a name of 250 bytes would pass the limit)
         prefix=f".{os.fsdecode(os.fsencode(os.path.basename(real))[:100])}.",

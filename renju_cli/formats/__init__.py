@@ -23,10 +23,10 @@ import io
 import os
 import re
 import stat
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast, overload
 
 from renju_cli.record import OpeningEvent, ParseProblem, Record, SourceLocation, same_events
 
@@ -92,6 +92,16 @@ class ReadOptions:
     max_events: int = 16 << 20
     events_allowance: int = 16384
     bytes_per_event: int = 8
+    #: Bound on the distinct openings of one file whose opening protocol is followed step by
+    #: step (the walk of ``opening.check_opening``), by its size as records are: a walk costs
+    #: 25-90 microseconds, more than the rest of a short record, and records that begin alike
+    #: share one; a hostile file of distinct three-move games naming a protocol (``RU[...]``)
+    #: packs 30,000 in a megabyte.  Real files need far fewer: a game takes hundreds of bytes,
+    #: a RenLib library of openings one walk per 90 bytes.  Past it, a record's opening is
+    #: named but its protocol is not followed (``batch.bound_walks``; a finding says so).
+    max_walks: int = 16 << 20
+    walks_allowance: int = 4096
+    bytes_per_walk: int = 128
     #: The line number of the stream's first line: line-based readers (move lists, JSON Lines)
     #: read a slice of a big file in a worker process and still number lines as in the file.
     first_line: int = 1
@@ -113,6 +123,10 @@ class ReadOptions:
             events = self.events_allowance + max(nbytes, 0) // self.bytes_per_event
             if events < self.max_events:
                 changes["max_events"] = events
+        if self.bytes_per_walk > 0:
+            walks = self.walks_allowance + max(nbytes, 0) // self.bytes_per_walk
+            if walks < self.max_walks:
+                changes["max_walks"] = walks
         if self.bytes_per_record > 0:
             bound = self.records_allowance + max(nbytes, 0) // self.bytes_per_record
             if bound < self.max_records:
@@ -126,6 +140,16 @@ class ReadOptions:
             said += (
                 f" (at most {self.events_allowance} + one per {self.bytes_per_event} bytes of "
                 "the file, an offered point counting as one; --limit events=N sets the bound)"
+            )
+        return said
+
+    def too_many_walks(self) -> str:
+        """Why a record's opening protocol was not followed (``batch.bound_walks``)."""
+        said = f"the file holds more than {self.max_walks} distinct openings to follow"
+        if self.bytes_per_walk > 0 and self.max_walks < ReadOptions.max_walks:
+            said += (
+                f" (at most {self.walks_allowance} + one per {self.bytes_per_walk} bytes of the "
+                "file; --limit walks=N sets the bound)"
             )
         return said
 
@@ -175,6 +199,33 @@ def bound_events(records: Iterator[Record], options: ReadOptions) -> Iterator[Re
         yield record
 
 
+#: What the walk of a record's opening protocol depends on (``opening.walk_key`` under the
+#: ruleset that will judge it), or ``None`` when its check walks no protocol.
+WalkKey = Callable[[Record], Hashable | None]
+
+
+def bound_walks(records: Iterator[Record], options: ReadOptions, key: WalkKey) -> Iterator[Record]:
+    """``records`` with their distinct openings counted against ``options.max_walks``: past
+    it, a record that would need a walk of its own (a key not seen in this file) is marked
+    ``protocol_not_followed``, and its check names its opening without following the
+    protocol.  Records of a key seen before are never marked: their check is remembered, and
+    an opening book repeating a few openings thousands of times is followed in full.  Decided
+    here, as the file is read, so the output is the same with any number of ``--jobs``."""
+    left = options.max_walks
+    seen: set[Hashable] = set()
+    why = ""
+    for record in records:
+        walk = key(record) if not record.unreadable else None
+        if walk is not None and walk not in seen:
+            if left > 0:
+                left -= 1
+                seen.add(walk)
+            else:
+                why = why or options.too_many_walks()
+                record.protocol_not_followed = why
+        yield record
+
+
 #: Characters of a record's text (metadata values, notes) that count as one move against the
 #: move budget of a variation tree: a tree repeats its root's text (a comment, the game info)
 #: in every line, and 200 KB of comment over 20,000 variations made 4 GB of report.
@@ -193,6 +244,34 @@ def budget_terms(options: ReadOptions) -> str:
         f"{options.moves_per_byte} per byte of the file + {options.moves_allowance}; "
         f"{TEXT_PER_MOVE} characters of text count as a move"
     )
+
+
+class _LazyPattern:
+    """``re.compile(pattern, flags)``, compiled at its first use (``lazy_compile``)."""
+
+    def __init__(self, pattern: str | bytes, flags: int) -> None:
+        self.pattern = pattern
+        self._flags = flags
+
+    def __getattr__(self, name: str) -> Any:
+        # (called for what this object does not hold yet: the compiled pattern's method is
+        # kept as its own, and later calls cost what they cost on the pattern itself)
+        value = getattr(re.compile(self.pattern, self._flags), name)
+        setattr(self, name, value)
+        return value
+
+
+@overload
+def lazy_compile(pattern: str, flags: int = 0) -> re.Pattern[str]: ...
+@overload
+def lazy_compile(pattern: bytes, flags: int = 0) -> re.Pattern[bytes]: ...
+def lazy_compile(pattern: str | bytes, flags: int = 0) -> re.Pattern[Any]:
+    """``re.compile(pattern, flags)`` done at the pattern's first use, for the expressions a
+    reader alone uses: detection imports every reader (for its ``sniff``), and compiling them
+    took milliseconds that a run on another format paid at start-up.  What it gives is no
+    ``re.Pattern`` (``isinstance`` says so, ``re.sub`` does not take it): only its methods and
+    ``pattern`` are for use."""
+    return cast("re.Pattern[Any]", _LazyPattern(pattern, flags))
 
 
 def clip(text: str, limit: int = 40) -> str:
@@ -362,13 +441,19 @@ def detect(head: bytes, path: str) -> str | None:
 
 
 def read_stream(
-    stream: BinaryIO, path: str, fmt: str | None = None, options: ReadOptions | None = None
+    stream: BinaryIO,
+    path: str,
+    fmt: str | None = None,
+    options: ReadOptions | None = None,
+    walk_key: WalkKey | None = None,
 ) -> Iterator[Record]:
     """Yield the records of one file, detecting its format unless ``fmt`` is given.
 
     A file that matches no format, or in which the reader finds no record (blank lines, an
     empty ``<games>``, comments only), yields one unreadable record with a ``parse-error``
-    problem: a file that held nothing to check must not pass a batch as clean.
+    problem: a file that held nothing to check must not pass a batch as clean.  With
+    ``walk_key`` (the judge's ``opening.walk_key`` under the ruleset each record will be
+    judged by), the file's distinct openings are bounded too (``bound_walks``).
     """
     opts = options or ReadOptions()
     head = _peek(stream) if fmt not in RAW_FORMATS else b""
@@ -395,6 +480,9 @@ def read_stream(
     if fmt not in RAW_FORMATS:
         opts = text_options(opts)
     records = bound_events(load(fmt).read(stream, path, opts), opts)
+    if walk_key is not None and opts.max_walks < ReadOptions.max_walks:
+        # (a pipe of unknown size is bounded by ``max_records`` alone, as for events)
+        records = bound_walks(records, opts, walk_key)
     first = next(records, None)
     if first is None:
         yield unreadable(path, no_record_message(fmt))

@@ -80,7 +80,7 @@ from itertools import islice
 from typing import BinaryIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point, parse_point
-from renju_cli.formats import ReadOptions, too_many_records, unreadable
+from renju_cli.formats import ReadOptions, lazy_compile, too_many_records, unreadable
 from renju_cli.record import (
     BLACK,
     Color,
@@ -106,7 +106,7 @@ MAX_QUOTE = 40
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # After a token: whitespace, the start of a tag or comment, or the end of the line.
 _END = r"(?=[\s\[{;]|$)"
-_TOKEN_RE = re.compile(
+_TOKEN_RE = lazy_compile(
     rf"""
     (?P<num>[0-9]+\.(?:\.\.)?)
     | (?P<result>1-0|0-1|1/2-1/2|\*){_END}
@@ -118,14 +118,14 @@ _TOKEN_RE = re.compile(
     # no global IGNORECASE: with it [a-z] would match the Kelvin sign, which parse_point refuses
     re.VERBOSE,
 )
-_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+_TAG_RE = lazy_compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 #: A tag line that lost a bracket (``Time "07:53:48"]``, ``[Time "07:53:48"``): in a tag
 #: section it is a damaged tag, not the start of the movetext
-_BROKEN_TAG_RE = re.compile(r'\s*\[?\s*[A-Za-z][A-Za-z0-9_]*\s+"[^"]*"\s*\]?\s*')
-_UNESCAPE_RE = re.compile(r"\\(.)")
+_BROKEN_TAG_RE = lazy_compile(r'\s*\[?\s*[A-Za-z][A-Za-z0-9_]*\s+"[^"]*"\s*\]?\s*')
+_UNESCAPE_RE = lazy_compile(r"\\(.)")
 # bounded digit runs: int() of a 5000-digit string raises (and costs quadratic time)
-_GAMETYPE_RE = re.compile(r"\s*([0-9]{1,9})\s*(?:,\s*([0-9]{1,9})\s*)?")
-_WS_RE = re.compile(r"\s+")
+_GAMETYPE_RE = lazy_compile(r"\s*([0-9]{1,9})\s*(?:,\s*([0-9]{1,9})\s*)?")
+_WS_RE = lazy_compile(r"\s+")
 
 _SNIFF_SURE = re.compile(rb'\[\s*(?:Site\s*"PlayOK"|GameType\s*")', re.IGNORECASE)
 _SNIFF_TAG = re.compile(rb'^\s*\[[A-Za-z0-9_]+\s*"[^"\r\n]*"\s*\]', re.MULTILINE)

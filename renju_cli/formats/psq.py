@@ -59,7 +59,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
-from renju_cli.formats import ReadOptions, clip, read_whole, too_long
+from renju_cli.formats import ReadOptions, clip, lazy_compile, read_whole, too_long
 from renju_cli.record import (
     BLACK,
     Color,
@@ -74,19 +74,19 @@ EXTENSIONS = (".psq",)
 FORMAT = "psq"
 OPENING_FORMAT = "gomocup-opening"
 
-_HEADER = re.compile(r"\s*Piskvorky\s+(\d+)\s*[xX]\s*(\d+)\s*(?:,\s*(.*?))?\s*", re.I)
-_MOVE = re.compile(r"\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*(?:,\s*(-?\d{1,12})\s*)?")
-_CODE = re.compile(r"-?\d{1,12}")
-_JUDGE = re.compile(r"(-?\d{1,12})\s*,\s*([^\d\s,+-].*)")
+_HEADER = lazy_compile(r"\s*Piskvorky\s+(\d+)\s*[xX]\s*(\d+)\s*(?:,\s*(.*?))?\s*", re.I)
+_MOVE = lazy_compile(r"\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*(?:,\s*(-?\d{1,12})\s*)?")
+_CODE = lazy_compile(r"-?\d{1,12}")
+_JUDGE = lazy_compile(r"(-?\d{1,12})\s*,\s*([^\d\s,+-].*)")
 #: A line of numbers and commas that is neither a stone nor a code: a stone line cut short
 #: (``11,`` from ``11,12`` at the end of a file cut in the middle of its last line) or damaged.
 #: (one pass, no backtracking: ``[\d,]*\d[\d,]*`` is quadratic on a long line of digits)
-_BROKEN_STONE = re.compile(r"[\d\s,+-]+")
+_BROKEN_STONE = lazy_compile(r"[\d\s,+-]+")
 _OPENING_LINE = re.compile(
     rb"[ \t]*-?\d{1,2}[ \t]*,[ \t]*-?\d{1,2}(?:[ \t]*,[ \t]*-?\d{1,2}[ \t]*,[ \t]*-?\d{1,2})*"
     rb"[ \t]*,?[ \t]*"
 )
-_OPENING_INT = re.compile(r"-?\d+")
+_OPENING_INT = lazy_compile(r"-?\d+")
 #: Trailer lines read at most (names, codes, judge lines); the rest is ignored with a note.
 _MAX_TRAILER = 64
 

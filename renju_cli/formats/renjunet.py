@@ -48,22 +48,17 @@ import re
 import unicodedata
 from collections import deque
 from collections.abc import Iterator
-from typing import Any, BinaryIO, NamedTuple, NoReturn
-from xml.etree.ElementTree import ParseError
-from xml.parsers.expat import ErrorString
-from xml.parsers.expat import errors as expat_errors
-
-from defusedxml import (  # type: ignore[import-untyped, unused-ignore]
-    DefusedXmlException,
-    EntitiesForbidden,
-    ExternalReferenceForbidden,
-)
-from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-ignore]
-    DefusedXMLParser,
-)
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, NoReturn
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point, parse_point
-from renju_cli.formats import ReadOptions, budget_terms, numbered_swaps, text_cost, unreadable
+from renju_cli.formats import (
+    ReadOptions,
+    budget_terms,
+    lazy_compile,
+    numbered_swaps,
+    text_cost,
+    unreadable,
+)
 from renju_cli.record import (
     DeclaredResult,
     Move,
@@ -72,6 +67,19 @@ from renju_cli.record import (
     Record,
     SourceLocation,
 )
+
+if TYPE_CHECKING:  # imported by ``_load_xml``, when the first database is read
+    from xml.etree.ElementTree import ParseError
+    from xml.parsers.expat import ErrorString
+
+    from defusedxml import (  # type: ignore[import-untyped, unused-ignore]
+        DefusedXmlException,
+        EntitiesForbidden,
+        ExternalReferenceForbidden,
+    )
+    from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-ignore]
+        DefusedXMLParser,
+    )
 
 NAME = "renjunet"
 EXTENSIONS = (".rif", ".xml")
@@ -119,8 +127,8 @@ _TABLE_ELEMENTS: dict[str, str] = {
 
 # Characters XML 1.0 forbids even as text (expat would stop the whole file at the first one), and
 # lone surrogates, which cannot be encoded to UTF-8 for expat.
-_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_ENCODING_DECL = re.compile(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""")
+_XML_ILLEGAL = lazy_compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_ENCODING_DECL = lazy_compile(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""")
 _PROLOG = re.compile(
     r"\s*(?:<\?.*?\?>\s*|<!--.*?-->\s*|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>\s*)*", re.DOTALL
 )
@@ -128,20 +136,20 @@ _DATABASE_ROOT = re.compile(r"<(?:[\w.-]+:)?database[\s/>]")
 _SEPARATORS = " \t\r\n,"
 #: Points already parsed, by token: games repeat the same few hundred tokens.
 _POINTS: dict[str, Point] = {}
-_ALT_TOKEN = re.compile(r"[^\s,;]+")
-_DATE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?$")
+_ALT_TOKEN = lazy_compile(r"[^\s,;]+")
+_DATE = lazy_compile(r"\d{4}-\d{2}(?:-\d{2})?$")
 # ASCII digits only, and few: str.isdigit() accepts "²" (which int() refuses) and any length
-_SMALL_NUMBER = re.compile(r"[0-9]{1,6}")
+_SMALL_NUMBER = lazy_compile(r"[0-9]{1,6}")
 #: Where reading resumes after a syntax error: a ``<game`` start tag (bytes of the cleaned UTF-8).
 _GAME_START = rb"<(?:[\w.-]+:)?game[\s/>]"
-_GAME_START_AT = re.compile(_GAME_START)
+_GAME_START_AT = lazy_compile(_GAME_START)
 #: a game start tag where it begins (``_Source.in_game_tag``)
-_GAME_TAG_AT = re.compile(rb"<(?:[\w.-]+:)?game(?:[\s/>]|$)")
+_GAME_TAG_AT = lazy_compile(rb"<(?:[\w.-]+:)?game(?:[\s/>]|$)")
 _NAME_BYTES = rb"[A-Za-z_\x80-\xff][\w.\-\x80-\xff]*"
 # The text skipped after a syntax error (``_Source.skip_to_game``) is read as text, tags,
 # attribute values in tags, and comments, CDATA sections and processing instructions ("sections"):
 #: a section's start (group 1: what follows the "<"), where it begins
-_SECTION_START = re.compile(rb"<(!--|!\[CDATA\[|\?)")
+_SECTION_START = lazy_compile(rb"<(!--|!\[CDATA\[|\?)")
 #: a section's start -> its end, what a message calls it
 _SECTIONS = {
     b"!--": (b"-->", "a comment"),
@@ -151,7 +159,7 @@ _SECTIONS = {
 #: a start or end tag where it begins, up to its name (group 1: "/" for an end tag; group 2: the
 #: qualified name, one character class and a lookahead: no backtracking into the name)
 _TAG_NAME = rb"<(/?)([A-Za-z_\x80-\xff][\w.:\-\x80-\xff]*)(?=[\s/>])"
-_TAG_START = re.compile(_TAG_NAME)
+_TAG_START = lazy_compile(_TAG_NAME)
 #: An attribute value: it ends at its quote unless a line break and a "<" both come before it
 #: (a "<" in a value on one line is damage, still in the value; a value on several lines
 #: without a "<" is XML; a value with both is one left open by a line cut short, and what
@@ -159,55 +167,51 @@ _TAG_START = re.compile(_TAG_NAME)
 #: tag that does not end backtracks in linear time.
 _VALUE = rb"""=\s*(?:"[^"<\n]*(?:\n[^"<]*|<[^"\n]*)?"|'[^'<\n]*(?:\n[^'<]*|<[^'\n]*)?')"""
 #: a whole tag, its values skipped as above (group 3: what follows the name, up to the ">")
-_WHOLE_TAG = re.compile(_TAG_NAME + rb"""((?:[^<>"'=]|=(?!\s*["'])|""" + _VALUE + rb")*)>")
+_WHOLE_TAG = lazy_compile(_TAG_NAME + rb"""((?:[^<>"'=]|=(?!\s*["'])|""" + _VALUE + rb")*)>")
 #: text (with the "<" that start nothing) and whole tags, up to a game start tag, a section, or a
 #: "<" that starts a tag not whole (cut by the end of what is read, or damaged)
-_TEXT_RUN = re.compile(
+_TEXT_RUN = lazy_compile(
     rb"(?:[^<]+|<(?=[^A-Za-z_\x80-\xff/!?])|(?!<(?:[\w.-]+:)?game[\s/>])"
     + _WHOLE_TAG.pattern
     + rb")*"
 )
 #: What a "<" where a text run stops starts: a game start tag (group 1), a section (group 2: what
 #: follows the "<") or a tag (groups 3 and 4, as in ``_TAG_NAME``)
-_AT_LT = re.compile(rb"(" + _GAME_START + rb")|<(!--|!\[CDATA\[|\?)|" + _TAG_NAME)
+_AT_LT = lazy_compile(rb"(" + _GAME_START + rb")|<(!--|!\[CDATA\[|\?)|" + _TAG_NAME)
 #: In the rest of a tag: its end, a "<" (the tag is damaged), or the start of a value (group 1:
 #: its quote; none when the text read ends before it); in the rest of a damaged tag, a "<" only
 #: where a game starts or the text read ends
-_TAG_STOP = re.compile(rb"""[<>]|=\s*(?:(["'])|\Z)""")
-_DAMAGED_TAG_STOP = re.compile(
+_TAG_STOP = lazy_compile(rb"""[<>]|=\s*(?:(["'])|\Z)""")
+_DAMAGED_TAG_STOP = lazy_compile(
     rb">|<(?:(?:[\w.-]+:)?game[\s/>]|[^\s<>]*\Z)|" + rb"""=\s*(?:(["'])|\Z)"""
 )
-_VALUE_STOP = {b'"': re.compile(rb'["\n<]'), b"'": re.compile(rb"['\n<]")}
+_VALUE_STOP = {b'"': lazy_compile(rb'["\n<]'), b"'": lazy_compile(rb"['\n<]")}
 #: the rest of a value from its quote, to where it ends (its quote) or turns out left open (the
 #: "<" after a line break, the line break after a "<"), in one call when the text read holds it
 _VALUE_REST = {
-    q: re.compile(b"[^%c<\n]*(?:%c|\n[^%c<]*[%c<]|<[^%c\n]*[%c\n])" % ((q[0],) * 6))
+    q: lazy_compile(b"[^%c<\n]*(?:%c|\n[^%c<]*[%c<]|<[^%c\n]*[%c\n])" % ((q[0],) * 6))
     for q in (b'"', b"'")
 }
-_VALUE_START = re.compile(rb"""=\s*(["'])""")
+_VALUE_START = lazy_compile(rb"""=\s*(["'])""")
 #: what may be a tag, a section or a game start tag cut by the end of the text read
-_CUT = re.compile(rb"<[^\s<>]*\Z")
+_CUT = lazy_compile(rb"<[^\s<>]*\Z")
 #: a processing instruction's start with its whole target
-_PI_TARGET = re.compile(rb"<\?[A-Za-z_:\x80-\xff][\w.:\-\x80-\xff]*\s")
-_QNAME = re.compile(rb"(?:" + _NAME_BYTES + rb":)?" + _NAME_BYTES)
-_XMLNS_ATTRIBUTE = re.compile(
+_PI_TARGET = lazy_compile(rb"<\?[A-Za-z_:\x80-\xff][\w.:\-\x80-\xff]*\s")
+_QNAME = lazy_compile(rb"(?:" + _NAME_BYTES + rb":)?" + _NAME_BYTES)
+_XMLNS_ATTRIBUTE = lazy_compile(
     rb"""\sxmlns(?::(""" + _NAME_BYTES + rb"""))?\s*=\s*(?:"([^"<&]*)"|'([^'<&]*)')"""
 )
 _CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
-_ERROR_AT_NEXT_TAG = frozenset(
-    expat_errors.codes[message]
-    for message in (
-        expat_errors.XML_ERROR_INVALID_TOKEN,
-        expat_errors.XML_ERROR_JUNK_AFTER_DOC_ELEMENT,
-    )
-)
-_TAG_MISMATCH = expat_errors.codes[expat_errors.XML_ERROR_TAG_MISMATCH]
+#: expat's error codes (set by ``_load_xml``): the errors found at the next tag; a mismatched tag
+_ERROR_AT_NEXT_TAG: frozenset[int]
+_TAG_MISMATCH: int
 #: the errors of a section that is not closed at the end of the file: a comment or a processing
 #: instruction is a token (the error is at its start), a CDATA section is not (at the end)
-_UNCLOSED_TOKEN = expat_errors.codes[expat_errors.XML_ERROR_UNCLOSED_TOKEN]
-_UNCLOSED_CDATA = expat_errors.codes[expat_errors.XML_ERROR_UNCLOSED_CDATA_SECTION]
+_UNCLOSED_TOKEN: int
+_UNCLOSED_CDATA: int
+_XML_LOADED = False
 #: An end tag where it begins: its qualified name (group 1).
-_END_TAG_AT = re.compile(rb"</(" + _NAME_BYTES + rb"(?::" + _NAME_BYTES + rb")?)")
+_END_TAG_AT = lazy_compile(rb"</(" + _NAME_BYTES + rb"(?::" + _NAME_BYTES + rb")?)")
 
 # Normalised rule names (see ``ruleset_name``) -> shipped ruleset names.
 _RULESETS: dict[str, str] = {
@@ -230,7 +234,7 @@ _RULESETS: dict[str, str] = {
     "caro": "caro",
     "omok": "omok",
 }
-_RULE_WITH_COUNT = re.compile(r"(soosorv|soosyrv|taraguchi) ?(\d{1,2})")
+_RULE_WITH_COUNT = lazy_compile(r"(soosorv|soosyrv|taraguchi) ?(\d{1,2})")
 #: Game attributes read into fields of their own; the others are kept in the metadata as they are.
 _KNOWN_ATTRIBUTES = frozenset(
     ("id", "tournament", "round", "rule", "black", "white", "bresult", "btime", "wtime",
@@ -1026,6 +1030,48 @@ def _alt_events(
     return [OpeningEvent(kind="offers", after=4, points=points)]
 
 
+def _load_xml() -> None:
+    """Import the XML parser and the names of its errors, once, when the first database is
+    read: ``xml.etree``, ``pyexpat`` and ``defusedxml`` take milliseconds that detection, which
+    imports every reader (``sniff`` needs none of them), made every other format pay at start-up.
+
+    Ctrl-C, SIGTERM and SIGHUP are held back meanwhile (``batch.signals_held``): one that lands
+    in the import of a C extension may come out as an ImportError, which ElementTree's fallback
+    to pure Python swallows, and the run would go on (see ``cli.check``)."""
+    global ParseError, ErrorString, DefusedXmlException, EntitiesForbidden
+    global ExternalReferenceForbidden, DefusedXMLParser, _XML_LOADED
+    global _ERROR_AT_NEXT_TAG, _TAG_MISMATCH, _UNCLOSED_TOKEN, _UNCLOSED_CDATA
+    if _XML_LOADED:
+        return
+    from renju_cli.batch import signals_held
+
+    with signals_held():
+        from xml.etree.ElementTree import ParseError
+        from xml.parsers.expat import ErrorString
+        from xml.parsers.expat import errors as expat_errors
+
+        from defusedxml import (  # type: ignore[import-untyped, unused-ignore]
+            DefusedXmlException,
+            EntitiesForbidden,
+            ExternalReferenceForbidden,
+        )
+        from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-ignore]
+            DefusedXMLParser,
+        )
+    codes = expat_errors.codes
+    _ERROR_AT_NEXT_TAG = frozenset(
+        codes[message]
+        for message in (
+            expat_errors.XML_ERROR_INVALID_TOKEN,
+            expat_errors.XML_ERROR_JUNK_AFTER_DOC_ELEMENT,
+        )
+    )
+    _TAG_MISMATCH = codes[expat_errors.XML_ERROR_TAG_MISMATCH]
+    _UNCLOSED_TOKEN = codes[expat_errors.XML_ERROR_UNCLOSED_TOKEN]
+    _UNCLOSED_CDATA = codes[expat_errors.XML_ERROR_UNCLOSED_CDATA_SECTION]
+    _XML_LOADED = True
+
+
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """Yield one record per ``<game>`` of a RenjuNet database, streaming.
 
@@ -1034,6 +1080,7 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     before it; an XML syntax error gives one for the damaged game, and reading resumes at the
     next ``<game`` (see ``_resync``).
     """
+    _load_xml()
     recoder = _Recoder(stream, options.encoding)
     target = _Target(path, options, recoder)
     source = _Source(recoder.chunks(), options.max_file)

@@ -1,0 +1,160 @@
+"""A file's distinct openings bounded by its size (issue 7: a 1 MB hostile file within 2 s).
+
+Following an opening protocol step by step (the walk of ``opening.check_opening``) costs
+25-90 microseconds a record, more than the rest of a short record; records that begin with the
+same stones share one walk.  A hostile file of distinct three-move games, each naming a
+protocol (``RU[renju-rif]``), packs 30,000 walks in a megabyte.  Past ``ReadOptions.max_walks``
+(4,096 + one per 128 bytes of the file; ``--limit walks=N``) a record that needs a walk of its
+own is still judged and its opening named, with an ``unchecked`` finding saying that the
+protocol was not followed, why, and how to lift the bound.  Decided as the file is read, so
+the output does not depend on ``--jobs`` or on what was judged before.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any
+
+from helpers import run_cli
+
+from renju_cli import opening
+from renju_cli.formats import ReadOptions, bound_walks
+from renju_cli.formats.notation import parse_record
+from renju_cli.opening import check_opening, walk_key
+from renju_cli.record import Record
+from renju_cli.ruleset import load
+
+NOT_FOLLOWED = "opening protocol is not followed"
+
+
+def _reports(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def _check(capsys: Any, *args: str) -> str:
+    code, out, err = run_cli(capsys, "check", "--format", "jsonl", *args)
+    assert code in (0, 1) and "Traceback" not in err
+    return out
+
+
+def _not_followed(report: dict[str, Any]) -> bool:
+    return any(NOT_FOLLOWED in f["message"] for f in report["findings"])
+
+
+def test_the_bound_grows_with_the_file() -> None:
+    options = ReadOptions()
+    assert options.for_file(0).max_walks == 4096
+    assert options.for_file(1 << 20).max_walks == 4096 + (1 << 20) // 128
+    sized = options.for_file(1 << 20)
+    assert sized.too_many_walks() == (
+        "the file holds more than 12288 distinct openings to follow (at most 4096 + one per "
+        "128 bytes of the file; --limit walks=N sets the bound)"
+    )
+    given = ReadOptions(max_walks=7, bytes_per_walk=0)
+    assert given.for_file(1 << 20).max_walks == 7
+    assert given.too_many_walks() == "the file holds more than 7 distinct openings to follow"
+
+
+def test_only_new_openings_past_the_bound_are_marked() -> None:
+    def key(record: Record) -> Hashable | None:
+        return None if record.moves[0].token == "pass" else tuple(m.point for m in record.moves)
+
+    texts = ["h8 h9", "h8 i9", "h8 h9", "h8 j9", "pass h8", "h8 i9", "h8 k9"]
+    records = [parse_record(t, line=n) for n, t in enumerate(texts, 1)]
+    marked = [
+        r.protocol_not_followed is not None
+        for r in bound_walks(iter(records), ReadOptions(max_walks=2), key)
+    ]
+    # two openings walked (h8 h9, h8 i9); their repeats never marked; a record that needs no
+    # walk (key None) never marked; the third and fourth new ones are
+    assert marked == [False, False, False, True, False, False, True]
+
+
+def test_walk_keys_follow_what_the_walk_reads() -> None:
+    rif, renju_rules = load("renju-rif"), load("renju")
+    # stones past the protocol's reach (6 moves under RIF) do not make another walk
+    a = parse_record("h8 h9 i10 j11 g7 i8 a1")
+    b = parse_record("h8 h9 i10 j11 g7 i8 o15")
+    assert walk_key(a, rif) == walk_key(b, rif) is not None
+    assert walk_key(parse_record("h8 h9 j10"), rif) != walk_key(a, rif)
+    # no protocol, or a setup: nothing is walked
+    assert walk_key(a, renju_rules) is None
+    # recorded events are part of what is walked
+    swapped = parse_record("h8 h9 i10 swap j11")
+    plain = parse_record("h8 h9 i10 j11")
+    assert swapped.opening_events
+    assert walk_key(swapped, rif) != walk_key(plain, rif)
+
+
+def _distinct_openings(n: int) -> str:
+    # n distinct three-move openings around the centre (none repeats): 15x15 points
+    names = [f"{c}{r}" for c in "abcdefghijklmno" for r in range(1, 16)]
+    return "".join(f"{names[i % 225]} {names[(i * 7 + 3) % 225]} h8\n" for i in range(n))
+
+
+def test_a_record_past_the_bound_is_judged_and_says_why(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "openings.txt"
+    path.write_text(_distinct_openings(6) + "h8 h9 j10\n" + _distinct_openings(2))
+    full = _reports(_check(capsys, "-r", "renju-rif", str(path)))
+    out = _reports(_check(capsys, "-r", "renju-rif", "--limit", "walks=3", str(path)))
+    assert len(out) == len(full) == 9
+    assert [_not_followed(r) for r in out] == [False] * 3 + [True] * 4 + [False] * 2
+    # the last two repeat the first two openings: checked in full, as without the bound
+    assert out[7:] == full[7:] and out[:3] == full[:3]
+    # past the bound: the opening still named, the protocol's name, the same result
+    d = out[6]
+    named = {k: full[6]["opening"][k] for k in ("id", "name", "symmetry", "type")}
+    assert named["id"] == "D3"
+    assert d["opening"] == {**named, "protocol": "RIF", "black": None, "white": None}
+    assert d["result"] == full[6]["result"] and d["first_five"] == full[6]["first_five"]
+    (said,) = [f for f in d["findings"] if NOT_FOLLOWED in f["message"]]
+    assert said["code"] == "unchecked" and said["severity"] == "warning"
+    assert said["message"] == (
+        "the RIF opening protocol is not followed for this record: the file holds more than 3 "
+        "distinct openings to follow"
+    )
+
+
+def test_without_a_protocol_nothing_is_counted(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "openings.txt"
+    path.write_text(_distinct_openings(20))
+    out = _reports(_check(capsys, "--limit", "walks=1", str(path)))
+    assert len(out) == 20 and not any(_not_followed(r) for r in out)
+
+
+def test_the_same_with_any_number_of_jobs_and_whatever_was_judged_before(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # an SGF collection naming the protocol in each game (read whole: no slices), after a
+    # file that checks the same stones in full: a record past the bound is never served the
+    # check remembered from the earlier file, whichever process judged that one
+    games = "".join(
+        f"(;RU[renju-rif];B[{a}{b}];W[{b}{a}];B[hh])"
+        for a, b in zip("abcdefghijklm", "nmlkjihgfedcb", strict=True)
+    )
+    (tmp_path / "a.sgf").write_text("(;RU[renju-rif];B[mb];W[bm];B[hh])")
+    (tmp_path / "b.sgf").write_text(games)
+    paths = [str(tmp_path / "a.sgf"), str(tmp_path / "b.sgf")]
+    one = _check(capsys, "--limit", "walks=4", "--jobs", "1", *paths)
+    two = _check(capsys, "--limit", "walks=4", "--jobs", "2", *paths)
+    assert one == two
+    out = _reports(one)
+    assert len(out) == 14
+    assert [_not_followed(r) for r in out] == [False] * 5 + [True] * 9
+    # b.sgf's last game is a.sgf's: past the bound in b.sgf all the same
+    assert out[-1]["findings"] != out[0]["findings"]
+
+
+def test_a_check_past_the_bound_is_never_remembered() -> None:
+    rif = load("renju-rif")
+    opening._CHECKED.clear()
+    record = parse_record("h8 h9 i10 j11")
+    record.protocol_not_followed = "past the bound"
+    first = check_opening(record, rif)
+    assert [f.code for f in first.findings] == ["unchecked"]
+    assert not opening._CHECKED
+    record.protocol_not_followed = None
+    assert not any(NOT_FOLLOWED in f.message for f in check_opening(record, rif).findings)
+    assert opening._CHECKED
