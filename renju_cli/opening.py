@@ -1376,8 +1376,10 @@ def _course(
     board_events: dict[int, list[tuple[int, OpeningEvent]]],
 ) -> tuple[Course | None, list[Finding]]:
     """What the replay must follow besides alternation: colours, board events, seat rules."""
-    events = {n: tuple(e for _, e in pairs) for n, pairs in board_events.items()}
     walked = state.colors if state is not None else ()
+    if not board_events and walked == _ALTERNATION[: len(walked)] and not restricted_seat(ruleset):
+        return None, []  # plain alternation (most records): what the loops below would find
+    events = {n: tuple(e for _, e in pairs) for n, pairs in board_events.items()}
     colors: dict[int, int] = {}
     last = max([len(walked), *(n + 1 for n in events)])
     color = WHITE  # the colour of the stone before move 1
@@ -1393,6 +1395,10 @@ def _course(
         return None, findings
     until = max([*colors, *(n + 1 for n in events), *(m for m, _ in rules), 1])
     return Course(colors, events, rules, until), findings
+
+
+#: Colours in plain alternation from black, as far as a walk may place stones.
+_ALTERNATION = tuple(BLACK if n % 2 == 0 else WHITE for n in range(4096 + 1))
 
 
 # -- forbidden moves bound to a seat ---------------------------------------------------------
@@ -1765,8 +1771,7 @@ def _place(ctx: _Context, step: Step, state: _State) -> _State:
                 _finding(
                     ctx,
                     "opening-region",
-                    f"{_move_words(state, number, point)} is not {step.region.words()} "
-                    f"({_where(ctx, step)})",
+                    _region_words(ctx, step, state, number, point),
                     number,
                     point,
                 )
@@ -1774,6 +1779,26 @@ def _place(ctx: _Context, step: Step, state: _State) -> _State:
     if step.canonical and number - state.base >= 3:
         state = _canonical(ctx, step, state)
     return state
+
+
+def _region_words(ctx: _Context, step: Step, state: _State, number: int, point: Point) -> str:
+    """The message of an ``opening-region`` finding, worded once per step, move, point and
+    restart: a batch of openings played off the centre words the same few hundred messages
+    again and again, and the wording cost a third of their walk."""
+    key = (id(step), number, point, state.base, ctx.ruleset.name)
+    hit = _REGION_WORDS.get(key)
+    if hit is not None and hit[0] is step:
+        return hit[1]
+    words = (
+        f"{_move_words(state, number, point)} is not {step.region.words()} ({_where(ctx, step)})"
+    )
+    if len(_REGION_WORDS) >= 1 << 16:
+        _REGION_WORDS.clear()
+    _REGION_WORDS[key] = (step, words)  # (the step kept: its id is never another's)
+    return words
+
+
+_REGION_WORDS: dict[tuple[int, int, Point, int, str], tuple[Step, str]] = {}
 
 
 def _move_words(state: _State, number: int, point: Point) -> str:
