@@ -950,48 +950,231 @@ def test_a_game_that_lost_its_parenthesis_between_two_trees_is_said() -> None:
     assert not any(r.problems for r in sgf.read(io.BytesIO(blank), "b.sgf", ReadOptions()))
 
 
-# -- bare games: a path of its own, the records of the general one ------------------------------
+# -- short games: a path of their own, the records of the general one --------------------------
 _PIECES = [
-    "(;B[hh];W[hi];B[ii])",
-    "(;B[aa])",
-    "( ;B[hh] ; W[tt] ;B[])",  # spaces, a pass both ways
-    "(;B[hh];W[zz])",  # below the board: the parser's problem
-    "(;B[hh];W[h])",  # a bad coordinate
-    "(;SZ[19];B[ss];W[tt])",  # not bare: a size
-    "(;B[hh]\n;W[hi])",  # not bare: on two lines
-    "(;B[hh](;W[hi])(;W[ih]))",  # variations
-    "(;b[hh];W[hi])",  # a lower-case name
-    "(;B[hh];W[hi]C[x])",  # text
-    "junk ",  # stray text between trees
-    "\n",
-    "(;B[oo];W[po];B[pp])",  # off the 15x15 board to the right: the referee's finding
+    b"(;B[hh];W[hi];B[ii])",
+    b"(;B[aa])",
+    b"( ;B[hh] ; W[tt] ;B[])",  # spaces, a pass both ways
+    b"(;B[hh];W[zz])",  # below the board: the parser's problem
+    b"(;B[hh];W[h])",  # a bad coordinate
+    b"(;SZ[19];B[ss];W[tt])",  # a size: an info game
+    b"(;B[hh]\n;W[hi])",  # not short: on two lines
+    b"(;B[hh](;W[hi])(;W[ih]))",  # variations
+    b"(;b[hh];W[hi])",  # a lower-case name
+    b"(;B[hh];W[hi]C[x])",  # text
+    b"junk ",  # stray text between trees
+    b"\n",
+    b"(;B[oo];W[po];B[pp])",  # off the 15x15 board to the right: the referee's finding
+    # info games: game info on the root, bare moves after it
+    b"(;RU[renju-rif];B[ch];W[ea];B[hi])",
+    b"(;GM[4]FF[4]SZ[15]RU[renju]PB[Ann Lee]PW[Bob]RE[B+R]DT[2020-01-01]EV[Cup];B[hh];W[hi])",
+    b"(; FF[4] PB [x] ;B[hh] ; W[ii] )",  # blanks everywhere
+    b"(;PB[x])",  # no move
+    b"(;PB[x];B[];W[tt];B[pp])",  # passes, a point off the board
+    b"(;PB[x];B[hh];W[zz])",  # a move below the board
+    b"(;SZ[bad];B[hh])",  # an unreadable size
+    b"(;SZ[30];B[hh])",
+    b"(;SZ[15:17];B[hh];W[aq])",
+    b"(;SZ[20];B[tt])",  # no pass on a board past 19
+    b"(;RU[nonsense];B[hh])",  # an unknown rule
+    b"(;GN[swap2 game]ON[d4];B[hh])",  # a rule in the game name, an opening
+    b"(;GM[1];B[hh])",  # not gomoku: a note
+    b"(;pb[lower]gm[4]Pb[mixed];B[hh])",  # names in lower and mixed case
+    b"(;PB[a]PB[b]PW[c][d]RE[];B[hh])",  # repeated names and values, an empty one
+    b"(;PB[a\\]b];B[hh])",  # an escape: the parser's
+    b"(;PB[(x)];B[hh])",  # a parenthesis: the parser's
+    b"(;SZ[(;15];B[hh])",  # a short value with a node in it: taken as unterminated
+    b"(;PB[two\nlines];B[hh])",
+    b"(;C[on the root]GC[game comment]RE[W+Time];B[hh])",
+    b"(;CA[UTF-8]PB[Zo\xc3\xab];B[hh])",
+    b"(;PB[\xe9t\xe9];B[hh])",  # not UTF-8: read as Latin-1
+    b"(;CA[latin-1]PB[\xe9];B[hh])",
+    b"(;CA[GBK]PB[\x81]];B[hh])",  # a double-byte charset: its trail byte may be "]"
+    b"(;PB[\x81]CA[GBK];B[hh])",
+    b"(;ca[GBK]PB[\x81]C[x];B[hh])",  # (a lower-case name: set while the root is read)
+    b"(;PB[ CA[GBK]PW[\x81]C[x];B[hh])",  # (the root is scanned for a charset before it is read)
+    b"(;PB[\xe9]C[x])CA[GBK] ",  # (a root without a move is scanned up to the next tree)
+    b"(;CA[bogus];B[hh])",  # an unknown charset: a note
+    b"(;CA[cp037];B[hh])",  # EBCDIC: a note
+    b"(;AB[hh]PB[x];W[ii])",  # setup: the parser's
+    b"(;AddBlack[hh];W[ii])",
+    b"(;SW[Y];B[hh])",
+    b"(;B[hh]PB[x];W[ii])",  # a move on the root
+    b"(;PB[x];B[hh](;W[hi])(;W[ih]))",
+    b"(;;B[hh])",  # an empty root
+]
+_SHORT_OPTIONS = [
+    ReadOptions(),
+    ReadOptions(max_moves=2),
+    ReadOptions(max_records=3),
+    ReadOptions(board_size=19),
+    ReadOptions(moves_allowance=4, moves_per_byte=0),  # the file's budget runs out
+    ReadOptions(moves_allowance=40, moves_per_byte=0),
+    ReadOptions(max_string=3),  # text cut, with a note
+    ReadOptions(encoding="gbk"),  # a double-byte charset for every tree
+    ReadOptions(encoding="utf-8", recoded=True),  # a UTF-16 file: its CA does not apply
 ]
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(st.sampled_from(_PIECES), min_size=1, max_size=12),
-    st.sampled_from([ReadOptions(), ReadOptions(max_moves=2), ReadOptions(max_records=3),
-                     ReadOptions(board_size=19), ReadOptions(moves_allowance=4, moves_per_byte=0)]),
-)  # fmt: skip
-def test_bare_games_read_as_the_parser_reads_them(pieces: list[str], options: ReadOptions) -> None:
-    data = "".join(pieces).encode()
+def _read_both_ways(data: bytes, options: ReadOptions) -> None:
+    """Reading ``data`` with the short paths gives the records the parser gives, field for
+    field, metadata in the same order (it is written out in that order)."""
 
-    def records() -> list[Any]:
+    def records() -> list[Record]:
         return list(sgf.read(io.BytesIO(data), "c.sgf", options))
 
     fast = records()
-    real = sgf._bare_game
+    real = sgf._short_game
     try:
-        sgf._bare_game = lambda *args: None
+        sgf._short_game = lambda *args: None
         slow = records()
     finally:
-        sgf._bare_game = real
+        sgf._short_game = real
     assert fast == slow
+    assert [list(r.metadata.items()) for r in fast] == [list(r.metadata.items()) for r in slow]
 
 
-def test_a_collection_of_bare_games_takes_the_short_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    data = b"".join(b"(;B[hh];W[%c%c];B[ii])\n" % (97 + k % 15, 97 + k // 15) for k in range(200))
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(_PIECES), st.integers(1, 3)), min_size=1, max_size=10),
+    st.sampled_from(_SHORT_OPTIONS),
+)
+def test_short_games_read_as_the_parser_reads_them(
+    pieces: list[tuple[bytes, int]], options: ReadOptions
+) -> None:
+    # (pieces repeated: from the third game in a row with one root on, its walk is kept)
+    _read_both_ways(b"".join(piece * times for piece, times in pieces), options)
+
+
+#: Root property names and values: ordinary ones, and odd ones, drawn less often (most make the
+#: game one for the parser, or say something of their own)
+_NAMES = [b"GM", b"FF", b"RU", b"PB", b"PW", b"RE", b"DT", b"EV", b"ON", b"GN", b"GC", b"C"]
+_ODD_NAMES = [b"SZ", b"CA", b"ca", b"KM", b"XX", b"pb", b"Pb", b"AB", b"AE", b"SW", b"5A", b"B"]
+_VALUES = [b"", b"4", b"15", b"19", b"15:17", b"x", b"renju", b"RIF", b"renju-rif", b"Soosyrv-8"]
+_VALUES += [b"swap2 game", b"B+R", b"W+Time", b"0", b"?", b"d4", b"I13", b"Ann  Lee", b"2024-05-01"]
+_ODD_VALUES = [b" ", b"30", b"nonsense", b"Zo\xc3\xab", b"\xe9", b"\x81", b"\x81]", b"a\\]b"]
+_ODD_VALUES += [b"(x)", b"(;x", b"two\nlines", b" CA[GBK", b"UTF-8", b"latin-1", b"GBK", b"cp037"]
+_ODD_VALUES += [b"hh", b"aa:bb", b"x" * 40]
+_MOVES = [b"hh", b"ii", b"hi", b"oa", b"aa"]
+_ODD_MOVES = [b"", b"tt", b"pp", b"zz", b"a"]  # passes, off the board, below it, malformed
+
+
+def _mostly(ordinary: list[bytes], odd: list[bytes]) -> st.SearchStrategy[bytes]:
+    """One of ``ordinary`` three times in four, else one of ``odd``."""
+    common = st.sampled_from(ordinary)
+    return st.one_of(common, common, common, st.sampled_from(odd))
+
+
+@st.composite
+def _info_games(draw: st.DrawFn) -> bytes:
+    """A game of a root of properties (odd ones too) and moves, followed by a line end or not,
+    repeated or not."""
+    props = draw(
+        st.lists(
+            st.tuples(
+                _mostly(_NAMES, _ODD_NAMES),
+                st.lists(_mostly(_VALUES, _ODD_VALUES), min_size=1, max_size=2),
+            ),
+            min_size=1,
+            max_size=5,
+        )
+    )
+    root = draw(st.sampled_from([b"", b"SZ[15]", b"SZ[19]", b"SZ[17:15]"]))
+    root += b"".join(name + b"".join(b"[" + v + b"]" for v in values) for name, values in props)
+    moves = draw(st.lists(_mostly(_MOVES, _ODD_MOVES), max_size=5))
+    nodes = b"".join(b";%s[%s]" % (b"BW"[i % 2 : i % 2 + 1], v) for i, v in enumerate(moves))
+    game = b"(;" + root + nodes + b")" + draw(st.sampled_from([b"", b"\n", b" "]))
+    return game * draw(st.integers(1, 3))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_info_games(), min_size=1, max_size=6), st.sampled_from(_SHORT_OPTIONS))
+def test_generated_info_games_read_as_the_parser_reads_them(
+    games: list[bytes], options: ReadOptions
+) -> None:
+    _read_both_ways(b"".join(games), options)
+
+
+@pytest.mark.parametrize(
+    ("data", "options"),
+    [
+        # a root whose value is cut says so with its line: its walk is not kept
+        (b"(;PB[Ann Lee];B[hh])\n" * 3, ReadOptions(max_string=3)),
+        # a root's walk is kept with its context: a tree of another size in between (read by
+        # the parser) leaves the file's last context at another size
+        (
+            b"(;SZ[17]PB[x];B[aa];W[qq])" * 3
+            + b"(;SZ[19]PB[x];B[aa](;W[ss])(;W[rr]))"
+            + b"(;SZ[17]PB[x];B[aa];W[qq])\n" * 2,
+            ReadOptions(),
+        ),
+        (b"(;GM[(;4]PB[x];B[hh])" * 2, ReadOptions()),  # a node in a short value: unterminated
+        # the file's budget runs out exactly
+        (b"(;B[hh];W[ii])" * 3, ReadOptions(moves_allowance=5, moves_per_byte=0)),
+        (b"(;PB[x];B[hh])" * 3, ReadOptions(moves_allowance=5, moves_per_byte=0)),
+    ],
+)
+def test_collections_of_short_games_read_as_the_parser_reads_them(
+    data: bytes, options: ReadOptions
+) -> None:
+    _read_both_ways(data, options)
+
+
+def test_a_root_walked_once_is_read_again_with_its_own_size() -> None:
+    game = b"(;SZ[17]PB[x];B[aa];W[qq])"
+    last = read(game * 3 + b"(;SZ[19]PB[x];B[aa](;W[ss])(;W[rr]))" + game)[-1]
+    assert (last.width, names(last)) == (17, ["a17", "q1"])
+
+
+def test_game_info_is_in_the_order_of_the_metadata_keys() -> None:
+    # (the order the JSON reports write it in), whatever the order of the file
+    rec = one("(;EV[e]PW[w]GM[4]PB[b]RU[renju]C[c];B[hh])")
+    assert list(rec.metadata) == ["comment", "black", "white", "event", "rule_name"]
+    rec = one("(;EV[e]PW[w]PB[b]\n;B[hh])")  # (read by the parser)
+    assert list(rec.metadata) == ["black", "white", "event"]
+
+
+@pytest.mark.parametrize("props", [1, 64, 65])
+@pytest.mark.parametrize("moves", [0, 1024, 1025])
+def test_long_short_games_read_as_the_parser_reads_them(props: int, moves: int) -> None:
+    # past 64 root properties or 1,024 moves a game is the parser's
+    game = b"(;" + b"PB[x]" * props + b";B[]" * moves + b")"
+    _read_both_ways(game * 2, ReadOptions())
+    _read_both_ways(game * 2, ReadOptions(max_moves=1024))
+
+
+def test_games_of_one_root_share_no_list() -> None:
+    # from the second game on, the records are made by the walk of their root, kept from game
+    # to game: each has lists of its own all the same
+    data = b"(;GM[7]RU[renju]PB[Ann];B[hh];W[%c%c])" * 3 % (97, 97, 98, 98, 99, 99)
+    recs = read(data)
+    assert [names(r) for r in recs] == [["h8", "a15"], ["h8", "b14"], ["h8", "c13"]]
+    assert all(
+        r.notes == ["GM[7] is not gomoku/renju (GM[4] or GM[5]); read as gomoku"] for r in recs
+    )
+    recs[1].notes.append("x")
+    recs[1].metadata["black"] = "Bob"
+    recs[1].moves.clear()
+    assert recs[2].notes == recs[0].notes and len(recs[2].notes) == 1
+    assert recs[2].metadata["black"] == "Ann" and names(recs[2]) == ["h8", "c13"]
+    for a, b in [(recs[0], recs[1]), (recs[1], recs[2])]:
+        for name in ("moves", "metadata", "setup", "opening_events", "notes", "problems"):
+            assert getattr(a, name) is not getattr(b, name)
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        b"(;B[hh];W[%c%c];B[ii])\n",
+        b"(;RU[renju-rif];B[hh];W[%c%c];B[ii])",  # fuzz/hostile.py sgf-distinct-games-rif
+        b"(;GM[4]FF[4]SZ[15]RU[RIF]PB[Ann %c%c]PW[Bob]RE[B+R]DT[2024-05-01]EV[Cup];B[hh])\n",
+        b"(;GM[4]CA[UTF-8]PB[Zo\xc3\xab %c%c]PW[\xe5\xbc\xa0];B[hh])\n",  # text not ASCII
+    ],
+)
+def test_a_collection_of_short_games_takes_the_short_path(
+    monkeypatch: pytest.MonkeyPatch, game: bytes
+) -> None:
+    data = b"".join(game % (97 + k % 15, 97 + k // 15) for k in range(200))
     parsed = 0
     real = sgf._Parser.parse_tree
 
@@ -1003,4 +1186,6 @@ def test_a_collection_of_bare_games_takes_the_short_path(monkeypatch: pytest.Mon
     monkeypatch.setattr(sgf._Parser, "parse_tree", counted)
     recs = list(sgf.read(io.BytesIO(data), "c.sgf", ReadOptions()))
     assert len(recs) == 200 and parsed == 0
-    assert [r.source.line for r in recs] == list(range(1, 201))
+    lines = list(range(1, 201)) if game.endswith(b"\n") else [1] * 200
+    assert [r.source.line for r in recs] == lines
+    assert all(r.notes == [] and r.problems == [] for r in recs)

@@ -185,6 +185,10 @@ _INFO_KEYS = {
     "TM": "time_limit",
     "OT": "overtime",
 }
+#: The place of each game-info property in ``_INFO_KEYS``.
+_INFO_RANK = {ident: rank for rank, ident in enumerate(_INFO_KEYS)}
+#: Game-info properties: taken from the first node of a line that has them.
+_GAME_INFO = frozenset({*_INFO_KEYS, "RE", "RU", "GM"})
 _TEXT_INFO = {"GC"}  # multi-line text: keep line breaks
 _OPENING_ID = re.compile(r"[DIdi](1[0-3]|[1-9])")
 
@@ -462,10 +466,8 @@ class _Parser:
         one = _ONE_PROPERTY_NODE.match(data, self.pos)
         if one is not None:
             ident, value = self._ident(one[1]), one[2]
-            if ident == "CA" and is_root and self.ca_applies:
-                kind = _dbcs_kind(value.decode("latin-1").strip())
-                if kind is not None:
-                    self.dbcs = kind
+            if ident == "CA" and is_root:
+                self._root_charset(value)
             node.prop(ident, [value])
             end = one.end()
             self.line += data.count(b"\n", self.pos, end)  # (``_advance``, without a call)
@@ -515,10 +517,8 @@ class _Parser:
                         for v in plain
                     ):
                         self._advance(prop.end())
-                        if ident == "CA" and is_root and self.ca_applies:
-                            kind = _dbcs_kind(plain[0].decode("latin-1").strip())
-                            if kind is not None:
-                                self.dbcs = kind
+                        if ident == "CA" and is_root:
+                            self._root_charset(plain[0])
                         node.prop(ident, plain)
                         continue
             m = _IDENT.match(data, self.pos)
@@ -550,11 +550,17 @@ class _Parser:
                 if self._room():
                     node.problem(self._problem(f"property {raw_ident} has no value", ident_line))
                 continue
-            if ident == "CA" and is_root and self.ca_applies:
-                kind = _dbcs_kind(values[0].decode("latin-1").strip())
-                if kind is not None:
-                    self.dbcs = kind
+            if ident == "CA" and is_root:
+                self._root_charset(values[0])
             node.prop(ident, values)
+
+    def _root_charset(self, value: bytes) -> None:
+        """The root's ``CA[value]``: a double-byte charset's mode for the rest of the tree (the
+        values after it), unless the file was recoded to UTF-8."""
+        if self.ca_applies:
+            kind = _dbcs_kind(value.decode("latin-1").strip())
+            if kind is not None:
+                self.dbcs = kind
 
     def _starts_new_game(self) -> bool:
         """Whether the ``(`` at ``pos`` opens a node with a root-only property (a new game)."""
@@ -838,6 +844,19 @@ class _Ctx:
         #: (colour, raw value) -> its setup stones: a compressed point list (``AB[aa:zz]``) is
         #: hundreds of points, and a collection may repeat it in every game
         self.setups: dict[tuple[Color, bytes], tuple[tuple[Point, Color], ...]] = {}
+        #: ``RU`` value -> its ruleset: a collection names the same rule in every game, and
+        #: normalising the name cost as much as the rest of a short game's root (names of
+        #: rules are short: a longer value is not kept)
+        self.rules: dict[str, str | None] = {}
+
+    def rule(self, name: str) -> str | None:
+        """The shipped ruleset of an ``RU`` value (``ruleset_for``), or ``None``."""
+        if name in self.rules:
+            return self.rules[name]
+        rule, _ = ruleset_for(name)
+        if len(name) <= 4 * _MEMO_KEY_BYTES and len(self.rules) < _MEMO_ENTRIES:
+            self.rules[name] = rule
+        return rule
 
     def text(self, raw: bytes, notes: list[str], ident: str, line: int, simple: bool = True) -> str:
         text = self.decode(raw)
@@ -1076,6 +1095,10 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
                     break
                 # positional, in field order: point, color, line, offset, token
                 ni.moves.append(Move(p, color, line, None, token))
+        elif ident in _GAME_INFO:  # (before the rarer ones: every root has some)
+            ni.info.append(
+                (ident, ctx.text(values[0], ni.notes, ident, line, ident not in _TEXT_INFO))
+            )
         elif ident in ("AB", "AW"):
             color = BLACK if ident == "AB" else WHITE
             for v in values:
@@ -1128,10 +1151,6 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
             ni.swaps.extend(v.decode("latin-1") for v in values[: ctx.max_events + 1])
         elif ident == "C":
             ni.comment = ctx.text(values[0], ni.notes, "C", line, simple=False)
-        elif ident in _INFO_KEYS or ident in ("RE", "RU", "GM"):
-            ni.info.append(
-                (ident, ctx.text(values[0], ni.notes, ident, line, ident not in _TEXT_INFO))
-            )
     return ni
 
 
@@ -1206,6 +1225,10 @@ class _Contexts:
         self.key: tuple[bytes | None, bytes | None] | None = None
         self.ctx: _Ctx | str = ""
         self.notes: list[str] = []
+        #: the root of the last info game (``_info_root``): its bytes, its context, and its
+        #: walk, kept for the next games when it was the root of the game before too (a
+        #: collection may start every game alike: ``(;GM[4]RU[renju-rif];...``)
+        self.root: tuple[bytes, _Ctx, _PathWalk | None] | None = None
 
     def get(self, root: _Node) -> tuple[_Ctx | str, list[str]]:
         """The context of a tree (or the message of its unreadable size), and its notes (shared:
@@ -1313,21 +1336,27 @@ def _path_record(
         walk.step(nodes[k], k, ctx, opts)
     # (path, index, line, offset, variation)
     record = walk.record(SourceLocation(path_name, index, tree.line, None, variation), ctx)
+    cost = _line_cost(len(nodes), walk, record)
+    if cost > budget.left:
+        return _refused(tree, index, path_name, opts, budget)
+    budget.left -= cost
+    return record
+
+
+def _line_cost(nodes: int, walk: _PathWalk, record: Record) -> int:
+    """What the record of a line of ``nodes`` nodes, just made by ``walk``, costs against the
+    file's budget: its nodes, opening events, setup stones, problems, notes and text."""
     # setup stones too: a compressed point list (``AB[aa:zz]``, 9 bytes) is 676 stones to
     # place, and 1 MB of such games took 36 s; two moves each: each game places them anew
     # (no resuming as a line's moves resume), 9,000 games of 235 took 2.7 s at one each
-    cost = (
-        len(nodes)
+    return (
+        nodes
         + walk.event_weight  # each line checks its opening events: the root's SW in every line
         + SETUP_COST * len(record.setup)
         + len(record.problems)
         + len(record.notes)
         + text_cost(record)
     )
-    if cost > budget.left:
-        return _refused(tree, index, path_name, opts, budget)
-    budget.left -= cost
-    return record
 
 
 def _refused(tree: _Tree, index: int, path_name: str, opts: ReadOptions, budget: _Budget) -> Record:
@@ -1377,6 +1406,26 @@ class _PathWalk:
     and never mutated (a comment is set on a copy), which the referee relies on to resume; the
     copies, events and problems made for the shared prefix are shared by those paths too.
     """
+
+    __slots__ = (
+        "event_weight",
+        "events",
+        "events_cut",
+        "info",
+        "info_order",
+        "joined",
+        "marks",
+        "move_from",
+        "moves",
+        "notes",
+        "pieces",
+        "problems",
+        "rewindable",
+        "root_pieces",
+        "setup",
+        "sorted_events",
+        "stopped",
+    )
 
     def __init__(
         self, tree_problems: list[ParseProblem], tree_notes: list[str], rewindable: bool
@@ -1546,6 +1595,19 @@ class _PathWalk:
                 )
             )
 
+    def line_record(self, moves: list[Move], source: SourceLocation, ctx: _Ctx) -> Record:
+        """The record of the nodes walked, then nodes of one good move each (``moves``, as
+        ``step`` adds them: the caller keeps the line within ``max_moves``); a walk that can be
+        rewound is left at its nodes, for the next line to follow them with its own moves."""
+        # (as ``step`` would: nothing stopped the line, no comment waits for a move)
+        assert not self.stopped and len(self.pieces) == self.move_from
+        walked = len(self.moves)
+        self.moves.extend(moves)
+        record = self.record(source, ctx)
+        if self.rewindable:
+            del self.moves[walked:]  # (the record has a copy)
+        return record
+
     def _with_pieces(self, last: Move) -> Move:
         """``last`` with the pending comment pieces joined onto its comment."""
         start, end = self.move_from, len(self.pieces)
@@ -1582,16 +1644,20 @@ class _PathWalk:
         rule: str | None = None
         opening_id = None
         if info:  # (bare games, the many trees of a big collection, have no game info)
-            for ident, key in _INFO_KEYS.items():
-                if info.get(ident):
-                    meta[key] = info[ident]
+            # in the order of ``_INFO_KEYS`` (of metadata as written out), but a look-up per
+            # property of the path, not per known property (a collection's game states one)
+            said = [ident for ident in info if ident in _INFO_KEYS and info[ident]]
+            if len(said) > 1:
+                said.sort(key=_INFO_RANK.__getitem__)
+            for ident in said:
+                meta[_INFO_KEYS[ident]] = info[ident]
             gm = info.get("GM")
             if gm is not None and gm.strip() not in ("4", "5"):
                 notes.append(f"GM[{gm}] is not gomoku/renju (GM[4] or GM[5]); read as gomoku")
             declared = parse_result(info["RE"]) if "RE" in info else None
             if "RU" in info:
                 meta["rule_name"] = info["RU"]
-                rule, _ = ruleset_for(info["RU"])
+                rule = ctx.rule(info["RU"])
             elif "GN" in info:
                 rule, matched = ruleset_for(info["GN"], search=True)
                 if matched is not None:
@@ -1651,12 +1717,12 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
         if parser.pos >= len(data):
             break
         if not pending and count < options.max_records:
-            bare = _bare_game(data, parser.pos, path, index, parser.line, contexts, options, budget)
-            if bare is not None:
-                parser.pos = bare[1]
+            short = _short_game(parser, path, index, contexts, options, budget)
+            if short is not None:
+                parser.pos = short[1]
                 count += 1
                 index += 1
-                yield bare[0]
+                yield short[0]
                 continue
         # a tree is parsed only as far as the records the file may still give
         tree = parser.parse_tree(max_lines=options.max_records - count + 1)
@@ -1695,36 +1761,68 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
 
 #: A bare game: one line of nodes, each a single ``B``/``W`` move of two letters (or none),
 #: on one line of the file (a collection of short games: ``(;B[hh];W[hi];B[ii])``).
-_BARE_GAME = re.compile(rb"\([ \t]*((?:;[ \t]*[BW]\[(?:[a-z][a-z])?\][ \t]*)+)\)")
+_BARE_GAME = re.compile(rb"\([ \t]*((?:;[ \t]*[BW]\[(?:[a-z][a-z])?\][ \t]*){1,1024})\)")
 _BARE_MOVE = re.compile(rb"([BW])\[([a-z]*)\]")
 #: The root a bare game's context is made for: no ``CA``, no ``SZ``.
 _BARE_ROOT = _Node(0)
+#: An info game: a game of one line whose root holds properties with plain values (no escape,
+#: no ``(``, no line break) and whose other nodes are bare moves:
+#: ``(;RU[renju-rif]PB[Ann];B[hh];W[hi])``.  (Each part ends where the next cannot start, so a
+#: failed match costs its bytes once, and it fails at the first setup stones or move of a root,
+#: as written in upper case: a collection of problems with setup stones is read by the parser
+#: without much time spent on them first.  A root of more than 64 properties or values, or more
+#: than 1,024 moves, is no short game's: a hostile tree of 170,000 ``PB[aa]`` or ``;B[]`` is
+#: left to the parser at once, not matched whole first.)
+_INFO_GAME = re.compile(
+    rb"\([ \t]*;[ \t]*((?:(?!(?:A[BEW]|[BW]|5A|FA|SW)[ \t]*\[)"  # (see ``_NOT_INFO``)
+    rb"[A-Za-z0-9]+[ \t]*(?:\[[^\]\\(\n\r]*\][ \t]*){1,64}){1,64})"
+    rb"((?:;[ \t]*[BW]\[(?:[a-z][a-z])?\][ \t]*){0,1024})\)"
+)
+#: A value of an info game's root, after its property name (none: one more value of the
+#: property before it).
+_INFO_VALUE = re.compile(rb"([A-Za-z0-9]*)[ \t]*\[([^\]]*)\]")
+#: Root properties an info game leaves to the parser: moves, setup stones, opening events.
+_NOT_INFO = frozenset({"B", "W", "AB", "AW", "AE", "5A", "FA", "SW"})
 
 
-def _bare_game(
-    data: bytes,
-    pos: int,
+def _short_game(
+    parser: _Parser,
     path: str,
     index: int,
-    line: int,
     contexts: _Contexts,
     opts: ReadOptions,
     budget: _Budget,
 ) -> tuple[Record, int] | None:
-    """The record of the bare game whose ``(`` is at ``pos``, and where it ends; ``None``
-    when the tree is anything more (the parser then reads it).  The record is the one the
+    """The record of the game tree at the parser's position when it is a bare game or an info
+    game, and where the tree ends; ``None`` when it is anything more, or when the parser's
+    reading says more than its moves (the parser then reads it).  The record is the one the
     parser and the walk make of it (``tests/test_format_sgf.py`` compares them on generated
-    collections): a collection of 50,000 such games spent two thirds of its reading in the
-    general machinery, built for trees of variations, setups and text."""
-    m = _BARE_GAME.match(data, pos)
-    if m is None:
-        return None
-    ctx, notes = contexts.get(_BARE_ROOT)
-    if isinstance(ctx, str) or notes:
-        return None
-    nodes = _BARE_MOVE.findall(m[1])
-    if len(nodes) > opts.max_moves or len(nodes) > budget.left:
-        return None  # cut, or past the file's budget: as the parser says
+    collections): a collection of 50,000 short games spent two thirds of its reading in the
+    general machinery, built for trees of variations, setups and text.  An info game's root
+    goes through the walk as the parser's does (game info, rule, result, charset, notes): only
+    its tokenizing and its moves take the short way."""
+    data = parser.data
+    line = parser.line
+    walk: _PathWalk | None = None  # a bare game has no root of its own to walk
+    m = _BARE_GAME.match(data, parser.pos)
+    if m is not None:
+        found, notes = contexts.get(_BARE_ROOT)
+        if isinstance(found, str) or notes:
+            return None
+        ctx = found
+        nodes_span = m[1]
+    else:
+        m = _INFO_GAME.match(data, parser.pos)
+        if m is None:
+            return None
+        root = _info_root(parser, m[1], contexts, opts)
+        if root is None:
+            return None
+        ctx, walk = root
+        nodes_span = m[2]
+    nodes = _BARE_MOVE.findall(nodes_span)
+    if len(nodes) > opts.max_moves:
+        return None  # cut: as the walk says
     memo = ctx.moves
     moves = []
     for ident_raw, v in nodes:
@@ -1739,11 +1837,63 @@ def _bare_game(
             return None  # a bad move: the parser's problem
         # positional, in field order: point, color, line, offset, token
         moves.append(Move(p, BLACK if ident == "B" else WHITE, line, None, token))
-    budget.left -= len(nodes)
     source = SourceLocation(path, index, line, None, MAIN_LINE)
-    record = Record(moves, source, ctx.width, ctx.height)
-    record.format = FORMAT
+    if walk is None:
+        if len(nodes) > budget.left:
+            return None  # past the file's budget: the parser's record says so
+        budget.left -= len(nodes)
+        record = Record(moves, source, ctx.width, ctx.height)
+        record.format = FORMAT
+        return record, m.end()
+    record = walk.line_record(moves, source, ctx)
+    cost = _line_cost(1 + len(nodes), walk, record)
+    if cost > budget.left:
+        return None  # past the file's budget: the parser's record says so
+    budget.left -= cost
     return record, m.end()
+
+
+def _info_root(
+    parser: _Parser, span: bytes, contexts: _Contexts, opts: ReadOptions
+) -> tuple[_Ctx, _PathWalk] | None:
+    """The context of an info game whose root properties are ``span``, and the walk of its root
+    node, the node the parser makes of it; ``None`` when the parser would read it otherwise.
+    From the second game in a row with the same root on, the walk can be rewound and is kept
+    (``_Contexts.root``): the games after it take it as it is, with no node made or walked."""
+    known = contexts.root
+    if known is not None and known[0] == span and known[2] is not None:
+        return known[1], known[2]
+    root = _Node(parser.line)
+    values: list[bytes] = []
+    for raw, value in _INFO_VALUE.findall(span):
+        if raw:
+            ident = parser._ident(raw)
+            if ident in _NOT_INFO:
+                return None
+            values = [value]
+            root.prop(ident, values)
+        else:
+            values.append(value)
+    if not span.isascii():
+        # the double-byte mode the parser would read the root in (the file's encoding, or a
+        # charset the root names): with one, the tokenizer reads the root's text otherwise
+        parser._prescan_charset()
+        for ident, values in root.props or ():
+            if ident == "CA":
+                parser._root_charset(values[0])
+        if parser.dbcs is not None:
+            return None
+    ctx, tree_notes = contexts.get(root)
+    if isinstance(ctx, str):
+        return None  # an unreadable size: the parser's record says so
+    # the second game in a row with this root: its walk is kept for the next ones, unless the
+    # root said something of its own (with the root's line in it)
+    again = known is not None and known[0] == span
+    walk = _PathWalk([], tree_notes, rewindable=again)
+    walk.step(root, 0, ctx, opts)
+    keep = again and not walk.problems and len(walk.notes) == len(tree_notes)
+    contexts.root = (span, ctx, walk if keep else None)
+    return ctx, walk
 
 
 def _unreadable(
