@@ -1058,9 +1058,12 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
 
 
 #: ``check_opening``'s checks by ``_memo_key``, with the ruleset they were made under (its id
-#: is in the key; kept, so that a reused id is never mistaken).  Bounded: cleared when full.
+#: is in the key; kept, so that a reused id is never mistaken).  Bounded: cleared when full;
+#: room for more than the distinct openings a megabyte may walk (``ReadOptions.max_walks``),
+#: so that a file's opening is walked once however far apart its records are (about 1.5 kB a
+#: check: 25 MB full).
 _CHECKED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck]] = {}
-_CHECKED_ENTRIES = 8192
+_CHECKED_ENTRIES = 16384
 
 
 def _memo_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
