@@ -798,7 +798,7 @@ class Batch:
         from renju_cli import formats
 
         # as the reader of the whole file: its encoding, its bound on records
-        options = formats.text_options(self._options).for_file(opened.st_size)
+        options = formats.text_options(self._options).for_file(opened.st_size).for_format(fmt)
         self._sized[input_no] = options
         identity = (opened.st_dev, opened.st_ino)
         opened_head = api.file_head(stream.fileno())

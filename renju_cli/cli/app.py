@@ -51,7 +51,8 @@ def load_rules(rules: str | None) -> Any:
 LIMITS: dict[str, tuple[str, str]] = {
     "records": (
         "max_records",
-        "records per file, and by default no more than 8192 + one per 24 bytes of the file (16M)",
+        "records per file, and by default no more than 8192 + one per 32 bytes of the file, "
+        "24 in a RenLib library (16M)",
     ),
     "events": (
         "max_events",

@@ -78,9 +78,10 @@ class ReadOptions:
     #: one record per ``bytes_per_record`` bytes (0: no such bound, ``max_records`` alone).
     #: Time goes with records (each is judged and reported), and a hostile file packs one in
     #: two or three bytes (``h8`` lines, a RenLib root with 500,000 one-move lines); real
-    #: records take more: a game from 9 moves up, a RenLib library about 20 bytes a line.
+    #: records take more: a game of nine moves 31 bytes as a move list, a real game hundreds.
+    #: A RenLib library packs its lines tighter (``DENSE_RECORDS``, ``for_format``).
     records_allowance: int = 8192
-    bytes_per_record: int = 24
+    bytes_per_record: int = 32
     #: The size of the file ``max_records`` was set for by ``for_file`` (for its message).
     sized_for: int | None = None
     #: Bound on the opening events of one file's records (swap flags, choices, declarations,
@@ -133,6 +134,20 @@ class ReadOptions:
                 changes.update(max_records=bound, sized_for=nbytes)
         return dataclasses.replace(self, **changes) if changes else self
 
+    def for_format(self, fmt: str) -> ReadOptions:
+        """These options for a file of format ``fmt``, once sized by ``for_file``: the bound on
+        records of a format whose real files pack records tighter (``DENSE_RECORDS``) is
+        counted with its density (a bound given, or a density of the caller's, stays)."""
+        dense = DENSE_RECORDS.get(fmt)
+        if (
+            dense is None
+            or self.sized_for is None
+            or self.bytes_per_record != ReadOptions.bytes_per_record
+        ):
+            return self
+        bound = min(self.records_allowance + self.sized_for // dense, ReadOptions.max_records)
+        return dataclasses.replace(self, max_records=bound, bytes_per_record=dense)
+
     def too_many_events(self) -> str:
         """Why a record's opening events were not read (``bound_events``)."""
         said = f"the file's records hold more than {self.max_events} opening events in all"
@@ -163,6 +178,12 @@ class ReadOptions:
                 f"per {self.bytes_per_record} bytes; --limit records=N sets the bound)"
             )
         return said
+
+
+#: Bytes a record takes at the least in real files of the formats that pack records tighter
+#: than ``ReadOptions.bytes_per_record``: a RenLib library stores a line in about 20 bytes
+#: (two bytes a node, lines sharing their first nodes; 23 in ``Allrenjuopenings.lib``).
+DENSE_RECORDS = {"renlib": 24}
 
 
 def event_weight(events: Sequence[OpeningEvent]) -> int:
@@ -479,6 +500,7 @@ def read_stream(
             opts = dataclasses.replace(opts, encoding="utf-8", recoded=True)
     if fmt not in RAW_FORMATS:
         opts = text_options(opts)
+    opts = opts.for_format(fmt)
     records = bound_events(load(fmt).read(stream, path, opts), opts)
     if walk_key is not None and opts.max_walks < ReadOptions.max_walks:
         # (a pipe of unknown size is bounded by ``max_records`` alone, as for events)
