@@ -58,7 +58,7 @@ import heapq
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache, partial
@@ -68,6 +68,7 @@ from typing import Any, TypeVar, cast
 
 from renju_cli.board import BLACK, WHITE, Board
 from renju_cli.coords import COLUMNS, Point, center, parse_point
+from renju_cli.formats import AfterLast
 from renju_cli.record import OpeningEvent, Record, same_events
 from renju_cli.report import CODES, ERROR, INFO, MAX_FINDINGS, WARNING, Finding
 from renju_cli.ruleset import Ruleset
@@ -1091,12 +1092,19 @@ def _stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[A
     )
 
 
-def walk_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
-    """What the walk of ``record``'s opening protocol depends on, as a key (records of one key
-    share a walk), or ``None`` when checking its opening walks no protocol (none, a setup).
-    ``batch.bound_walks`` counts a file's distinct keys: the key is exact where the memo of
-    ``check_opening`` keys, and otherwise holds the record's events and the stones as far as
-    the protocol and its events reach (tree lines that begin alike share their walk)."""
+def walk_key(record: Record, ruleset: Ruleset) -> Hashable | None:
+    """Which records share the walk of ``record``'s opening protocol, as a key for
+    ``formats.bound_walks``, which counts the walks a file makes; ``None`` when checking its
+    opening walks no protocol (none, a setup).  As ``check_opening`` shares walks:
+
+    - records of the same first stones and nothing else recorded about the opening share one
+      anywhere in the file (the memo): their ``_memo_key``;
+    - a line of a variation tree shares the walk of the line walked just before it when both
+      begin alike as far as the walk read, with the very same events (``_LastLine``):
+      ``formats.AfterLast`` of what that compares, with the stones as far as the protocol and
+      the events reach (at least what a walk reads);
+    - any other record is walked on its own: a key of its own.
+    """
     if not ruleset.opening or record.setup:
         return None
     protocol = _usable_protocol(ruleset)
@@ -1107,17 +1115,13 @@ def walk_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
         key = _stones_key(record, ruleset, protocol)  # (``_memo_key``'s)
         if key is not None:
             return key
+    if record.source.variation is None:
+        return (object(),)  # no memo serves it
     reach = _protocol_reach(protocol)
     if reach is not None and events:
         reach = max(reach, max(e.after for e in events) + 2)
-    return (
-        id(ruleset),
-        record.width,
-        record.height,
-        record.opening_id,
-        tuple((e.kind, e.after, e.value, tuple(e.points)) for e in events),
-        tuple(m.point for m in record.moves[:reach]),
-    )
+    stones = tuple(m.point for m in record.moves[:reach])
+    return AfterLast((id(ruleset), record.width, record.height, record.opening_id, stones), events)
 
 
 def _usable_protocol(ruleset: Ruleset) -> Protocol | None:
@@ -1158,7 +1162,8 @@ def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str
 def _for_record(check: OpeningCheck, record: Record) -> OpeningCheck:
     """A copy of a memoized ``check`` for ``record``: its findings with the lines of its own
     moves (a finding of a move has its line; the key holds no opening event, whose line a
-    finding could have), the summary and counts its own to change."""
+    finding could have; a finding already on them is shared), the summary and counts its own
+    to change."""
     moves = record.moves
     findings = []
     for f in check.findings:
@@ -1170,6 +1175,9 @@ def _for_record(check: OpeningCheck, record: Record) -> OpeningCheck:
                 line, offset = moves[f.move - 1].line, moves[f.move - 1].offset
             else:
                 line, offset = None, None
+        if line == f.line and offset == f.offset:
+            findings.append(f)  # (nothing changes a finding once made: shared as it is)
+            continue
         # (positionally, as the fields are declared: a third of what ``replace`` costs)
         findings.append(
             Finding(f.code, f.message, f.severity, f.move, f.point, line, offset, f.counts, f.worst)

@@ -62,7 +62,7 @@ LIMITS: dict[str, tuple[str, str]] = {
     "walks": (
         "max_walks",
         "distinct openings per file whose opening protocol is followed, and by default no "
-        "more than 4096 + one per 128 bytes of the file (16M)",
+        "more than 4096 + one per 256 bytes of the file (16M)",
     ),
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),

@@ -26,7 +26,7 @@ import stat
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, BinaryIO, cast, overload
+from typing import Any, BinaryIO, NamedTuple, cast, overload
 
 from renju_cli.record import OpeningEvent, ParseProblem, Record, SourceLocation, same_events
 
@@ -95,14 +95,15 @@ class ReadOptions:
     bytes_per_event: int = 8
     #: Bound on the distinct openings of one file whose opening protocol is followed step by
     #: step (the walk of ``opening.check_opening``), by its size as records are: a walk costs
-    #: 25-90 microseconds, more than the rest of a short record, and records that begin alike
+    #: 25-150 microseconds, more than the rest of a short record, and records that begin alike
     #: share one; a hostile file of distinct three-move games naming a protocol (``RU[...]``)
-    #: packs 30,000 in a megabyte.  Real files need far fewer: a game takes hundreds of bytes,
-    #: a RenLib library of openings one walk per 90 bytes.  Past it, a record's opening is
-    #: named but its protocol is not followed (``batch.bound_walks``; a finding says so).
+    #: packs 30,000 in a megabyte.  Real files need fewer: a game takes hundreds of bytes (a
+    #: RenLib library of openings needs one per 110 bytes: past 800 kB, lines past the bound).
+    #: Past it, a record's opening is named but its protocol is not followed
+    #: (``bound_walks``; a finding says so).
     max_walks: int = 16 << 20
     walks_allowance: int = 4096
-    bytes_per_walk: int = 128
+    bytes_per_walk: int = 256
     #: The line number of the stream's first line: line-based readers (move lists, JSON Lines)
     #: read a slice of a big file in a worker process and still number lines as in the file.
     first_line: int = 1
@@ -225,22 +226,45 @@ def bound_events(records: Iterator[Record], options: ReadOptions) -> Iterator[Re
 WalkKey = Callable[[Record], Hashable | None]
 
 
+class AfterLast(NamedTuple):
+    """A walk key (``WalkKey``) shared only with the walk just before it, and only with the
+    very same event objects: the lines of a variation tree (``opening._LastLine``)."""
+
+    plain: Hashable
+    events: list[OpeningEvent]
+
+
 def bound_walks(records: Iterator[Record], options: ReadOptions, key: WalkKey) -> Iterator[Record]:
-    """``records`` with their distinct openings counted against ``options.max_walks``: past
-    it, a record that would need a walk of its own (a key not seen in this file) is marked
-    ``protocol_not_followed``, and its check names its opening without following the
-    protocol.  Records of a key seen before are never marked: their check is remembered, and
-    an opening book repeating a few openings thousands of times is followed in full.  Decided
-    here, as the file is read, so the output is the same with any number of ``--jobs``."""
+    """``records`` with their opening walks counted against ``options.max_walks``: past it, a
+    record that would need a walk of its own (a key not seen in this file, or an ``AfterLast``
+    not the last walk's) is marked ``protocol_not_followed``, and its check names its opening
+    without following the protocol.  Records of a key seen before are never marked: their
+    check is remembered, and an opening book repeating a few openings thousands of times is
+    followed in full.  Decided here, as the file is read, so the output is the same with any
+    number of ``--jobs``."""
     left = options.max_walks
     seen: set[Hashable] = set()
+    last: AfterLast | None = None  # (holds the events: their objects are compared)
     why = ""
     for record in records:
         walk = key(record) if not record.unreadable else None
-        if walk is not None and walk not in seen:
+        if walk is None:
+            new = False
+        elif isinstance(walk, AfterLast):
+            new = (
+                last is None
+                or walk.plain != last.plain
+                or not same_events(walk.events, last.events)
+            )
+        else:
+            new = walk not in seen
+        if new:
             if left > 0:
                 left -= 1
-                seen.add(walk)
+                if isinstance(walk, AfterLast):
+                    last = walk
+                else:
+                    seen.add(walk)
             else:
                 why = why or options.too_many_walks()
                 record.protocol_not_followed = why
