@@ -60,6 +60,53 @@ def _distinct_records(size: int) -> bytes:
     return bytes(out[:size])
 
 
+def _alternating_heads(
+    size: int,
+    heads: list[bytes],
+    tail: int,
+    line: Callable[[bytes, list[bytes]], bytes],
+    same_tail: bool = False,
+) -> bytes:
+    # records alternating between two openings, then ``tail`` moves that differ from record
+    # to record (or are the same: ``same_tail``), past what a protocol walk reads: records
+    # that no memo serves (opening events, a declared id, a protocol of unbounded reach)
+    # need a walk each (red team, stop 17); points as SGF letters ``line`` may rename
+    used = {h[i : i + 2] for h in heads for i in range(len(h)) if h[i : i + 1] == b"["}
+    free = [
+        bytes([x, y]) for x in b"abcdefghijklmno" for y in b"abcdefghijklmno"
+        if b"[" + bytes([x, y]) not in used
+    ]  # fmt: skip
+    out, i = bytearray(), 0
+    while len(out) < size:
+        if same_tail:
+            points = free[:tail]
+        else:
+            k, points = i, []
+            for _ in range(tail):
+                points.append(free[k % len(free)])
+                k //= len(free)
+                k += len(points) * 7
+        out += line(heads[i % 2], points)
+        i += 1
+    return bytes(out[:size])
+
+
+def _sgf_tail(head: bytes, points: list[bytes]) -> bytes:
+    first = b"B" if (head.count(b";") - 1) % 2 == 0 else b"W"  # (the root's ";" is no move)
+    other = b"B" if first == b"W" else b"W"
+    return (
+        head
+        + b"".join(
+            b";" + (first if k % 2 == 0 else other) + b"[" + p + b"]" for k, p in enumerate(points)
+        )
+        + b")\n"
+    )
+
+
+def _notation_point(p: bytes) -> bytes:
+    return bytes([p[0]]) + str(15 - (p[1] - 0x61)).encode()
+
+
 def _distinct_lines(size: int, moves: int, line: Callable[[list[bytes]], bytes]) -> bytes:
     # records of ``moves`` distinct-ish moves each, no two alike (15x15 points, a counter's
     # digits spread over the moves); ``line`` writes one record in its format
@@ -231,6 +278,44 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
             + b" ".join(p[2:])
             + b" 1-0\n\n"
         ),
+    ),
+    # red team, stop 17: records no memo serves, alternating two openings (a walk each)
+    "sgf-declared-id-alternating": lambda n: _alternating_heads(
+        n,
+        [
+            b"(;RU[taraguchi-10]ON[D3];B[hh];W[hi];B[ij];W[gj];B[ik];W[jk];B[gg];W[ff]",
+            b"(;RU[taraguchi-10]ON[D3];B[hh];W[ih];B[jj];W[jg];B[ki];W[kj];B[gg];W[ll]",
+        ],
+        2,
+        _sgf_tail,
+    ),
+    "sgf-unbounded-reach-alternating": lambda n: _alternating_heads(
+        n,
+        [
+            b"(;RU[super-sakata];B[hh];W[hi];B[ij];W[gj];B[ik];W[jk]",
+            b"(;RU[super-sakata];B[hh];W[ih];B[jj];W[jg];B[ki];W[kj]",
+        ],
+        3,
+        _sgf_tail,
+        same_tail=True,
+    ),
+    "jsonl-events-alternating": lambda n: _alternating_heads(
+        n,
+        [b"h8 h9 i10 swap i7 {j10 g10} j10 k7", b"h8 i8 j9 swap g8 {j7 j10} j7 k5"],
+        2,
+        lambda head, points: (
+            b'{"rules":"renju-rif","moves":"'
+            + head
+            + b" "
+            + b" ".join(_notation_point(p) for p in points)
+            + b'"}\n'
+        ),
+    ),
+    "notation-events-alternating": lambda n: _alternating_heads(
+        n,
+        [b"h8 h9 i10 swap i7 {j10 g10} j10 k7", b"h8 i8 j9 swap g8 {j7 j10} j7 k5"],
+        2,
+        lambda head, points: head + b" " + b" ".join(_notation_point(p) for p in points) + b"\n",
     ),
     "playok-distinct-games": lambda n: _distinct_lines(
         n,

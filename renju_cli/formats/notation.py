@@ -177,8 +177,14 @@ def _parse_body(
                 return moves, events, _too_many_events(line, m.start(), limit)
             room -= 1
         if kind == "point":
-            col = text[0].lower()
-            moves.append(Move(Point(ord(col) - ord("a"), int(text[1:]) - 1), line=line, token=text))
+            # (as ``_plain_moves``: the points learnt by token, moves built positionally; a
+            # line with opening events comes here, and a file may hold 25,000 of them)
+            point = _POINT_OF.get(text)
+            if point is None:
+                point = _POINT_OF[text] = Point(ord(text[0].lower()) - ord("a"), int(text[1:]) - 1)
+            moves.append(Move(point, None, line, None, text))
+        elif kind == "sep":
+            continue
         elif kind == "board":
             boards.extend("-" * (len(moves) - len(boards)))
             boards.append(text[0].lower())
@@ -194,9 +200,9 @@ def _parse_body(
             if word in ("pass", "--"):
                 moves.append(Move(None, line=line, token=text))
             elif word in ("swap", "noswap"):
-                events.append(
-                    OpeningEvent("swap" if word == "swap" else "no-swap", len(moves), line=line)
-                )
+                # positional, in field order: kind, after, value, points, line
+                kind = "swap" if word == "swap" else "no-swap"
+                events.append(OpeningEvent(kind, len(moves), None, [], line))
             elif word == "reject":
                 events.append(OpeningEvent("reject", len(moves), line=line))
             elif word in ("black", "white"):
@@ -225,7 +231,7 @@ def _parse_body(
                         ),
                     )
                 points.append(Point(ord(pt[0].lower()) - ord("a"), int(pt[1:]) - 1))
-            events.append(OpeningEvent("offers", len(moves), points=points, line=line))
+            events.append(OpeningEvent("offers", len(moves), None, points, line))
             if room is not None:
                 room -= max(len(points) - 1, 0)
             if cut:  # the group holds more points than are read
