@@ -150,7 +150,8 @@ def _parse_body(
     # as the moves are (a line of 100,000 ``swap``, or one offer of 300,000 points)
     room = limit
     pos = 0
-    while pos < len(body):
+    size = len(body)
+    while pos < size:
         if body[pos] == "#" or (limit is not None and len(moves) > limit):
             break
         m = _TOKEN.match(body, pos)
@@ -166,6 +167,8 @@ def _parse_body(
                 ),
             )
         pos = m.end()
+        while pos < size and body[pos] == " ":  # (one space between tokens: no match for it)
+            pos += 1
         kind = m.lastgroup
         text = m.group(0)
         if (
