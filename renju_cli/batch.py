@@ -226,9 +226,7 @@ def read_slice(item: TextSlice, settings: Settings) -> Iterator[Record | GameRep
         # (each slice has the file's bounds on opening events and walks: see
         # ``formats.bound_events``)
         records = formats.bound_events(fmt.read(stream, path, options), options)
-        if options.max_walks < formats.ReadOptions.max_walks:
-            records = formats.bound_walks(records, options, functools.partial(walk_key, settings))
-        return records
+        return formats.bound_walks(records, options, functools.partial(walk_key, settings))
 
     count = 0
     with contextlib.ExitStack() as stack:

@@ -1043,18 +1043,7 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
     # kept in containers of its own, the findings shared (nothing changes a finding once
     # made): records that all begin differently (a hostile batch of distinct games) must not
     # pay for a copy each, nor for a second walk of stones seen twice
-    opening = check.opening
-    _CHECKED[key] = (
-        ruleset,
-        OpeningCheck(
-            {k: list(v) if isinstance(v, list) else v for k, v in opening.items()}
-            if opening is not None
-            else None,
-            list(check.findings),
-            check.course,
-            Counter(check.dropped) if check.dropped is not None else None,
-        ),
-    )
+    _CHECKED[key] = (ruleset, _with_findings(check, list(check.findings)))
     return check
 
 
@@ -1182,6 +1171,12 @@ def _for_record(check: OpeningCheck, record: Record) -> OpeningCheck:
         findings.append(
             Finding(f.code, f.message, f.severity, f.move, f.point, line, offset, f.counts, f.worst)
         )
+    return _with_findings(check, findings)
+
+
+def _with_findings(check: OpeningCheck, findings: list[Finding]) -> OpeningCheck:
+    """``check`` with ``findings``, in containers of its own (summary, counts): what a report
+    does with one copy never reaches another, nor the memo's."""
     opening = (
         {k: list(v) if isinstance(v, list) else v for k, v in check.opening.items()}
         if check.opening is not None

@@ -121,18 +121,15 @@ class ReadOptions:
         if self.sized_for is not None:
             return self
         changes: dict[str, Any] = {}
-        if self.bytes_per_event > 0:
-            events = self.events_allowance + max(nbytes, 0) // self.bytes_per_event
-            if events < self.max_events:
-                changes["max_events"] = events
-        if self.bytes_per_walk > 0:
-            walks = self.walks_allowance + max(nbytes, 0) // self.bytes_per_walk
-            if walks < self.max_walks:
-                changes["max_walks"] = walks
-        if self.bytes_per_record > 0:
-            bound = self.records_allowance + max(nbytes, 0) // self.bytes_per_record
-            if bound < self.max_records:
-                changes.update(max_records=bound, sized_for=nbytes)
+        events = _by_size(self.events_allowance, self.bytes_per_event, nbytes, self.max_events)
+        if events is not None:
+            changes["max_events"] = events
+        walks = _by_size(self.walks_allowance, self.bytes_per_walk, nbytes, self.max_walks)
+        if walks is not None:
+            changes["max_walks"] = walks
+        records = _by_size(self.records_allowance, self.bytes_per_record, nbytes, self.max_records)
+        if records is not None:
+            changes.update(max_records=records, sized_for=nbytes)
         return dataclasses.replace(self, **changes) if changes else self
 
     def for_format(self, fmt: str) -> ReadOptions:
@@ -153,20 +150,19 @@ class ReadOptions:
         """Why a record's opening events were not read (``bound_events``)."""
         said = f"the file's records hold more than {self.max_events} opening events in all"
         if self.bytes_per_event > 0 and self.max_events < ReadOptions.max_events:
-            said += (
-                f" (at most {self.events_allowance} + one per {self.bytes_per_event} bytes of "
-                "the file, an offered point counting as one; --limit events=N sets the bound)"
+            said += _size_terms(
+                self.events_allowance,
+                self.bytes_per_event,
+                "events",
+                ", an offered point counting as one",
             )
         return said
 
     def too_many_walks(self) -> str:
-        """Why a record's opening protocol was not followed (``batch.bound_walks``)."""
+        """Why a record's opening protocol was not followed (``bound_walks``)."""
         said = f"the file holds more than {self.max_walks} distinct openings to follow"
         if self.bytes_per_walk > 0 and self.max_walks < ReadOptions.max_walks:
-            said += (
-                f" (at most {self.walks_allowance} + one per {self.bytes_per_walk} bytes of the "
-                "file; --limit walks=N sets the bound)"
-            )
+            said += _size_terms(self.walks_allowance, self.bytes_per_walk, "walks")
         return said
 
     def too_many(self, what: str = "records") -> str:
@@ -179,6 +175,23 @@ class ReadOptions:
                 f"per {self.bytes_per_record} bytes; --limit records=N sets the bound)"
             )
         return said
+
+
+def _by_size(allowance: int, per: int, nbytes: int, bound: int) -> int | None:
+    """``allowance`` + one per ``per`` bytes of a file of ``nbytes`` bytes, when that is below
+    ``bound`` (``None`` otherwise, and when ``per`` is 0: no bound by size)."""
+    if per <= 0:
+        return None
+    sized = allowance + max(nbytes, 0) // per
+    return sized if sized < bound else None
+
+
+def _size_terms(allowance: int, per: int, limit: str, counting: str = "") -> str:
+    """How a bound by a file's size is counted, for the finding of what is past it."""
+    return (
+        f" (at most {allowance} + one per {per} bytes of the file{counting}; --limit {limit}=N "
+        "sets the bound)"
+    )
 
 
 #: Bytes a record takes at the least in real files of the formats that pack records tighter
@@ -242,6 +255,10 @@ def bound_walks(records: Iterator[Record], options: ReadOptions, key: WalkKey) -
     check is remembered, and an opening book repeating a few openings thousands of times is
     followed in full.  Decided here, as the file is read, so the output is the same with any
     number of ``--jobs``."""
+    if options.max_walks >= ReadOptions.max_walks:
+        # (a pipe of unknown size is bounded by ``max_records`` alone, as for events)
+        yield from records
+        return
     left = options.max_walks
     seen: set[Hashable] = set()
     last: AfterLast | None = None  # (holds the events: their objects are compared)
@@ -526,8 +543,7 @@ def read_stream(
         opts = text_options(opts)
     opts = opts.for_format(fmt)
     records = bound_events(load(fmt).read(stream, path, opts), opts)
-    if walk_key is not None and opts.max_walks < ReadOptions.max_walks:
-        # (a pipe of unknown size is bounded by ``max_records`` alone, as for events)
+    if walk_key is not None:
         records = bound_walks(records, opts, walk_key)
     first = next(records, None)
     if first is None:
