@@ -1058,10 +1058,10 @@ _CHECKED_ENTRIES = 16384
 
 def _memo_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
     """What a check of ``record`` under ``ruleset`` depends on, when that is only its first
-    stones: no opening events, declared id or setup, and a protocol that reaches a known
-    number of moves.  ``None`` otherwise (and for rulesets without a protocol, whose check is
-    cheaper than the key)."""
-    if record.opening_events or record.opening_id or record.setup or not ruleset.opening:
+    stones and its declared opening id: no opening events or setup, and a protocol that
+    reaches a known number of moves (RenjuNet declares the id of every game).  ``None``
+    otherwise (and for rulesets without a protocol, whose check is cheaper than the key)."""
+    if record.opening_events or record.setup or not ruleset.opening:
         return None
     protocol = _usable_protocol(ruleset)
     return _stones_key(record, ruleset, protocol) if protocol is not None else None
@@ -1071,11 +1071,14 @@ def _stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[A
     reach = _protocol_reach(protocol)
     if reach is None:
         return None
+    if record.opening_id:  # a declared id is checked against stones 1-3 (``_declared_id``)
+        reach = max(reach, 3)
     moves = record.moves
     return (
         id(ruleset),
         record.width,
         record.height,
+        record.opening_id,
         min(len(moves), reach),
         *[m.point for m in moves[:reach]],
     )
@@ -1086,7 +1089,7 @@ def walk_key(record: Record, ruleset: Ruleset) -> Hashable | None:
     ``formats.bound_walks``, which counts the walks a file makes; ``None`` when checking its
     opening walks no protocol (none, a setup).  As ``check_opening`` shares walks:
 
-    - records of the same first stones and nothing else recorded about the opening share one
+    - records of the same first stones (and declared id) and no events share one
       anywhere in the file (the memo): their ``_memo_key``;
     - a line of a variation tree shares the walk of the line walked just before it when both
       begin alike as far as the walk read, with the very same events (``_LastLine``):
@@ -1100,7 +1103,7 @@ def walk_key(record: Record, ruleset: Ruleset) -> Hashable | None:
     if protocol is None:
         return None
     events = record.opening_events
-    if not events and not record.opening_id:
+    if not events:
         key = _stones_key(record, ruleset, protocol)  # (``_memo_key``'s)
         if key is not None:
             return key
@@ -1251,11 +1254,12 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
     height = record.height or record.width or ruleset.height
     if (
         not ruleset.opening
-        and not record.opening_events
-        and not record.opening_id
+        and not (record.opening_id and record.opening_id.strip())
         and restricted_seat(ruleset) is None
+        and not any(e.kind in BOARD_EVENTS for e in record.opening_events)
     ):
-        # no protocol and nothing recorded about the opening: only its name (a batch of
+        # no protocol and nothing recorded about the opening that a ruleset without one
+        # judges (decisions and offers are only a protocol's): only its name (a batch of
         # small records must not pay for the walk below, which would find nothing more)
         c = _board_center(width, height, None)
         if len(record.moves) < 3 or record.setup or c is None:

@@ -69,8 +69,14 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
         memo.resting -= 1
         return replay_uncached(record, ruleset)
     key = memo.key(record)
-    if key is None:  # too long for the memo
-        return memo.replay_line(record) if tree_line else replay_uncached(record, ruleset)
+    if key is None:  # too long for the memo, or not plain
+        if tree_line and variation != MAIN_LINE:
+            return memo.replay_line(record)
+        # A tree's first line is replayed as any record, not resumably: most trees are one
+        # line (the games of a collection), and keeping a checkpoint before each move cost a
+        # tenth of their check.  A tree's second line starts its resumable replay anew (its
+        # first moves are replayed twice, once per tree), and the lines after it resume.
+        return replay_uncached(record, ruleset)
     seen = memo.reports.get(key, _UNSEEN)
     if isinstance(seen, _Template):
         memo.unseen = 0

@@ -17,6 +17,7 @@ import pytest
 from helpers import run_cli as renju
 
 from renju_cli import opening
+from renju_cli.coords import Point
 from renju_cli.formats import (
     ReadOptions,
     bound_events,
@@ -26,7 +27,7 @@ from renju_cli.formats import (
 )
 from renju_cli.formats.notation import parse_record
 from renju_cli.opening import OpeningCheck, check_opening
-from renju_cli.record import OpeningEvent, Record
+from renju_cli.record import Color, OpeningEvent, Record
 from renju_cli.ruleset import Ruleset, load
 
 SWAPS = "s-" * 2040  # 4,080 flags: under the per-game cap of 4,096
@@ -206,16 +207,49 @@ def test_a_remembered_check_is_the_check_made_anew(rules: str) -> None:
         assert all(f.line in (None, 70) for f in remembered.findings)
 
 
-def test_records_with_events_an_id_or_setup_are_not_remembered() -> None:
+def test_records_with_events_or_setup_are_not_remembered() -> None:
     rif = load("renju-rif")
     with_events = parse_record("h8 h9 i10 swap i11")
     assert with_events.opening_events
     assert opening._memo_key(with_events, rif) is None
     assert opening._memo_key(parse_record("h8 h9 i10"), load("renju")) is None  # no protocol
-    plain = parse_record("h8 h9 i10")
-    assert opening._memo_key(plain, rif) is not None
-    plain.opening_id = "D4"
-    assert opening._memo_key(plain, rif) is None
+    with_setup = parse_record("h8 h9 i10")
+    with_setup.setup = [(Point(0, 0), Color.BLACK)]
+    assert opening._memo_key(with_setup, rif) is None
+
+
+def test_a_declared_opening_id_is_part_of_the_key() -> None:
+    # RenjuNet declares the opening of every game: records of the same stones and the same
+    # declared id share one check; another id (or none) is another check.
+    #    . . . . .      stones 1-3 (h8 i9 j10) are I1 (Chosei): declaring I1 is clean,
+    #    . . . 4 .      declaring D4 or I4 is a mismatch, Z9 is not an id at all; each
+    #    . . 3 . .      remembered check is the one of its own id
+    #    . 2 . . .
+    #    1 . . . .
+    rif = load("renju-rif")
+    keys = {}
+    for declared in (None, "D4", "I4", "D4 "):
+        record = parse_record("h8 i9 j10 k11")
+        record.opening_id = declared
+        keys[declared] = opening._memo_key(record, rif)
+    assert None not in keys.values()
+    assert len(set(keys.values())) == 4
+    opening._CHECKED.clear()
+    codes = {}
+    for declared in ("D4", "I1", "Z9", "D4", "I1"):
+        first = parse_record("h8 i9 j10 k11", line=2)
+        first.opening_id = declared
+        again = parse_record("h8 i9 j10 k11", line=9)
+        again.opening_id = declared
+        fresh = opening._check_opening(again, rif)
+        check_opening(first, rif)
+        remembered = check_opening(again, rif)
+        assert [f.to_json() for f in remembered.findings] == [f.to_json() for f in fresh.findings]
+        assert remembered.opening == fresh.opening
+        codes[declared] = sorted({f.code for f in remembered.findings})
+    assert codes["D4"] == ["opening-id-mismatch", "unchecked"]
+    assert codes["I1"] == ["unchecked"]  # (the offers for move 5 are not recorded)
+    assert codes["Z9"] == ["unchecked"]
 
 
 def test_the_check_of_stones_seen_once_is_kept_apart_from_the_one_handed_out() -> None:

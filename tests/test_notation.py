@@ -111,6 +111,52 @@ def test_points_only_line_gives_the_record_the_tokenizer_gives() -> None:
     assert pickle.loads(pickle.dumps(fast)) == fast
 
 
+#: Tokens of move-list bodies: those the blank-separated reader of lines with opening events
+#: takes (points, words, groups of offers split at blanks), drawn six times as often as those
+#: it leaves to the tokenizer (numbers, results, joined tokens, comments, commas).
+_SIMPLE_TOKENS = [
+    *("h8", "H8", "j10", "a1", "o15", "k7", "z9"),
+    *("pass", "--", "swap", "SWAP", "noswap", "reject", "black", "White", "draw"),
+    *("{", "}", "{j10", "g10}", "{j10}", "{}"),
+]
+_OTHER_TOKENS = [
+    *("h100", "{{j10}", "j10}}", "{k7,", "j10,g10", "#x", "1.", "1-0", "*", "n=3"),
+    *("i10-j9", "A:h8", "h8h9", ",", ";", "+", "x", "---"),
+]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(st.sampled_from(_SIMPLE_TOKENS * 6 + _OTHER_TOKENS), max_size=14),
+    st.sampled_from([" ", "  ", "\t", " , ", "\u3000", ""]),
+    st.sampled_from([None, 0, 1, 2, 3, 5, 100]),
+)
+def test_lines_with_events_read_blank_by_blank_as_by_the_tokenizer(
+    tokens: list[str], blank: str, limit: int | None
+) -> None:
+    # ``_simple_events`` reads a body whose tokens are points, words and offers without the
+    # tokenizer; it gives the tokenizer's moves and events, or leaves the body to it (with its
+    # problem), the bounds on moves and events included
+    body = blank.join(tokens)
+    assert notation._parse_body(body, 7, limit) == notation._tokenize(body, 7, limit)
+
+
+def test_lines_with_events_read_blank_by_blank() -> None:
+    # the shape of a swap line (25,000 of them made a hostile file): read without the tokenizer
+    simple = notation._simple_events("h8 h9 i10 swap i7 {j10 g10} j10 k7", 1, 100)
+    assert simple is not None
+    moves, events = simple
+    assert [m.token for m in moves] == ["h8", "h9", "i10", "i7", "j10", "k7"]
+    assert [(e.kind, e.after, e.points) for e in events] == [
+        ("swap", 3, []),
+        ("offers", 4, [Point(9, 9), Point(6, 9)]),
+    ]
+    # a bound reached, a number, a group never closed: the tokenizer's
+    assert notation._simple_events("h8 h9 swap swap", 1, 1) is None
+    assert notation._simple_events("1. h8 h9 swap", 1, 100) is None
+    assert notation._simple_events("h8 {j10 g10", 1, 100) is None
+
+
 @pytest.mark.parametrize("block", [1, 2, 7, 1 << 16])
 def test_lines_are_the_same_whatever_the_block_size(
     monkeypatch: pytest.MonkeyPatch, block: int

@@ -176,6 +176,25 @@ def test_declared_opening_that_cannot_be_checked() -> None:
     assert codes(run("h8 h9 i9", opening_id="Q99")) == [("unchecked", None)]
 
 
+def test_decisions_recorded_under_a_ruleset_without_a_protocol_change_nothing() -> None:
+    # swaps, colour choices and offers are a protocol's to judge: under plain renju (no
+    # opening protocol) the record is the record of its stones, its opening named; a
+    # rejection or a moved stone still changes the board and is reported
+    plain = run("h8 h9 i10 i7 j10 k7")
+    assert plain["opening"]["id"] == "D2" and plain["findings"] == []
+    for text in (
+        "h8 h9 i10 swap i7 {j10 g10} j10 k7",
+        "h8 h9 black i10 noswap i7 {j10} j10 k7",
+        "h8 h9 i10 i7 j10 k7 white",
+    ):
+        decided = run(text)
+        assert decided["opening"] == plain["opening"]
+        assert decided["findings"] == plain["findings"]
+        assert decided["result"] == plain["result"]
+    rejected = run("h8 h9 i10 reject h8 h9 i10")
+    assert codes(rejected) == [("reject-not-allowed", 3)]
+
+
 # -- symmetry of offers ------------------------------------------------------------------------
 def stones(black: str, white: str) -> dict[Point, int]:
     out = {p: BLACK for p in pts(black)}

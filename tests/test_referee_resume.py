@@ -92,3 +92,28 @@ def test_threads_replaying_trees_at_once_do_not_share_a_resumed_replay() -> None
     with ThreadPoolExecutor(4) as pool:
         for got in pool.map(judge_all, range(8)):
             assert got == expected
+
+
+def test_the_first_line_of_a_tree_is_replayed_as_any_record() -> None:
+    # most trees are one line (the games of a collection): their replay keeps no checkpoint
+    # (one before each move cost a tenth of their check); a tree's second line starts the
+    # resumable replay, and the lines after it resume it
+    from renju_cli import referee
+
+    games = b"".join(
+        b"(;B[hh];W[hi];B[ij];W[gj];B[ik];W[jk];B[gg];W[ff];B[%s];W[ab])" % p
+        for p in (b"aa", b"ca", b"ea")
+    )
+    ruleset = api.choose_ruleset(next(iter(read_stream(io.BytesIO(games), "g.sgf"))), None)
+    referee._MEMOS.clear()
+    for record in read_stream(io.BytesIO(games), "g.sgf"):
+        assert len(record.moves) > referee.MEMO_MOVES  # (not one the memo of short records takes)
+        assert replay(record, ruleset).to_json() == replay_uncached(record, ruleset).to_json()
+    assert referee._Memo.of(ruleset).walker is None
+    tree = b"(;B[hh];W[hi];B[ij];W[gj];B[ik];W[jk];B[gg];W[ff];B[aa](;W[ab])(;W[ac])(;W[ad]))"
+    records = list(read_stream(io.BytesIO(tree), "t.sgf"))
+    assert [r.source.variation for r in records] == ["main", "1", "2"]
+    for record in records:
+        assert replay(record, ruleset).to_json() == replay_uncached(record, ruleset).to_json()
+    walker = referee._Memo.of(ruleset).walker
+    assert walker is not None and walker.record is records[-1]
