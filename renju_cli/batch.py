@@ -49,8 +49,9 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 from renju_cli import api, opening
 from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
 from renju_cli.formats import ReadOptions, no_record_message, too_many_records, unreadable
+from renju_cli.judge import Judgements
 from renju_cli.record import Record, SourceLocation
-from renju_cli.referee import replay
+from renju_cli.referee import judging_within, replay
 from renju_cli.report import Finding, GameReport, Summary, filter_findings
 from renju_cli.ruleset import Ruleset
 
@@ -101,6 +102,12 @@ class Settings:
     keys: bool = False
     #: the test hook (``FAULT_ENV``), read once when the batch starts, not once per record
     fault: str | None = field(default_factory=lambda: os.environ.get(FAULT_ENV) or None)
+    #: double-three judgements the records of one file may make: an allowance, and how many
+    #: each record adds (``ReadOptions.judgements_allowance``, ``judgements_per_record``)
+    judgements: tuple[int, int] = (
+        ReadOptions.judgements_allowance,
+        ReadOptions.judgements_per_record,
+    )
 
 
 class Judged(NamedTuple):
@@ -162,11 +169,37 @@ def judge_one(item: Record | GameReport, settings: Settings) -> Judged:
         if settings.fault:
             _fault(item, settings.fault)
         ruleset = settings.rules or api.choose_ruleset(item, None)
-        report = replay(item, ruleset)
+        with judging_within(_judgements_of(item.source.path, settings.judgements)):
+            report = replay(item, ruleset)
         key = game_key(item, ruleset) if settings.keys else None
     except Exception as e:  # any bug in one record must not stop the batch
         return Judged(failed_report(item, settings, f"judging this record failed: {_why(e)}"))
     return Judged(report, key)
+
+
+#: The bound on double-three judgements of the file being judged: its path, what set it.
+_FILE_JUDGEMENTS: tuple[str, tuple[int, int], Judgements] | None = None
+
+
+def _judgements_of(path: str, terms: tuple[int, int]) -> Judgements:
+    """The double-three judgements the records of file ``path`` may still make: the allowance
+    of ``terms`` for its first record, and its second term more for each record, counted in the
+    order they are judged (consecutive records of one path are its file's; with ``--jobs``, a
+    worker counts those it judges, as each slice of a big file has the file's other bounds)."""
+    global _FILE_JUDGEMENTS
+    kept = _FILE_JUDGEMENTS
+    allowance, per_record = terms
+    if kept is None or kept[0] != path or kept[1] != terms:
+        said = (
+            f" (at most {allowance} + {per_record} per record; --limit judgements=N sets it)"
+            if per_record
+            else " (--limit judgements)"
+        )
+        kept = _FILE_JUDGEMENTS = (path, terms, Judgements(allowance, said))
+    else:
+        kept[2].left += per_record
+        kept[2].limit += per_record
+    return kept[2]
 
 
 def walk_key(settings: Settings, record: Record) -> Hashable | None:
@@ -619,8 +652,15 @@ class Batch:
         self._read = _Progress()
         self._select = frozenset(self.select)
         self._ignore = frozenset(self.ignore)
-        self.settings = Settings(self.rules, keys=self.duplicates != "off")
         self._options = self.options or ReadOptions()
+        self.settings = Settings(
+            self.rules,
+            keys=self.duplicates != "off",
+            judgements=(
+                self._options.judgements_allowance,
+                self._options.judgements_per_record,
+            ),
+        )
         #: inputs read in slices whose records reached ``max_records``: no more slices are cut
         self._full: set[int] = set()
         #: the options of each input read in slices, bounded by its size (``for_file``)

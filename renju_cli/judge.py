@@ -439,6 +439,32 @@ def reach_of(geometry: Geometry, k: int) -> Reach:
     return Reach(geometry, k)
 
 
+class JudgementBound(Exception):
+    """A judgement needed more deep judgements than its ``Judgements`` allowed; ``kinds``: the
+    forbidden kinds found without them (an overline, a double-four)."""
+
+    def __init__(self, kinds: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.kinds = kinds
+
+
+class Judgements:
+    """Double-three judgements (points whose threes are judged, at the top of the recursion or
+    in it) a judge may still make (``Judge.bounded_kinds``): the recursion is exact, without a
+    depth limit, and a hostile position (columns of black stones, where every completion point
+    is a double-three again down the column) asks tens of them per move, 15-30 microseconds
+    each; a file of such records took a minute.  Real games need next to none (19 in the 8,599
+    records of the corpus, the examples and the test data).  ``terms``: how the bound was set,
+    for messages."""
+
+    __slots__ = ("left", "limit", "terms")
+
+    def __init__(self, limit: int, terms: str = "") -> None:
+        self.limit = limit
+        self.left = limit
+        self.terms = terms
+
+
 class Judge:
     """Decides fives, fours, threes and forbidden moves under one set of line rules.
 
@@ -495,6 +521,11 @@ class Judge:
         #: Points judged in depth by the double-three recursion (a memo miss each): the cost
         #: measure that tests pin, independent of the machine's speed.
         self.deep_judgements = 0
+        #: Points whose threes were judged (``_two_real_threes``, at the top of the recursion
+        #: or in it): what a ``Judgements`` bound counts.
+        self.judgements = 0
+        #: what ``bounded_kinds`` may still spend (``None``: no bound)
+        self._bound: Judgements | None = None
 
     # -- single lines -----------------------------------------------------------------------
     def _raw_keys(self, board: Board, p: int) -> tuple[int, int, int, int]:
@@ -555,8 +586,43 @@ class Judge:
             return ()
         return self._kinds(board, p, stone, code, first_only=False)
 
-    def verdict(self, board: Board, p: int, stone: int) -> Verdict:
-        """The full verdict for ``stone`` playing the empty point ``p``, with its stones."""
+    def bounded_kinds(
+        self, board: Board, p: int, stone: int, bound: Judgements
+    ) -> tuple[tuple[str, ...], bool]:
+        """``forbidden_kinds``, spending at most ``bound.left`` deep judgements (taken off it),
+        and whether a double-three was left undecided for want of them (the kinds are then
+        those found without: an overline, a double-four)."""
+        hot = self.hot[stone]
+        if not hot:
+            return (), False
+        code = self.shape(board, p, stone)
+        if not code & hot or code & FIVES:
+            return (), False
+        try:
+            return self._kinds(board, p, stone, code, first_only=False, bound=bound), False
+        except JudgementBound as e:
+            return e.kinds, True
+
+    def forget(self) -> None:
+        """Start the memo of deep judgements afresh: a record judged after ``forget`` makes the
+        same deep judgements whatever was judged before it (``bounded_kinds`` counts them)."""
+        if self._memo_size:
+            self._memo.clear()
+            self._memo_size = 0
+
+    def verdict(
+        self,
+        board: Board,
+        p: int,
+        stone: int,
+        kinds: tuple[str, ...] | None = None,
+        bound: Judgements | None = None,
+    ) -> Verdict:
+        """The full verdict for ``stone`` playing the empty point ``p``, with its stones.
+
+        ``kinds``: the forbidden kinds, when known (the real threes are then looked for only
+        if they hold a double-three); ``bound``: the double-three judgements that may be made
+        (``JudgementBound`` past them)."""
         facts = self.line_facts(board, p, stone)
         v = Verdict()
         r = self.k
@@ -569,14 +635,17 @@ class Judge:
             for mask in f.fours:
                 v.fours.append(_stones(p, d, r, mask))
         if v.five is None:
-            board.place(p, stone)
-            try:
-                for d, f in zip(dirs, facts, strict=True):
-                    for mask in self._real_three_sets(board, p, d, f, stone):
-                        v.threes.append(_stones(p, d, r, mask))
-            finally:
-                board.remove(p)
-            v.kinds = self.forbidden_kinds(board, p, stone)
+            if kinds is None or DOUBLE_THREE in kinds:
+                board.place(p, stone)
+                self._bound = bound
+                try:
+                    for d, f in zip(dirs, facts, strict=True):
+                        for mask in self._real_three_sets(board, p, d, f, stone):
+                            v.threes.append(_stones(p, d, r, mask))
+                finally:
+                    self._bound = None
+                    board.remove(p)
+            v.kinds = self.forbidden_kinds(board, p, stone) if kinds is None else kinds
         return v
 
     def forbidden_points(
@@ -600,9 +669,16 @@ class Judge:
 
     # -- internals --------------------------------------------------------------------------
     def _kinds(
-        self, board: Board, p: int, stone: int, code: int, first_only: bool
+        self,
+        board: Board,
+        p: int,
+        stone: int,
+        code: int,
+        first_only: bool,
+        bound: Judgements | None = None,
     ) -> tuple[str, ...]:
-        """The forbidden kinds of a move whose summed code (no five) is ``code``."""
+        """The forbidden kinds of a move whose summed code (no five) is ``code``; within
+        ``bound``'s deep judgements if given (``JudgementBound`` past them)."""
         forbidden = self.rules[stone].forbidden
         kinds: list[str] = []
         if OVERLINE in forbidden and code & OVERLINES:
@@ -613,12 +689,15 @@ class Judge:
             kinds.append(DOUBLE_FOUR)
             if first_only:
                 return (DOUBLE_FOUR,)
-        if (
-            DOUBLE_THREE in forbidden
-            and code & THREES >= 2 * THREE_UNIT
-            and self._two_real_threes(board, p, stone)[0]
-        ):
-            kinds.append(DOUBLE_THREE)
+        if DOUBLE_THREE in forbidden and code & THREES >= 2 * THREE_UNIT:
+            self._bound = bound
+            try:
+                if self._two_real_threes(board, p, stone)[0]:
+                    kinds.append(DOUBLE_THREE)
+            except JudgementBound:
+                raise JudgementBound(tuple(kinds)) from None
+            finally:
+                self._bound = None
         return tuple(kinds)
 
     def _two_real_threes(self, board: Board, p: int, stone: int) -> tuple[bool, int]:
@@ -632,6 +711,12 @@ class Judge:
         In dense positions most threes are settled cheaply or not needed at all; judging all
         of them in depth made the recursion exponential (rows of black stones on 26x26).
         """
+        self.judgements += 1
+        bound = self._bound
+        if bound is not None:  # (``bounded_kinds``): each point judged so counts
+            if bound.left <= 0:
+                raise JudgementBound  # (the stones placed above are taken off by ``finally``)
+            bound.left -= 1
         facts = self.line_facts(board, p, stone)
         reach = self._reach_of(board)
         windows, window = reach.windows, reach.window

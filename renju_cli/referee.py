@@ -12,7 +12,8 @@ import dataclasses
 import re
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -24,6 +25,8 @@ from renju_cli.judge import (
     FIVES,
     OVERLINE,
     Judge,
+    JudgementBound,
+    Judgements,
     Verdict,
     row_through,
 )
@@ -46,6 +49,26 @@ from renju_cli.ruleset import Ruleset
 COLOR_NAME = {BLACK: "black", WHITE: "white"}
 #: A cell of ``Board.cells`` (as bytes) that holds a stone.
 _STONE_CELL = re.compile(b"[%c%c]" % (BLACK, WHITE))
+
+
+#: The deep judgements the records being judged may still make (``judging_within``): set by
+#: the batch around each record of a file, ``None`` otherwise (no bound).
+_BOUND: Judgements | None = None
+#: Moves left undecided past the bound so far (a replay that left one is not remembered).
+_undecided = 0
+
+
+@contextmanager
+def judging_within(bound: Judgements | None) -> Iterator[None]:
+    """Replay records within ``bound``'s deep judgements (``Judge.bounded_kinds``): a move the
+    bound leaves undecided is taken as legal, with an ``unchecked`` warning.  Each record's
+    replay starts the judge's memo afresh, so that what it spends depends on it alone."""
+    global _BOUND
+    before, _BOUND = _BOUND, bound
+    try:
+        yield
+    finally:
+        _BOUND = before
 
 
 def replay(record: Record, ruleset: Ruleset) -> GameReport:
@@ -78,13 +101,27 @@ def replay(record: Record, ruleset: Ruleset) -> GameReport:
         # first moves are replayed twice, once per tree), and the lines after it resume.
         return replay_uncached(record, ruleset)
     seen = memo.reports.get(key, _UNSEEN)
+    bound = _BOUND
     if isinstance(seen, _Template):
-        memo.unseen = 0
-        return seen.report_for(record, ruleset)
+        # (charged the deep judgements its replay made, as a replay would spend them: past
+        # the bound, replayed, to leave undecided what the bound leaves undecided)
+        if bound is None or bound.left >= seen.deep:
+            if bound is not None:
+                bound.left -= seen.deep
+            memo.unseen = 0
+            return seen.report_for(record, ruleset)
+        return replay_uncached(record, ruleset)
+    judge = _judge_of(ruleset)
+    spent, undecided = judge.judgements, _undecided
     report = replay_uncached(record, ruleset)
+    if _undecided != undecided:
+        return report  # (never remembered: what a bound left undecided)
     # a template is kept from the second time a content is seen: a batch of short records
     # that are all different must not pay for a copy of each report it will never reuse
-    memo.put(key, None if seen is _UNSEEN else _Template(report, record, ruleset))
+    memo.put(
+        key,
+        None if seen is _UNSEEN else _Template(report, record, ruleset, judge.judgements - spent),
+    )
     if seen is _UNSEEN:
         memo.unseen += 1
         if memo.unseen >= MEMO_SIZE:
@@ -242,12 +279,14 @@ class _Template:
     relative to the record's start, so shifting them by the start is exact.
     """
 
-    __slots__ = ("line", "offset", "report")
+    __slots__ = ("deep", "line", "offset", "report")
 
-    def __init__(self, report: GameReport, record: Record, ruleset: Ruleset) -> None:
+    def __init__(self, report: GameReport, record: Record, ruleset: Ruleset, deep: int = 0) -> None:
         self.line = record.source.line or 0
         self.offset = record.source.offset or 0
         self.report = _report_like(record, ruleset, report)  # its own: ``report`` is handed out
+        #: the double-three judgements its replay made (charged on each use under a bound)
+        self.deep = deep
 
     def report_for(self, record: Record, ruleset: Ruleset) -> GameReport:
         """The report of ``record``, whose key is this template's: fresh objects throughout."""
@@ -598,6 +637,9 @@ class _Replay:
             to_move, passes, pending_claim = resume.walk
             start = len(checkpoints)  # the moves before the checkpoint
         guided = self.course.until if self.course is not None else 0
+        bound = _BOUND
+        if bound is not None:
+            judge.forget()  # (what the record spends of the bound depends on it alone)
         for number, move in enumerate(moves[start:] if start else moves, start + 1):
             if checkpoints is not None:
                 checkpoints.append(self._checkpoint(to_move, passes, pending_claim))
@@ -670,7 +712,12 @@ class _Replay:
 
             code = shape(board, index, stone)
             if code & hot[stone] and not code & FIVES:
-                kinds = judge.forbidden_kinds(board, index, stone)
+                if bound is None:
+                    kinds = judge.forbidden_kinds(board, index, stone)
+                else:
+                    kinds, undecided = judge.bounded_kinds(board, index, stone, bound)
+                    if undecided:
+                        self._undecided(number, move, point, stone, bound)
                 if kinds:
                     pending_claim = self._foul(number, move, point, index, stone, kinds)
             place(index, stone)
@@ -867,14 +914,24 @@ class _Replay:
             # made only if the finding is listed (a record past MAX_FINDINGS fouls, as a full
             # board played on after its end, would judge each one's stones for nothing); the
             # board is as before the move: ``add`` calls it at once
-            board, judge = self.board, self.judge
+            board, judge, bound = self.board, self.judge, _BOUND
             key = (judge, board.hash, index, stone)
-            detail = _DETAILS.get(key)
+            # (not under a bound: what naming the threes spends of it must not depend on
+            # what was named before)
+            detail = _DETAILS.get(key) if bound is None else None
             if detail is None:
-                detail = _describe(board, judge.verdict(board, index, stone), kinds)
-                if len(_DETAILS) >= 4096:
-                    _DETAILS.clear()
-                _DETAILS[key] = detail
+                try:
+                    verdict = judge.verdict(board, index, stone, kinds, bound)
+                except JudgementBound:  # (within the file's bound, as the judgement was)
+                    detail = _describe(board, None, kinds) + (
+                        " (its threes are not named: naming them takes more double-three "
+                        "judgements than the file's bound leaves)"
+                    )
+                else:
+                    detail = _describe(board, verdict, kinds)
+                    if len(_DETAILS) >= 4096:
+                        _DETAILS.clear()
+                    _DETAILS[key] = detail
             return f"{color} {point.name} makes {detail}{after}{tail}"
 
         claimed = policy not in ("lose", "reject")  # a foul only if the opponent claims it
@@ -882,6 +939,29 @@ class _Replay:
         if policy == "lose":
             self.end(COLOR_NAME[BLACK + WHITE - stone], "forbidden", number, point)
         return (number, point, kinds, stone) if claimed else None
+
+    def _undecided(
+        self, number: int, move: Move, point: Point, stone: int, bound: Judgements
+    ) -> None:
+        """A move whose threes the bound on deep judgements left unjudged: taken as legal (not
+        a double-three), with a warning that says so."""
+        global _undecided
+        _undecided += 1
+        color = COLOR_NAME[stone]
+        self.add(
+            "unchecked",
+            lambda: (
+                f"move {number} ({point.name}): whether {color}'s threes there make a "
+                "double-three is not judged: the records of this file made the "
+                f"{bound.limit} double-three judgements (points whose threes are judged, "
+                f"in the recursion or not) they may make{bound.terms}; the move is taken as "
+                "not a double-three"
+            ),
+            move,
+            number,
+            point,
+            WARNING,
+        )
 
     def _unclaimed(
         self, pending: tuple[int, Point, tuple[str, ...], int], number: int, move: Move
@@ -956,11 +1036,14 @@ def _name(point: Point | None) -> str:
     return "pass" if point is None else point.name
 
 
-def _describe(board: Board, verdict: Verdict, kinds: tuple[str, ...]) -> str:
-    """``a double-three (i8-j9-k10, j7-j9-j10)`` and the like, for messages."""
+def _describe(board: Board, verdict: Verdict | None, kinds: tuple[str, ...]) -> str:
+    """``a double-three (i8-j9-k10, j7-j9-j10)`` and the like, for messages (without the
+    stones when there is no ``verdict``)."""
     parts = []
     for kind in kinds:
-        if kind == DOUBLE_THREE:
+        if verdict is None:
+            groups: list[tuple[int, ...]] = []
+        elif kind == DOUBLE_THREE:
             groups = verdict.threes
         elif kind == DOUBLE_FOUR:
             groups = verdict.fours

@@ -64,6 +64,12 @@ LIMITS: dict[str, tuple[str, str]] = {
         "distinct openings per file whose opening protocol is followed, and by default no "
         "more than 4096 + one per 256 bytes of the file (16M)",
     ),
+    "judgements": (
+        "max_judgements",
+        "double-three judgements (points whose threes are judged, in the recursion or not) "
+        "per file, past which a move is taken as not a double-three, with a warning; by "
+        "default no more than 16384 + one per record (16M)",
+    ),
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),
     "string": ("max_string", "length of one comment, name or line (1M)"),
@@ -105,6 +111,8 @@ def parse_limits(limits: tuple[str, ...]) -> dict[str, Any]:
             fields["bytes_per_event"] = 0
         if field == "max_walks":
             fields["bytes_per_walk"] = 0
+        if field == "max_judgements":  # the bound itself, no more per record
+            fields.update(judgements_allowance=n, judgements_per_record=0)
     return fields
 
 

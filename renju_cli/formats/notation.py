@@ -138,11 +138,14 @@ def _plain_moves(body: str, line: int, limit: int | None = None) -> list[Move] |
 
 
 def _parse_body(
-    body: str, line: int, limit: int | None = None
+    body: str, line: int, limit: int | None = None, plain: bool = True
 ) -> tuple[list[Move], list[OpeningEvent], ParseProblem | None]:
-    plain = _plain_moves(body, line, limit)
-    if plain is not None:
-        return plain, [], None
+    """The moves, events and first problem of a body (``plain``: try it as points only first;
+    ``parse_record`` did already when the body is its whole text)."""
+    if plain:
+        moves = _plain_moves(body, line, limit)
+        if moves is not None:
+            return moves, [], None
     simple = _simple_events(body, line, limit)
     if simple is not None:
         return simple[0], simple[1], None
@@ -383,7 +386,7 @@ def parse_record(
             _cut_at_limit(record, opts.max_moves, line)
         return record
     declared, body = split_result(text)
-    moves, events, problem = _parse_body(body, line, opts.max_moves)
+    moves, events, problem = _parse_body(body, line, opts.max_moves, body is not text)
     metadata: dict[str, str] = {}
     for e in [e for e in events if e.kind in ("result", "boards")]:
         if e.kind == "boards":
