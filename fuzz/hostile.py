@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -132,6 +133,47 @@ def _sgf_point(name: bytes) -> bytes:
     return name[:1] + bytes([ord("a") + 15 - int(name[1:])])
 
 
+def _stripes(size: int, record: Callable[[random.Random], bytes]) -> bytes:
+    # records on columns a, b, i, j of black stones (15x15), each with black moves of its own
+    # at random empty points: every completion point of a three is a double-three again, down
+    # the columns, and the double-three recursion would judge tens of points per move (the
+    # red team's: 1 MB in a minute, before the bound on double-three judgements)
+    out, k = bytearray(), 0
+    while len(out) < size:
+        out += record(random.Random(k))
+        k += 1
+    return bytes(out[:size])
+
+
+_STRIPE_COLUMNS = (0, 1, 8, 9)
+_STRIPE_EMPTY = [(x, y) for x in range(15) for y in range(15) if x not in _STRIPE_COLUMNS]
+#: 26x26: pairs of columns five apart (x mod 7 in {0, 1}), the red team's worst (59 s a MB)
+_WIDE_COLUMNS = tuple(x for x in range(26) if x % 7 in (0, 1))
+_WIDE_EMPTY = [(x, y) for x in range(26) for y in range(26) if x not in _WIDE_COLUMNS]
+
+
+def _stripes_sgf(rng: random.Random, moves: int = 10, size: int = 15) -> bytes:
+    columns, empty = (
+        (_STRIPE_COLUMNS, _STRIPE_EMPTY) if size == 15 else (_WIDE_COLUMNS, _WIDE_EMPTY)
+    )
+    last = 96 + size
+    setup = b"".join(b"[%ca:%c%c]" % (97 + x, 97 + x, last) for x in columns)
+    points = rng.sample(empty, moves)
+    return (
+        b"(;SZ[%d]AB" % size
+        + setup
+        + b"".join(b";B[%c%c]" % (97 + x, 97 + y) for x, y in points)
+        + b")\n"
+    )
+
+
+def _stripes_notation(rng: random.Random, moves: int = 10) -> bytes:
+    # black builds the columns itself, white answering on a1 (occupied) each time
+    stones = [(x, y) for x in _STRIPE_COLUMNS for y in range(15)]
+    stones += rng.sample(_STRIPE_EMPTY, moves)
+    return " ".join(f"{chr(97 + x)}{y + 1} a1" for x, y in stones).encode() + b"\n"
+
+
 def _xml_games(size: int, game: bytes) -> bytes:
     return _fill(game, size, b"<?xml version='1.0'?><database><games>", b"</games></database>")
 
@@ -139,6 +181,11 @@ def _xml_games(size: int, game: bytes) -> bytes:
 _PLAYOK_SWAP2 = b'[Site "PlayOK"]\n[GameType "61,15"]\n\n'
 
 HOSTILE: dict[str, Callable[[int], bytes]] = {
+    # red team, stop 18: the double-three recursion on columns of black stones
+    "sgf-stripes": lambda n: _stripes(n, _stripes_sgf),
+    "sgf-stripes-20-moves": lambda n: _stripes(n, lambda r: _stripes_sgf(r, 20)),
+    "sgf-stripes-26x26": lambda n: _stripes(n, lambda r: _stripes_sgf(r, 20, 26)),
+    "notation-stripes": lambda n: _stripes(n, _stripes_notation),
     "notation-one-line": lambda n: _fill(b"h8", n),
     "notation-tiny-records": lambda n: _fill(b"a1\n", n),
     "notation-distinct-records": _distinct_records,

@@ -102,11 +102,12 @@ class Settings:
     keys: bool = False
     #: the test hook (``FAULT_ENV``), read once when the batch starts, not once per record
     fault: str | None = field(default_factory=lambda: os.environ.get(FAULT_ENV) or None)
-    #: double-three judgements the records of one file may make: an allowance, and how many
-    #: each record adds (``ReadOptions.judgements_allowance``, ``judgements_per_record``)
+    #: double-three judgements the records of one file may make: an allowance, and one more
+    #: for every so many records (``ReadOptions.judgements_allowance``,
+    #: ``records_per_judgement``; 0: none)
     judgements: tuple[int, int] = (
         ReadOptions.judgements_allowance,
-        ReadOptions.judgements_per_record,
+        ReadOptions.records_per_judgement,
     )
 
 
@@ -177,28 +178,33 @@ def judge_one(item: Record | GameReport, settings: Settings) -> Judged:
     return Judged(report, key)
 
 
-#: The bound on double-three judgements of the file being judged: its path, what set it.
-_FILE_JUDGEMENTS: tuple[str, tuple[int, int], Judgements] | None = None
+#: The bound on double-three judgements of the file being judged: its path, what set it, its
+#: records so far.
+_FILE_JUDGEMENTS: tuple[str, tuple[int, int], Judgements, list[int]] | None = None
 
 
 def _judgements_of(path: str, terms: tuple[int, int]) -> Judgements:
     """The double-three judgements the records of file ``path`` may still make: the allowance
-    of ``terms`` for its first record, and its second term more for each record, counted in the
-    order they are judged (consecutive records of one path are its file's; with ``--jobs``, a
-    worker counts those it judges, as each slice of a big file has the file's other bounds)."""
+    of ``terms`` for its first record, and one more for every so many records (its second
+    term), counted in the order they are judged (consecutive records of one path are its
+    file's; with ``--jobs``, a worker counts those it judges, as each slice of a big file has
+    the file's other bounds)."""
     global _FILE_JUDGEMENTS
     kept = _FILE_JUDGEMENTS
-    allowance, per_record = terms
+    allowance, per = terms
     if kept is None or kept[0] != path or kept[1] != terms:
         said = (
-            f" (at most {allowance} + {per_record} per record; --limit judgements=N sets it)"
-            if per_record
+            f" (at most {allowance} + one per {per} records; --limit judgements=N sets it)"
+            if per
             else " (--limit judgements)"
         )
-        kept = _FILE_JUDGEMENTS = (path, terms, Judgements(allowance, said))
+        kept = _FILE_JUDGEMENTS = (path, terms, Judgements(allowance, said), [0])
     else:
-        kept[2].left += per_record
-        kept[2].limit += per_record
+        records = kept[3]
+        records[0] += 1
+        if per and records[0] % per == 0:
+            kept[2].left += 1
+            kept[2].limit += 1
     return kept[2]
 
 
@@ -658,7 +664,7 @@ class Batch:
             keys=self.duplicates != "off",
             judgements=(
                 self._options.judgements_allowance,
-                self._options.judgements_per_record,
+                self._options.records_per_judgement,
             ),
         )
         #: inputs read in slices whose records reached ``max_records``: no more slices are cut

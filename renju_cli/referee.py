@@ -916,9 +916,10 @@ class _Replay:
             # board is as before the move: ``add`` calls it at once
             board, judge, bound = self.board, self.judge, _BOUND
             key = (judge, board.hash, index, stone)
-            # (not under a bound: what naming the threes spends of it must not depend on
-            # what was named before)
-            detail = _DETAILS.get(key) if bound is None else None
+            # (not for threes under a bound: what naming them spends of it must not depend
+            # on what was named before)
+            remembered = bound is None or DOUBLE_THREE not in kinds
+            detail = _DETAILS.get(key) if remembered else None
             if detail is None:
                 try:
                     verdict = judge.verdict(board, index, stone, kinds, bound)
@@ -929,9 +930,10 @@ class _Replay:
                     )
                 else:
                     detail = _describe(board, verdict, kinds)
-                    if len(_DETAILS) >= 4096:
-                        _DETAILS.clear()
-                    _DETAILS[key] = detail
+                    if remembered:
+                        if len(_DETAILS) >= 4096:
+                            _DETAILS.clear()
+                        _DETAILS[key] = detail
             return f"{color} {point.name} makes {detail}{after}{tail}"
 
         claimed = policy not in ("lose", "reject")  # a foul only if the opponent claims it

@@ -3,10 +3,10 @@
 The double-three recursion is exact and has no depth limit (rules.md: a three is real only if
 a point that makes it a straight four is itself legal, and so on).  On columns of black stones
 every completion point is a double-three again, down the column: the red team's file of 5,000
-such records took a minute.  A file's records may make ``judgements_allowance`` + one per
-record double-three judgements (points whose threes are judged, at the top of the recursion or
-in it); past that, a move whose threes would need judging is taken as not a double-three, with
-an ``unchecked`` warning.  Real games need next to none.
+such records took a minute.  A file's records may make ``judgements_allowance`` (8,192) + one
+per four records double-three judgements (points whose threes are judged, at the top of the
+recursion or in it); past that, a move whose threes would need judging is taken as not a
+double-three, with an ``unchecked`` warning.  Real games need next to none.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def test_records_past_the_bound_take_the_move_as_not_a_double_three(
         assert warning["point"] == "h10"
         assert "double-three is not judged" in warning["message"]
         assert "--limit judgements" in warning["message"]
-    # the default bound (16384 + one per record) judges them all
+    # the default bound (8192 + one per 4 records) judges them all
     _, full, _ = renju(capsys, "check", str(path), "--format", "jsonl")
     assert all(json.loads(line)["forbidden_moves"] for line in full.splitlines())
 
@@ -148,13 +148,13 @@ def test_a_remembered_report_is_charged_what_its_replay_spent() -> None:
     assert referee.replay(record, ruleset).to_json() == reports[0]
 
 
-def test_limit_judgements_sets_the_bound_without_more_per_record() -> None:
+def test_limit_judgements_sets_the_bound_without_more_by_records() -> None:
     from renju_cli.cli.app import parse_limits
 
     assert parse_limits(("judgements=500",)) == {
         "max_judgements": 500,
         "judgements_allowance": 500,
-        "judgements_per_record": 0,
+        "records_per_judgement": 0,
     }
 
 

@@ -68,7 +68,7 @@ LIMITS: dict[str, tuple[str, str]] = {
         "max_judgements",
         "double-three judgements (points whose threes are judged, in the recursion or not) "
         "per file, past which a move is taken as not a double-three, with a warning; by "
-        "default no more than 16384 + one per record (16M)",
+        "default no more than 8192 + one per 4 records (16M)",
     ),
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),
@@ -111,8 +111,8 @@ def parse_limits(limits: tuple[str, ...]) -> dict[str, Any]:
             fields["bytes_per_event"] = 0
         if field == "max_walks":
             fields["bytes_per_walk"] = 0
-        if field == "max_judgements":  # the bound itself, no more per record
-            fields.update(judgements_allowance=n, judgements_per_record=0)
+        if field == "max_judgements":  # the bound itself, no more by records
+            fields.update(judgements_allowance=n, records_per_judgement=0)
     return fields
 
 

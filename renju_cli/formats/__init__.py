@@ -107,15 +107,16 @@ class ReadOptions:
     #: Bound on the double-three judgements of one file's records (points whose threes are
     #: judged: a three is real only if a point that makes it a straight four is itself legal,
     #: and so on, without a depth limit), 15-30 microseconds each: ``judgements_allowance``
-    #: plus ``judgements_per_record`` for each record.  Real games need next to none (19 in
+    #: plus one for every ``records_per_judgement`` records.  Real games need next to none (19 in
     #: the 8,599 records of the corpus, examples and test data); a hostile position (columns
     #: of black stones, every completion point a double-three again down the column) needs
     #: tens per move, and 5,000 such records in a megabyte took a minute.  Past it, a move
     #: whose threes would need judging is taken as not a double-three, with a warning
-    #: (``referee.judging_within``).  ``--limit judgements=N`` sets it to N (no more per record).
+    #: (``referee.judging_within``).  ``--limit judgements=N`` sets it to N (no more by
+    #: records).  At the most (40,960 tiny records in a megabyte) 18,432, about half a second.
     max_judgements: int = 16 << 20
-    judgements_allowance: int = 16384
-    judgements_per_record: int = 1
+    judgements_allowance: int = 8192
+    records_per_judgement: int = 4
     #: The line number of the stream's first line: line-based readers (move lists, JSON Lines)
     #: read a slice of a big file in a worker process and still number lines as in the file.
     first_line: int = 1

@@ -359,9 +359,7 @@ class _Reader:
             # a lone CR also ends a line (old Mac files); CR LF is one line end
             for piece in text.rstrip("\r").split("\r") if "\r" in text else (text,):
                 self.lineno += 1
-                done = self._scan_line(piece)
-                if done is not None:
-                    yield from done
+                yield from self._scan_line(piece)
                 if note is not None:
                     # after the scan: a tag line that opens a game gets the note of its own bytes
                     game = self.game
@@ -415,21 +413,18 @@ class _Reader:
 
     # -- scanning ----------------------------------------------------------------------------
 
-    def _scan_line(self, line: str) -> list[Record] | None:
-        """Scan one line; the records of the games it finished, if any (a list, not a generator:
-        a file of half a million lines of a bad byte each made as many generators)."""
+    def _scan_line(self, line: str) -> Iterator[Record]:
         n = self.lineno
-        done: list[Record] | None = None
         if not line.strip():
             game = self.game
             if game is not None and self.in_comment is None:
                 if game.ended:
                     # the blank line after a game: what follows is another one, even without
                     # tags (a PlayOK movetext holds no blank line)
-                    return [self._finish()]
-                if game.tags and not game.in_movetext:
+                    yield self._finish()
+                elif game.tags and not game.in_movetext:
                     game.tags_ended = True
-            return None
+            return
         game = self.game
         if (
             game is not None
@@ -448,7 +443,7 @@ class _Reader:
                     line=n,
                 )
             )
-            return None
+            return
         if self.in_comment is None and "[" not in line and "{" not in line and ";" not in line:
             # plain movetext, the bulk of a file: split at whitespace, each chunk tokenized once
             chunks = self.chunks
@@ -461,8 +456,8 @@ class _Reader:
                 for kind, tok, point in tokens:
                     record = self._token(kind, tok, point, n)
                     if record is not None:
-                        done = [record] if done is None else [*done, record]
-            return done
+                        yield record
+            return
         pos, end = 0, len(line)
         while pos < end:
             if self.in_comment is not None:
@@ -473,7 +468,7 @@ class _Reader:
                 close = line.find("}", pos)
                 self._comment_text(line[pos : end if close < 0 else close])
                 if close < 0:
-                    return done
+                    return
                 self._attach_comment(" ".join(self.in_comment))
                 self.in_comment = None
                 pos = close + 1
@@ -486,20 +481,19 @@ class _Reader:
             elif ch == "[":
                 record, pos = self._scan_tag(line, pos, n)
                 if record is not None:
-                    done = [record] if done is None else [*done, record]
+                    yield record
             elif ch == "{":
                 self.in_comment, self.comment_size, self.comment_line = [], 0, n
                 pos += 1
             elif ch == ";":
-                return done  # PGN rest-of-line comment
+                return  # PGN rest-of-line comment
             else:
                 tm = _TOKEN_RE.match(line, pos)
                 assert tm is not None  # the "bad" branch matches any other character
                 record = self._token(*_token_of(tm), n)
                 if record is not None:
-                    done = [record] if done is None else [*done, record]
+                    yield record
                 pos = tm.end()
-        return done
 
     def _scan_tag(self, line: str, pos: int, n: int) -> tuple[Record | None, int]:
         """Read the tag at ``pos``: the record of the game it closed, if any, and where it ends."""
