@@ -51,7 +51,7 @@ from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
 from renju_cli.formats import ReadOptions, no_record_message, too_many_records, unreadable
 from renju_cli.judge import Judgements
 from renju_cli.record import Record, SourceLocation
-from renju_cli.referee import judging_within, replay
+from renju_cli.referee import replay
 from renju_cli.report import Finding, GameReport, Summary, filter_findings
 from renju_cli.ruleset import Ruleset
 
@@ -170,17 +170,31 @@ def judge_one(item: Record | GameReport, settings: Settings) -> Judged:
         if settings.fault:
             _fault(item, settings.fault)
         ruleset = settings.rules or api.choose_ruleset(item, None)
-        with judging_within(_judgements_of(item.source.path, settings.judgements)):
-            report = replay(item, ruleset)
+        report = replay(item, ruleset, _judgements_of(item.source.path, settings.judgements))
         key = game_key(item, ruleset) if settings.keys else None
     except Exception as e:  # any bug in one record must not stop the batch
         return Judged(failed_report(item, settings, f"judging this record failed: {_why(e)}"))
     return Judged(report, key)
 
 
-#: The bound on double-three judgements of the file being judged: its path, what set it, its
-#: records so far.
-_FILE_JUDGEMENTS: tuple[str, tuple[int, int], Judgements, list[int]] | None = None
+class _FileJudgements:
+    """The bound on double-three judgements of the file being judged: its path, the terms that
+    set it, its records so far."""
+
+    __slots__ = ("bound", "path", "records", "terms")
+
+    def __init__(self, path: str, terms: tuple[int, int]) -> None:
+        allowance, per = terms
+        said = (
+            f" (at most {allowance} + one per {per} records; --limit judgements=N sets it)"
+            if per
+            else " (--limit judgements)"
+        )
+        self.path, self.terms, self.records = path, terms, 0
+        self.bound = Judgements(allowance, said)
+
+
+_FILE_JUDGEMENTS: _FileJudgements | None = None
 
 
 def _judgements_of(path: str, terms: tuple[int, int]) -> Judgements:
@@ -191,21 +205,15 @@ def _judgements_of(path: str, terms: tuple[int, int]) -> Judgements:
     the file's other bounds)."""
     global _FILE_JUDGEMENTS
     kept = _FILE_JUDGEMENTS
-    allowance, per = terms
-    if kept is None or kept[0] != path or kept[1] != terms:
-        said = (
-            f" (at most {allowance} + one per {per} records; --limit judgements=N sets it)"
-            if per
-            else " (--limit judgements)"
-        )
-        kept = _FILE_JUDGEMENTS = (path, terms, Judgements(allowance, said), [0])
-    else:
-        records = kept[3]
-        records[0] += 1
-        if per and records[0] % per == 0:
-            kept[2].left += 1
-            kept[2].limit += 1
-    return kept[2]
+    if kept is None or kept.path != path or kept.terms != terms:
+        kept = _FILE_JUDGEMENTS = _FileJudgements(path, terms)
+        return kept.bound
+    kept.records += 1
+    per = terms[1]
+    if per and kept.records % per == 0:
+        kept.bound.left += 1
+        kept.bound.limit += 1
+    return kept.bound
 
 
 def walk_key(settings: Settings, record: Record) -> Hashable | None:

@@ -1256,7 +1256,9 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
         not ruleset.opening
         and not (record.opening_id and record.opening_id.strip())
         and restricted_seat(ruleset) is None
-        and not any(e.kind in BOARD_EVENTS for e in record.opening_events)
+        and not (
+            record.opening_events and any(e.kind in BOARD_EVENTS for e in record.opening_events)
+        )
     ):
         # no protocol and nothing recorded about the opening that a ruleset without one
         # judges (decisions and offers are only a protocol's): only its name (a batch of

@@ -71,12 +71,24 @@ def judging_within(bound: Judgements | None) -> Iterator[None]:
         _BOUND = before
 
 
-def replay(record: Record, ruleset: Ruleset) -> GameReport:
-    """Replay ``record`` under ``ruleset`` and return its report (never raises on bad records).
+def replay(record: Record, ruleset: Ruleset, within: Judgements | None = None) -> GameReport:
+    """Replay ``record`` under ``ruleset`` and return its report (never raises on bad records);
+    ``within``: the double-three judgements it may make (``judging_within``).
 
     A short record is replayed once per distinct content and ruleset (``_Memo``): a file of a
     million one-move records must not cost a million replays.
     """
+    if within is None:
+        return _replay(record, ruleset)
+    global _BOUND
+    before, _BOUND = _BOUND, within
+    try:
+        return _replay(record, ruleset)
+    finally:
+        _BOUND = before
+
+
+def _replay(record: Record, ruleset: Ruleset) -> GameReport:
     memo = _Memo.of(ruleset)
     variation = record.source.variation
     tree_line = variation is not None and memo.enabled and not record.unreadable
