@@ -61,10 +61,10 @@ def test_exit_3_on_an_internal_error(
     goes on, and the exit code is 3 with one line on stderr (no traceback)."""
     from renju_cli.referee import replay as real
 
-    def boom(record: Any, rules: Any) -> Any:
+    def boom(record: Any, rules: Any, within: Any = None) -> Any:
         if record.source.path.endswith("black-five.txt"):
             raise RuntimeError("injected")
-        return real(record, rules)
+        return real(record, rules, within)
 
     monkeypatch.setattr("renju_cli.batch.replay", boom)  # what judges each record of a batch
     code, out, err = renju(capsys, "check", str(EXAMPLES), "-f", "jsonl")
