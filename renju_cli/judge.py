@@ -187,6 +187,10 @@ class LineTable:
         if f is None:
             mask = (1 << self.width) - 1
             f = analyze_window(key & mask, key >> self.width, self.r, self.k, self.exact)
+            if len(self.table) >= WINDOW_LIMIT:
+                # (a long five's windows are many: a five of 10 on 26x26 met millions; the
+                # memory stays bounded, as for the raw windows below)
+                self.table.clear()
             self.table[key] = f
         return f
 
@@ -333,6 +337,8 @@ class WindowTable:
                 + FOUR_UNIT * min(len(f.fours), 3)
                 + THREE_UNIT * min(len({mask for _, mask in f.threes}), 3)
             )
+            if len(self._by_key) >= WINDOW_LIMIT:
+                self._by_key.clear()
             known = self._by_key[key] = (f, code)
         return known
 
