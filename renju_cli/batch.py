@@ -92,6 +92,10 @@ FAULT_ENV = "RENJU_TEST_FAULT"
 ExecutorFactory = Callable[[], "cf.Executor"]
 
 
+#: Numbers of the runs of this process (``Settings.run``).
+_RUNS: Iterator[int] = itertools.count()
+
+
 @dataclass(frozen=True)
 class Settings:
     """What judging a record needs besides the record.  Pickles; sent with every chunk."""
@@ -102,13 +106,16 @@ class Settings:
     keys: bool = False
     #: the test hook (``FAULT_ENV``), read once when the batch starts, not once per record
     fault: str | None = field(default_factory=lambda: os.environ.get(FAULT_ENV) or None)
-    #: double-three judgements the records of one file may make: an allowance, and one more
-    #: for every so many records (``ReadOptions.judgements_allowance``,
-    #: ``records_per_judgement``; 0: none)
+    #: double-three judgements the records judged with these settings may make (a run of
+    #: ``renju check``, a library call): an allowance, and one more for every so many records
+    #: (``ReadOptions.judgements_allowance``, ``records_per_judgement``; 0: none)
     judgements: tuple[int, int] = (
         ReadOptions.judgements_allowance,
         ReadOptions.records_per_judgement,
     )
+    #: which run these settings are of: each process keeps one bound on judgements per run
+    #: (``_bound_of``; a worker process counts what the chunks it judges spend)
+    run: tuple[int, int] = field(default_factory=lambda: (os.getpid(), next(_RUNS)), compare=False)
 
 
 class Judged(NamedTuple):
@@ -170,50 +177,33 @@ def judge_one(item: Record | GameReport, settings: Settings) -> Judged:
         if settings.fault:
             _fault(item, settings.fault)
         ruleset = settings.rules or api.choose_ruleset(item, None)
-        report = replay(item, ruleset, _judgements_of(item.source.path, settings.judgements))
+        bound = _bound_of(settings)
+        bound.next_record()
+        report = replay(item, ruleset, bound)
         key = game_key(item, ruleset) if settings.keys else None
     except Exception as e:  # any bug in one record must not stop the batch
         return Judged(failed_report(item, settings, f"judging this record failed: {_why(e)}"))
     return Judged(report, key)
 
 
-class _FileJudgements:
-    """The bound on double-three judgements of the file being judged: its path, the terms that
-    set it, its records so far."""
+#: The bound on double-three judgements of each run this process judged for, the latest last.
+_BOUNDS: dict[tuple[int, int], Judgements] = {}
 
-    __slots__ = ("bound", "path", "records", "terms")
 
-    def __init__(self, path: str, terms: tuple[int, int]) -> None:
-        allowance, per = terms
+def _bound_of(settings: Settings) -> Judgements:
+    """What the records judged here with ``settings`` (one run) may still spend."""
+    bound = _BOUNDS.get(settings.run)
+    if bound is None:
+        allowance, per = settings.judgements
         said = (
             f" (at most {allowance} + one per {per} records; --limit judgements=N sets it)"
             if per
             else " (--limit judgements)"
         )
-        self.path, self.terms, self.records = path, terms, 0
-        self.bound = Judgements(allowance, said)
-
-
-_FILE_JUDGEMENTS: _FileJudgements | None = None
-
-
-def _judgements_of(path: str, terms: tuple[int, int]) -> Judgements:
-    """The double-three judgements the records of file ``path`` may still make: the allowance
-    of ``terms`` for its first record, and one more for every so many records (its second
-    term), counted in the order they are judged (consecutive records of one path are its
-    file's; with ``--jobs``, a worker counts those it judges, as each slice of a big file has
-    the file's other bounds)."""
-    global _FILE_JUDGEMENTS
-    kept = _FILE_JUDGEMENTS
-    if kept is None or kept.path != path or kept.terms != terms:
-        kept = _FILE_JUDGEMENTS = _FileJudgements(path, terms)
-        return kept.bound
-    kept.records += 1
-    per = terms[1]
-    if per and kept.records % per == 0:
-        kept.bound.left += 1
-        kept.bound.limit += 1
-    return kept.bound
+        if len(_BOUNDS) >= 64:  # (a process serving many library calls)
+            del _BOUNDS[next(iter(_BOUNDS))]
+        bound = _BOUNDS[settings.run] = Judgements(allowance, said, per)
+    return bound
 
 
 def walk_key(settings: Settings, record: Record) -> Hashable | None:

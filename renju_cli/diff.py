@@ -261,13 +261,32 @@ def first_parting(record: Record, reports: Sequence[GameReport]) -> Parting | No
     return None
 
 
-def diff_record(record: Record, rulesets: Sequence[Ruleset]) -> RecordDiff:
+_SETTINGS: tuple[tuple[object, ...], list[Settings]] | None = None
+
+
+def _settings(rulesets: Sequence[Ruleset], options: ReadOptions | None) -> list[Settings]:
+    """The settings of each ruleset, kept while the rulesets and options are the same: the
+    bound on double-three judgements holds for a whole run (``renju diff``), not per record."""
+    global _SETTINGS
+    opts = options or ReadOptions()
+    key = (*map(id, rulesets), opts.judgements_allowance, opts.records_per_judgement)
+    if _SETTINGS is None or _SETTINGS[0] != key:
+        terms = (opts.judgements_allowance, opts.records_per_judgement)
+        _SETTINGS = (key, [Settings(rules, judgements=terms) for rules in rulesets])
+    return _SETTINGS[1]
+
+
+def diff_record(
+    record: Record, rulesets: Sequence[Ruleset], options: ReadOptions | None = None
+) -> RecordDiff:
     """Replay ``record`` under each ruleset; find the parting move when the outcomes differ.
+    ``options``: their bound on double-three judgements, as ``renju check`` has it.
 
     Never raises on a bad record: a failure of the referee is an ``internal-error`` finding of
     that ruleset's report (``RecordDiff.failed``).
     """
-    diff = RecordDiff(record, [judge_one(record, Settings(rules)).report for rules in rulesets])
+    settings = _settings(rulesets, options)
+    diff = RecordDiff(record, [judge_one(record, s).report for s in settings])
     if diff.differs:
         diff.parting = first_parting(record, diff.reports)
     return diff
@@ -294,10 +313,10 @@ def diff_inputs(
     """Diff every record of inputs already expanded by ``api.expand_inputs``."""
     for item in inputs:
         if isinstance(item, api.InputError):
-            yield diff_record(unreadable(item.path, item.message), rulesets)
+            yield diff_record(unreadable(item.path, item.message), rulesets, options)
             continue
         for record in api.read_path(item, fmt, options):
-            yield diff_record(record, rulesets)
+            yield diff_record(record, rulesets, options)
 
 
 # -- output ---------------------------------------------------------------------------------------

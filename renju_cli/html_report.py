@@ -18,6 +18,7 @@ from typing import Any
 from renju_cli import api
 from renju_cli.board import BLACK, Board
 from renju_cli.coords import parse_point, point_name
+from renju_cli.judge import Judgements
 from renju_cli.picture import Marks, board_svg
 from renju_cli.record import Record, SourceLocation
 from renju_cli.render import result_words, where
@@ -191,6 +192,7 @@ def write_report(
     if records is not None and len(records) != len(reports):
         raise ValueError(f"{len(reports)} reports but {len(records)} records")
     found = records if records is not None else _read_again(reports)
+    _PICTURES.bound = Judgements(PICTURE_JUDGEMENTS)
     from markupsafe import Markup  # Jinja2's own: marks the SVG, escaped by board_svg, as safe
 
     env = _environment()
@@ -337,6 +339,20 @@ def _board(
     return svg, caption, moves
 
 
+class _Pictures:
+    """The double-three judgements the pictures of one report may still make to mark black's
+    forbidden points: columns of black stones make every point a recursion down the columns
+    (1,000 such records took 90 s); past it, points whose threes need judging are not marked
+    (an overline or a double-four still is)."""
+
+    bound = Judgements(0)
+
+
+_PICTURES = _Pictures()
+#: Double-three judgements the pictures of one report may make together.
+PICTURE_JUDGEMENTS = 16384
+
+
 def _picture(report: GameReport, record: Record, ruleset: Ruleset, n: int) -> str:
     """The SVG of the board after move ``n``, marked with what the report found."""
     pos = api.position_after(record, ruleset, n)
@@ -349,7 +365,9 @@ def _picture(report: GameReport, record: Record, ruleset: Ruleset, n: int) -> st
             for i in _indices(board, [foul.point]):
                 marks.fouls[i] = tuple(foul.kinds)
     if not report.result.decided and pos.to_move == BLACK:
-        marks.forbidden = dict(ruleset.judge().forbidden_points(board, BLACK))
+        judge = ruleset.judge()
+        judge.forget()  # (what a picture spends depends on it alone)
+        marks.forbidden = dict(judge.forbidden_points(board, BLACK, _PICTURES.bound))
     return board_svg(board, marks, title=f"{where(report)}: board at move {n}")
 
 

@@ -463,12 +463,22 @@ class Judgements:
     records of the corpus, the examples and the test data).  ``terms``: how the bound was set,
     for messages."""
 
-    __slots__ = ("left", "limit", "terms")
+    __slots__ = ("left", "limit", "per", "records", "terms")
 
-    def __init__(self, limit: int, terms: str = "") -> None:
+    def __init__(self, limit: int, terms: str = "", per: int = 0) -> None:
         self.limit = limit
         self.left = limit
         self.terms = terms
+        #: one judgement more for every ``per`` records (``next_record``; 0: none)
+        self.per = per
+        self.records = 0
+
+    def next_record(self) -> None:
+        """Count a record (one judgement more for every ``per`` of them)."""
+        self.records += 1
+        if self.per and self.records % self.per == 0:
+            self.left += 1
+            self.limit += 1
 
 
 class Judge:
@@ -655,9 +665,11 @@ class Judge:
         return v
 
     def forbidden_points(
-        self, board: Board, stone: int = BLACK
+        self, board: Board, stone: int = BLACK, bound: Judgements | None = None
     ) -> list[tuple[int, tuple[str, ...]]]:
-        """Every empty point that ``stone`` may not play, with its kinds, in board order."""
+        """Every empty point that ``stone`` may not play, with its kinds, in board order;
+        within ``bound``'s double-three judgements if given (past them, a point is listed
+        with the kinds found without them: an overline, a double-four)."""
         hot = self.hot[stone]
         if not hot:
             return []
@@ -668,7 +680,10 @@ class Judge:
                 continue
             code = shape(board, p, stone)
             if code & hot and not code & FIVES:
-                kinds = self._kinds(board, p, stone, code, first_only=False)
+                try:
+                    kinds = self._kinds(board, p, stone, code, first_only=False, bound=bound)
+                except JudgementBound as e:
+                    kinds = e.kinds
                 if kinds:
                     out.append((p, kinds))
         return out
@@ -717,12 +732,12 @@ class Judge:
         In dense positions most threes are settled cheaply or not needed at all; judging all
         of them in depth made the recursion exponential (rows of black stones on 26x26).
         """
-        self.judgements += 1
         bound = self._bound
         if bound is not None:  # (``bounded_kinds``): each point judged so counts
             if bound.left <= 0:
                 raise JudgementBound  # (the stones placed above are taken off by ``finally``)
             bound.left -= 1
+        self.judgements += 1
         facts = self.line_facts(board, p, stone)
         reach = self._reach_of(board)
         windows, window = reach.windows, reach.window

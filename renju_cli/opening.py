@@ -69,6 +69,7 @@ from typing import Any, TypeVar, cast
 from renju_cli.board import BLACK, WHITE, Board
 from renju_cli.coords import COLUMNS, Point, center, parse_point
 from renju_cli.formats import AfterLast
+from renju_cli.judge import Judgements
 from renju_cli.record import OpeningEvent, Record, same_events
 from renju_cli.report import CODES, ERROR, INFO, MAX_FINDINGS, WARNING, Finding
 from renju_cli.ruleset import Ruleset
@@ -1071,14 +1072,17 @@ def _stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[A
     reach = _protocol_reach(protocol)
     if reach is None:
         return None
-    if record.opening_id:  # a declared id is checked against stones 1-3 (``_declared_id``)
+    # a declared id is checked against stones 1-3 (``_declared_id``, which strips it: a blank
+    # id is none)
+    declared = record.opening_id.strip() if record.opening_id else None
+    if declared:
         reach = max(reach, 3)
     moves = record.moves
     return (
         id(ruleset),
         record.width,
         record.height,
-        record.opening_id,
+        declared or None,
         min(len(moves), reach),
         *[m.point for m in moves[:reach]],
     )
@@ -2123,7 +2127,18 @@ def _forbidden_judge(
     for q, s in stones.items():
         board.place(board.index(q), s)
     judge = rules.judge()
-    return lambda p: judge.forbidden_kinds(board, board.index(p), stone)
+    # Within a bound of their own, from a fresh memo (the answer depends on the offers alone):
+    # offers stand on the board while others are judged, and a ruleset of two offer steps
+    # could fill it with columns of stones whose double-threes recurse down the columns (a
+    # user's ruleset: 1 MB in 50 s).  An offer whose threes need more is taken as not a
+    # double-three; real offers (a few stones on the board) need none or one or two.
+    judge.forget()
+    bound = Judgements(OFFER_JUDGEMENTS)
+    return lambda p: judge.bounded_kinds(board, board.index(p), stone, bound)[0]
+
+
+#: Double-three judgements the offers of one step may make together (``_forbidden_judge``).
+OFFER_JUDGEMENTS = 64
 
 
 def _offer_count(ctx: _Context, step: Step, state: _State, got: int, number: int) -> _State:

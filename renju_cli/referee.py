@@ -938,7 +938,7 @@ class _Replay:
                 except JudgementBound:  # (within the file's bound, as the judgement was)
                     detail = _describe(board, None, kinds) + (
                         " (its threes are not named: naming them takes more double-three "
-                        "judgements than the file's bound leaves)"
+                        "judgements than the run's bound leaves)"
                     )
                 else:
                     detail = _describe(board, verdict, kinds)
@@ -966,10 +966,10 @@ class _Replay:
             "unchecked",
             lambda: (
                 f"move {number} ({point.name}): whether {color}'s threes there make a "
-                "double-three is not judged: the records of this file made the "
+                "double-three is not judged: the records checked before it made the "
                 f"{bound.limit} double-three judgements (points whose threes are judged, "
-                f"in the recursion or not) they may make{bound.terms}; the move is taken as "
-                "not a double-three"
+                f"in the recursion or not) that a run may make{bound.terms}; the move is "
+                "taken as not a double-three"
             ),
             move,
             number,

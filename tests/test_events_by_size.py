@@ -228,12 +228,16 @@ def test_a_declared_opening_id_is_part_of_the_key() -> None:
     #    1 . . . .
     rif = load("renju-rif")
     keys = {}
-    for declared in (None, "D4", "I4", "D4 "):
+    for declared in (None, "D4", "I4", "I1"):
         record = parse_record("h8 i9 j10 k11")
         record.opening_id = declared
         keys[declared] = opening._memo_key(record, rif)
     assert None not in keys.values()
     assert len(set(keys.values())) == 4
+    for same in ("", "  ", " D4 "):  # (an id is read stripped, and a blank id is none)
+        record = parse_record("h8 i9 j10 k11")
+        record.opening_id = same
+        assert opening._memo_key(record, rif) == keys[same.strip() or None]
     opening._CHECKED.clear()
     codes = {}
     for declared in ("D4", "I1", "Z9", "D4", "I1"):

@@ -1,9 +1,9 @@
-"""The bound on double-three judgements of a file (``ReadOptions.judgements_allowance``).
+"""The bound on double-three judgements of a run (``ReadOptions.judgements_allowance``).
 
 The double-three recursion is exact and has no depth limit (rules.md: a three is real only if
 a point that makes it a straight four is itself legal, and so on).  On columns of black stones
 every completion point is a double-three again, down the column: the red team's file of 5,000
-such records took a minute.  A file's records may make ``judgements_allowance`` (8,192) + one
+such records took a minute.  A run's records may make ``judgements_allowance`` (8,192) + one
 per four records double-three judgements (points whose threes are judged, at the top of the
 recursion or in it); past that, a move whose threes would need judging is taken as not a
 double-three, with an ``unchecked`` warning.  Real games need next to none.
@@ -75,8 +75,9 @@ def test_the_bound_counts_every_point_whose_threes_are_judged() -> None:
 def test_records_past_the_bound_take_the_move_as_not_a_double_three(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # three records playing h10 on the stripes; the file may make 100 judgements: the first
-    # record spends 70, the second and third are left undecided, with a warning each
+    # three records playing h10 on the stripes; the run may make 100 judgements: the first
+    # record spends 70, the second and third are left undecided, with a warning each (and a
+    # second file of them after it: the bound is the run's)
     path = tmp_path / "stripes.sgf"
     path.write_bytes((STRIPES + H10 + b"\n") * 3)
     code, out, _ = renju(
@@ -169,3 +170,78 @@ def test_real_records_never_reach_the_bound(capsys: pytest.CaptureFixture[str]) 
     _, out, _ = renju(capsys, "check", *paths, "--format", "jsonl", "--limit", "judgements=64")
     assert out.count('"source"') > (4000 if fuzz_seeds.CORPUS.is_dir() else 20)
     assert "double-three is not judged" not in out
+
+
+def test_renju_diff_has_the_bound_of_renju_check() -> None:
+    from renju_cli.diff import diff_record
+    from renju_cli.formats import ReadOptions
+
+    record = next(iter(read_stream(io.BytesIO(STRIPES + H10 + b"\n"), "diff.sgf")))
+    rulesets = [load("renju"), load("freestyle")]
+    judged = diff_record(record, rulesets)
+    assert judged.differs  # h10 is a double-three under renju, nothing under freestyle
+    tight = ReadOptions(judgements_allowance=10, records_per_judgement=0)
+    bounded = diff_record(record, rulesets, tight)
+    assert not bounded.differs
+    assert "unchecked" in {f.code for f in bounded.reports[0].findings}
+
+
+#: A user's ruleset of two black offer steps (``renju rules check`` finds nothing wrong): the
+#: first offers stand on the board while the second are judged (the red team's).
+TWO_OFFERS = """\
+name: two-offers
+extends: renju
+board: {{size: 26}}
+forbidden: {{policy: claim}}
+opening:
+  name: Two offers
+  alternate: false
+  center: m13
+  symmetry: none
+  steps:
+    - place: {{move: 1, color: black, by: P1}}
+    - place: {{move: 2, color: white, by: P1}}
+    - place: {{move: 3, color: black, by: P1}}
+    - place: {{move: 4, color: white, by: P2}}
+    - offer: {{move: 5, by: black, color: black, count: {first}}}
+    - offer: {{move: 6, by: black, color: black, count: {second}}}
+    - keep: {{move: 5, by: white}}
+    - keep: {{move: 6, by: white}}
+"""
+
+
+def test_offers_are_judged_within_a_bound_of_their_own() -> None:
+    # 26x26: pairs of columns five apart (a b . . . . . h i . . . ...) offered first, then the
+    # points that make two threes beside them, each a double-three whose completion points
+    # are double-threes again down the columns: each offer step judges at most
+    # OFFER_JUDGEMENTS points, from a fresh memo (unbounded, a record cost 0.2 s)
+    from renju_cli import opening
+    from renju_cli.formats.notation import parse_record
+    from renju_cli.judge import THREE_UNIT, THREES
+    from renju_cli.ruleset import from_text
+
+    columns = [(x, y) for x in range(26) if x % 7 in (0, 1) for y in range(26)]
+    board = Board(26, 26)
+    for x, y in columns:
+        board.place(board.index_of(x, y), BLACK)
+    judge = load("renju").judge()
+    doubled = [
+        (x, y)
+        for y in range(26)
+        for x in range(26)
+        if (x, y) not in set(columns)
+        and judge.shape(board, board.index_of(x, y), BLACK) & THREES >= 2 * THREE_UNIT
+    ]
+    assert len(doubled) > 100
+
+    def names(points: list[tuple[int, int]]) -> str:
+        return " ".join(board.name(board.index_of(x, y)) for x, y in points)
+
+    ruleset = from_text(TWO_OFFERS.format(first=len(columns), second=len(doubled)))
+    record = parse_record(f"l3 l4 s3 s4 {{{names(columns)}}} {{{names(doubled)}}}")
+    judge = ruleset.judge()
+    before = judge.judgements
+    check = opening._check_opening(record, ruleset)
+    assert check.opening is not None
+    spent = judge.judgements - before
+    assert 0 < spent <= 2 * opening.OFFER_JUDGEMENTS

@@ -378,3 +378,17 @@ def test_parsed_points_are_remembered_by_their_exact_names_only() -> None:
         coords.parse_point("h0")
     with pytest.raises(ValueError, match="not a point"):
         coords.parse_point("h8h")
+
+
+@pytest.mark.parametrize("token", ["İ8", "ı8", "ſ8", "\u212a8", "h8ı", "ſwap", "whİte"])
+def test_letters_that_fold_to_ascii_are_no_points(token: str) -> None:
+    # with Unicode case folding [a-z] matched the dotted capital I, the dotless i, the long s
+    # and the Kelvin sign: their "column" was no column (a crash, the rest of the file lost)
+    record = parse_record(f"h8 {token} h9", "u.txt")
+    assert [m.token for m in record.moves][:1] == ["h8"]
+    assert all(m.point is None or m.point.x < 26 for m in record.moves)
+    assert record.problems and "expected a point" in record.problems[0].message
+    offered = parse_record(f"h8 h9 i10 {{{token} j10}} j10", "u.txt")
+    assert offered.problems and token in offered.problems[0].message
+    # ASCII case still reads as it did
+    assert parse_record("H8 SWAP h9 Black i10").opening_events[0].kind == "swap"

@@ -67,8 +67,8 @@ LIMITS: dict[str, tuple[str, str]] = {
     "judgements": (
         "max_judgements",
         "double-three judgements (points whose threes are judged, in the recursion or not) "
-        "per file, past which a move is taken as not a double-three, with a warning; by "
-        "default no more than 8192 + one per 4 records (16M)",
+        "of a whole run, past which a move is taken as not a double-three, with a warning; "
+        "by default no more than 8192 + one per 4 records (16M)",
     ),
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),

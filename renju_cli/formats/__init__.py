@@ -104,13 +104,14 @@ class ReadOptions:
     max_walks: int = 16 << 20
     walks_allowance: int = 4096
     bytes_per_walk: int = 256
-    #: Bound on the double-three judgements of one file's records (points whose threes are
+    #: Bound on the double-three judgements of a run's records (points whose threes are
     #: judged: a three is real only if a point that makes it a straight four is itself legal,
     #: and so on, without a depth limit), 15-30 microseconds each: ``judgements_allowance``
     #: plus one for every ``records_per_judgement`` records.  Real games need next to none (19 in
     #: the 8,599 records of the corpus, examples and test data); a hostile position (columns
     #: of black stones, every completion point a double-three again down the column) needs
-    #: tens per move, and 5,000 such records in a megabyte took a minute.  Past it, a move
+    #: tens per move, and 5,000 such records in a megabyte took a minute (a directory of small
+    #: files of them as long: the bound is the run's, not a file's).  Past it, a move
     #: whose threes would need judging is taken as not a double-three, with a warning
     #: (``referee.judging_within``).  ``--limit judgements=N`` sets it to N (no more by
     #: records).  At the most (40,960 tiny records in a megabyte) 18,432, about half a second.

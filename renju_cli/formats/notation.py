@@ -36,19 +36,22 @@ from renju_cli.record import (
 NAME = "notation"
 EXTENSIONS = (".txt", ".moves", ".renju", ".gomoku", ".rnj")
 
+# Letters are ASCII, and words match case-insensitively in ASCII only (``(?ai:``): with Unicode
+# case folding ``[a-z]`` matched the dotted capital I, the dotless i and the long s (``İ8``,
+# ``ı8``, ``ſ8``), whose column is no column (a crash, and the rest of the file lost).
 _TOKEN = re.compile(
     r"""
     (?P<sep>[\s,;+]+)
   | (?P<result>1-0|0-1|1/2-1/2|\*)(?![\w.])
   | (?P<number>\d+\.+)
   | (?P<offers>\{[^}]*\})
-  | (?P<word>pass|swap|noswap|reject|black|white|draw|--)(?![a-z0-9])
-  | (?P<declare>n=\d{1,3})(?![0-9])
-  | (?P<relocate>[a-z][0-9]{1,2}-[a-z][0-9]{1,2})(?![0-9])
-  | (?P<board>[ab]:[a-z][0-9]{1,2})
-  | (?P<point>[a-z][0-9]{1,2})
+  | (?P<word>(?ai:pass|swap|noswap|reject|black|white|draw)|--)(?![a-zA-Z0-9])
+  | (?P<declare>[nN]=\d{1,3})(?![0-9])
+  | (?P<relocate>[a-zA-Z][0-9]{1,2}-[a-zA-Z][0-9]{1,2})(?![0-9])
+  | (?P<board>[abAB]:[a-zA-Z][0-9]{1,2})
+  | (?P<point>[a-zA-Z][0-9]{1,2})
     """,
-    re.IGNORECASE | re.VERBOSE,
+    re.VERBOSE,
 )
 _RESULT_WORDS = {
     "black": "black",
@@ -65,11 +68,10 @@ _RESULT_WORDS = {
     "w": "white",
 }
 _LEADING_RESULT = re.compile(
-    r"^\s*(black|white|draw|1-0|0-1|1/2-1/2|½-½|0\.5-0\.5|[bw]\+)(?=[\s:,;]|$)[\s:,;]*",
-    re.IGNORECASE,
+    r"^\s*((?ai:black|white|draw|[bw]\+)|1-0|0-1|1/2-1/2|½-½|0\.5-0\.5)(?=[\s:,;]|$)[\s:,;]*"
 )
 _CONTINUATION = re.compile(r"^\s*(\d+)\.")
-_POINT = re.compile(r"[a-z][0-9]{1,2}", re.IGNORECASE)
+_POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
 
 
 def sniff(head: bytes) -> int:
