@@ -394,3 +394,32 @@ def test_the_pages_are_bounded_and_the_index_counts_the_others(
     assert "7 record(s): 7 judged" in index
     assert index.count("data-record=") == 3
     assert re.search(r"The first 3 records are shown here;\s+4 more are counted above", index)
+
+
+def test_pictures_mark_forbidden_points_within_one_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # columns a, b, i, j of black stones (15x15); white plays, black is to move: every point
+    # beside them is a double-three recursing down the columns; the pictures of one report
+    # judge at most PICTURE_JUDGEMENTS points together (1,000 such records took 90 s)
+    from renju_cli import html_report
+    from renju_cli.formats import read_stream
+
+    game = b"(;SZ[15]AB[aa:ao][ba:bo][ia:io][ja:jo]AW[ma][mb];W[oo])\n"
+    records = list(read_stream(io.BytesIO(game * 3), "columns.sgf"))
+    ruleset = load("renju")
+    reports = [replay(r, ruleset) for r in records]
+    assert not reports[0].result.decided
+
+    def forbidden_marks(directory: Path) -> list[int]:
+        pages = sorted(directory.glob("record-*.html"))
+        return [p.read_text().count('class="forbidden"') for p in pages]
+
+    write_report(reports, records, str(tmp_path / "full"))
+    full = forbidden_marks(tmp_path / "full")
+    assert full[0] > 0 and full == [full[0]] * 3
+    monkeypatch.setattr(html_report, "PICTURE_JUDGEMENTS", 40)
+    write_report(reports, records, str(tmp_path / "bounded"))
+    bounded = forbidden_marks(tmp_path / "bounded")
+    assert html_report._PICTURES.bound.left == 0
+    assert bounded[-1] < full[-1]  # the last pictures mark what the bound let them judge
