@@ -51,8 +51,8 @@ COLOR_NAME = {BLACK: "black", WHITE: "white"}
 _STONE_CELL = re.compile(b"[%c%c]" % (BLACK, WHITE))
 
 
-#: The deep judgements the records being judged may still make (``judging_within``): set by
-#: the batch around each record of a file, ``None`` otherwise (no bound).
+#: The double-three judgements the record being judged may still make: set by ``replay(...,
+#: within)`` (the batch gives the run's bound) or ``judging_within``; ``None``: no bound.
 _BOUND: Judgements | None = None
 #: Moves left undecided past the bound so far (a replay that left one is not remembered).
 _undecided = 0
@@ -60,9 +60,10 @@ _undecided = 0
 
 @contextmanager
 def judging_within(bound: Judgements | None) -> Iterator[None]:
-    """Replay records within ``bound``'s deep judgements (``Judge.bounded_kinds``): a move the
-    bound leaves undecided is taken as legal, with an ``unchecked`` warning.  Each record's
-    replay starts the judge's memo afresh, so that what it spends depends on it alone."""
+    """Replay records within ``bound``'s double-three judgements (``Judge.bounded_kinds``): a
+    move the bound leaves undecided is taken as not a double-three, with an ``unchecked``
+    warning.  Each record's replay starts the judge's memo afresh, so that what it spends
+    depends on it alone."""
     global _BOUND
     before, _BOUND = _BOUND, bound
     try:
@@ -115,7 +116,7 @@ def _replay(record: Record, ruleset: Ruleset) -> GameReport:
     seen = memo.reports.get(key, _UNSEEN)
     bound = _BOUND
     if isinstance(seen, _Template):
-        # (charged the deep judgements its replay made, as a replay would spend them: past
+        # (charged the judgements its replay made, as a replay would spend them: past
         # the bound, replayed, to leave undecided what the bound leaves undecided)
         if bound is None or bound.left >= seen.deep:
             if bound is not None:
