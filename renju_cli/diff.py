@@ -261,31 +261,28 @@ def first_parting(record: Record, reports: Sequence[GameReport]) -> Parting | No
     return None
 
 
-_SETTINGS: tuple[tuple[object, ...], list[Settings]] | None = None
-
-
 def _settings(rulesets: Sequence[Ruleset], options: ReadOptions | None) -> list[Settings]:
-    """The settings of each ruleset, kept while the rulesets and options are the same: the
-    bound on double-three judgements holds for a whole run (``renju diff``), not per record."""
-    global _SETTINGS
+    """The settings of a run under each ruleset: the bound on double-three judgements of
+    ``options`` holds for the whole run, as for ``renju check``."""
     opts = options or ReadOptions()
-    key = (*map(id, rulesets), opts.judgements_allowance, opts.records_per_judgement)
-    if _SETTINGS is None or _SETTINGS[0] != key:
-        terms = (opts.judgements_allowance, opts.records_per_judgement)
-        _SETTINGS = (key, [Settings(rules, judgements=terms) for rules in rulesets])
-    return _SETTINGS[1]
+    terms = (opts.judgements_allowance, opts.records_per_judgement)
+    return [Settings(rules, judgements=terms) for rules in rulesets]
 
 
 def diff_record(
     record: Record, rulesets: Sequence[Ruleset], options: ReadOptions | None = None
 ) -> RecordDiff:
     """Replay ``record`` under each ruleset; find the parting move when the outcomes differ.
-    ``options``: their bound on double-three judgements, as ``renju check`` has it.
+    ``options``: their bound on double-three judgements (a run of its own).
 
     Never raises on a bad record: a failure of the referee is an ``internal-error`` finding of
     that ruleset's report (``RecordDiff.failed``).
     """
-    settings = _settings(rulesets, options)
+    return _diff(record, _settings(rulesets, options))
+
+
+def _diff(record: Record, settings: Sequence[Settings]) -> RecordDiff:
+    """``diff_record`` with the settings of a run under each ruleset."""
     diff = RecordDiff(record, [judge_one(record, s).report for s in settings])
     if diff.differs:
         diff.parting = first_parting(record, diff.reports)
@@ -310,13 +307,14 @@ def diff_inputs(
     fmt: str | None = None,
     options: ReadOptions | None = None,
 ) -> Iterator[RecordDiff]:
-    """Diff every record of inputs already expanded by ``api.expand_inputs``."""
+    """Diff every record of inputs already expanded by ``api.expand_inputs`` (one run)."""
+    settings = _settings(rulesets, options)
     for item in inputs:
         if isinstance(item, api.InputError):
-            yield diff_record(unreadable(item.path, item.message), rulesets, options)
+            yield _diff(unreadable(item.path, item.message), settings)
             continue
         for record in api.read_path(item, fmt, options):
-            yield diff_record(record, rulesets, options)
+            yield _diff(record, settings)
 
 
 # -- output ---------------------------------------------------------------------------------------

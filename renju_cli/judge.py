@@ -446,8 +446,8 @@ def reach_of(geometry: Geometry, k: int) -> Reach:
 
 
 class JudgementBound(Exception):
-    """A judgement needed more deep judgements than its ``Judgements`` allowed; ``kinds``: the
-    forbidden kinds found without them (an overline, a double-four)."""
+    """A judgement needed more double-three judgements than its ``Judgements`` allowed;
+    ``kinds``: the forbidden kinds found without them (an overline, a double-four)."""
 
     def __init__(self, kinds: tuple[str, ...] = ()) -> None:
         super().__init__()
@@ -594,34 +594,26 @@ class Judge:
 
         Empty when the move is legal — in particular when it makes a five (five wins first).
         """
-        hot = self.hot[stone]
-        if not hot:
-            return ()
-        code = self.shape(board, p, stone)
-        if not code & hot or code & FIVES:
-            return ()
-        return self._kinds(board, p, stone, code, first_only=False)
+        return self.bounded_kinds(board, p, stone, None)[0]
 
     def bounded_kinds(
-        self, board: Board, p: int, stone: int, bound: Judgements
+        self, board: Board, p: int, stone: int, bound: Judgements | None
     ) -> tuple[tuple[str, ...], bool]:
-        """``forbidden_kinds``, spending at most ``bound.left`` deep judgements (taken off it),
-        and whether a double-three was left undecided for want of them (the kinds are then
-        those found without: an overline, a double-four)."""
+        """``forbidden_kinds``, spending at most ``bound.left`` double-three judgements (taken
+        off it; ``None``: no bound), and whether a double-three was left undecided for want of
+        them (the kinds are then those found without: an overline, a double-four)."""
         hot = self.hot[stone]
         if not hot:
             return (), False
         code = self.shape(board, p, stone)
         if not code & hot or code & FIVES:
             return (), False
-        try:
-            return self._kinds(board, p, stone, code, first_only=False, bound=bound), False
-        except JudgementBound as e:
-            return e.kinds, True
+        return self._kinds_within(board, p, stone, code, bound)
 
     def forget(self) -> None:
         """Start the memo of deep judgements afresh: a record judged after ``forget`` makes the
-        same deep judgements whatever was judged before it (``bounded_kinds`` counts them)."""
+        same double-three judgements whatever was judged before it (``bounded_kinds`` counts
+        them)."""
         if self._memo_size:
             self._memo.clear()
             self._memo_size = 0
@@ -680,15 +672,22 @@ class Judge:
                 continue
             code = shape(board, p, stone)
             if code & hot and not code & FIVES:
-                try:
-                    kinds = self._kinds(board, p, stone, code, first_only=False, bound=bound)
-                except JudgementBound as e:
-                    kinds = e.kinds
+                kinds = self._kinds_within(board, p, stone, code, bound)[0]
                 if kinds:
                     out.append((p, kinds))
         return out
 
     # -- internals --------------------------------------------------------------------------
+    def _kinds_within(
+        self, board: Board, p: int, stone: int, code: int, bound: Judgements | None
+    ) -> tuple[tuple[str, ...], bool]:
+        """``_kinds`` of every kind within ``bound``, and whether it left a double-three
+        undecided (the kinds are then those found without it)."""
+        try:
+            return self._kinds(board, p, stone, code, first_only=False, bound=bound), False
+        except JudgementBound as e:
+            return e.kinds, True
+
     def _kinds(
         self,
         board: Board,
@@ -699,7 +698,7 @@ class Judge:
         bound: Judgements | None = None,
     ) -> tuple[str, ...]:
         """The forbidden kinds of a move whose summed code (no five) is ``code``; within
-        ``bound``'s deep judgements if given (``JudgementBound`` past them)."""
+        ``bound``'s double-three judgements if given (``JudgementBound`` past them)."""
         forbidden = self.rules[stone].forbidden
         kinds: list[str] = []
         if OVERLINE in forbidden and code & OVERLINES:

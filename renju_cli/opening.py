@@ -1072,17 +1072,15 @@ def _stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[A
     reach = _protocol_reach(protocol)
     if reach is None:
         return None
-    # a declared id is checked against stones 1-3 (``_declared_id``, which strips it: a blank
-    # id is none)
-    declared = record.opening_id.strip() if record.opening_id else None
-    if declared:
+    declared = _declared(record)
+    if declared:  # (checked against stones 1-3: ``_declared_id``)
         reach = max(reach, 3)
     moves = record.moves
     return (
         id(ruleset),
         record.width,
         record.height,
-        declared or None,
+        declared,
         min(len(moves), reach),
         *[m.point for m in moves[:reach]],
     )
@@ -1258,7 +1256,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
     height = record.height or record.width or ruleset.height
     if (
         not ruleset.opening
-        and not (record.opening_id and record.opening_id.strip())
+        and not _declared(record)
         and restricted_seat(ruleset) is None
         and not (
             record.opening_events and any(e.kind in BOARD_EVENTS for e in record.opening_events)
@@ -1552,8 +1550,13 @@ def move_stones(stones: dict[Point, Any], event: OpeningEvent, width: int, heigh
     return True
 
 
+def _declared(record: Record) -> str:
+    """The opening id the record declares, as it is checked (stripped; "" for none)."""
+    return record.opening_id.strip() if record.opening_id else ""
+
+
 def _declared_id(record: Record, ident: Identified | None, have_three: bool) -> list[Finding]:
-    declared = (record.opening_id or "").strip()
+    declared = _declared(record)
     if not declared:
         return []
     entry = lookup_opening(declared)

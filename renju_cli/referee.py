@@ -12,8 +12,7 @@ import dataclasses
 import re
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -51,30 +50,20 @@ COLOR_NAME = {BLACK: "black", WHITE: "white"}
 _STONE_CELL = re.compile(b"[%c%c]" % (BLACK, WHITE))
 
 
-#: The double-three judgements the record being judged may still make: set by ``replay(...,
-#: within)`` (the batch gives the run's bound) or ``judging_within``; ``None``: no bound.
+#: The double-three judgements the record being judged may still make, set by ``replay``
+#: (``None``: no bound).
 _BOUND: Judgements | None = None
 #: Moves left undecided past the bound so far (a replay that left one is not remembered).
-_undecided = 0
-
-
-@contextmanager
-def judging_within(bound: Judgements | None) -> Iterator[None]:
-    """Replay records within ``bound``'s double-three judgements (``Judge.bounded_kinds``): a
-    move the bound leaves undecided is taken as not a double-three, with an ``unchecked``
-    warning.  Each record's replay starts the judge's memo afresh, so that what it spends
-    depends on it alone."""
-    global _BOUND
-    before, _BOUND = _BOUND, bound
-    try:
-        yield
-    finally:
-        _BOUND = before
+_undecided_moves = 0
 
 
 def replay(record: Record, ruleset: Ruleset, within: Judgements | None = None) -> GameReport:
-    """Replay ``record`` under ``ruleset`` and return its report (never raises on bad records);
-    ``within``: the double-three judgements it may make (``judging_within``).
+    """Replay ``record`` under ``ruleset`` and return its report (never raises on bad records).
+
+    ``within``: the double-three judgements it may make (the batch gives its run's bound,
+    ``Judge.bounded_kinds``): a move the bound leaves undecided is taken as not a
+    double-three, with an ``unchecked`` warning; the replay starts the judge's memo afresh, so
+    that what it spends depends on the record alone.
 
     A short record is replayed once per distinct content and ruleset (``_Memo``): a file of a
     million one-move records must not cost a million replays.
@@ -124,16 +113,17 @@ def _replay(record: Record, ruleset: Ruleset) -> GameReport:
             memo.unseen = 0
             return seen.report_for(record, ruleset)
         return replay_uncached(record, ruleset)
-    judge = _judge_of(ruleset)
-    spent, undecided = judge.judgements, _undecided
-    report = replay_uncached(record, ruleset)
-    if _undecided != undecided:
-        return report  # (never remembered: what a bound left undecided)
     # a template is kept from the second time a content is seen: a batch of short records
-    # that are all different must not pay for a copy of each report it will never reuse
+    # that are all different must not pay for a copy of each report it will never reuse (nor
+    # for counting what its replay spent)
+    judge = None if seen is _UNSEEN else _judge_of(ruleset)
+    spent, undecided = judge.judgements if judge is not None else 0, _undecided_moves
+    report = replay_uncached(record, ruleset)
+    if _undecided_moves != undecided:
+        return report  # (never remembered: what a bound left undecided)
     memo.put(
         key,
-        None if seen is _UNSEEN else _Template(report, record, ruleset, judge.judgements - spent),
+        None if judge is None else _Template(report, record, ruleset, judge.judgements - spent),
     )
     if seen is _UNSEEN:
         memo.unseen += 1
@@ -725,12 +715,10 @@ class _Replay:
 
             code = shape(board, index, stone)
             if code & hot[stone] and not code & FIVES:
-                if bound is None:
-                    kinds = judge.forbidden_kinds(board, index, stone)
-                else:
-                    kinds, undecided = judge.bounded_kinds(board, index, stone, bound)
-                    if undecided:
-                        self._undecided(number, move, point, stone, bound)
+                kinds, undecided = judge.bounded_kinds(board, index, stone, bound)
+                if undecided:
+                    assert bound is not None  # (only a bound leaves one undecided)
+                    self._undecided(number, move, point, stone, bound)
                 if kinds:
                     pending_claim = self._foul(number, move, point, index, stone, kinds)
             place(index, stone)
@@ -958,10 +946,10 @@ class _Replay:
     def _undecided(
         self, number: int, move: Move, point: Point, stone: int, bound: Judgements
     ) -> None:
-        """A move whose threes the bound on deep judgements left unjudged: taken as legal (not
-        a double-three), with a warning that says so."""
-        global _undecided
-        _undecided += 1
+        """A move whose threes the bound on double-three judgements left unjudged: taken as
+        not a double-three, with a warning that says so."""
+        global _undecided_moves
+        _undecided_moves += 1
         color = COLOR_NAME[stone]
         self.add(
             "unchecked",

@@ -110,11 +110,10 @@ def test_what_a_record_spends_does_not_depend_on_what_was_judged_before() -> Non
     spent = []
     for before in ([], other):
         bound = Judgements(10_000)
-        with referee.judging_within(bound):
-            for record in before:
-                referee.replay_uncached(record, ruleset)
-            left = bound.left
-            report = referee.replay_uncached(records[0], ruleset)
+        for record in before:
+            referee.replay(record, ruleset, bound)
+        left = bound.left
+        report = referee.replay(records[0], ruleset, bound)
         spent.append((left - bound.left, report.to_json()))
     assert spent[0] == spent[1]
     assert H10_COST <= spent[0][0] < 2 * H10_COST  # (its judgement, then naming the threes)
@@ -133,8 +132,7 @@ def test_a_remembered_report_is_charged_what_its_replay_spent() -> None:
     ruleset = api.choose_ruleset(record, "renju")
     referee._MEMOS.clear()
     bound = Judgements(3)
-    with referee.judging_within(bound):
-        reports = [referee.replay(record, ruleset).to_json() for _ in range(5)]
+    reports = [referee.replay(record, ruleset, bound).to_json() for _ in range(5)]
     kinds = [[f["kinds"] for f in r["forbidden_moves"]] for r in reports]
     assert kinds == [[["double-three"]]] * 3 + [[]] * 2
     assert bound.left == 0

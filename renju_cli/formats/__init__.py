@@ -113,7 +113,7 @@ class ReadOptions:
     #: tens per move, and 5,000 such records in a megabyte took a minute (a directory of small
     #: files of them as long: the bound is the run's, not a file's).  Past it, a move
     #: whose threes would need judging is taken as not a double-three, with a warning
-    #: (``referee.judging_within``).  ``--limit judgements=N`` sets it to N (no more by
+    #: (``referee.replay``).  ``--limit judgements=N`` sets it to N (no more by
     #: records).  At the most (40,960 tiny records in a megabyte) 18,432, about half a second.
     max_judgements: int = 16 << 20
     judgements_allowance: int = 8192

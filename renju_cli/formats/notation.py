@@ -116,6 +116,15 @@ def split_result(text: str) -> tuple[str | None, str]:
 _POINT_OF: dict[str, Point] = {}
 
 
+def _learnt(token: str) -> Point | None:
+    """The point of a token not seen before, learnt into ``_POINT_OF``; ``None`` when it is no
+    point (the readers look in ``_POINT_OF`` first, inline: most tokens were seen)."""
+    if _POINT.fullmatch(token) is None:
+        return None
+    point = _POINT_OF[token] = _point(token)
+    return point
+
+
 def _plain_moves(body: str, line: int, limit: int | None = None) -> list[Move] | None:
     """The moves of a body made only of points and spaces (nearly every line of a big move-list
     file), or ``None`` when it holds anything else; the tokenizer below then reads it.  At most
@@ -132,9 +141,9 @@ def _plain_moves(body: str, line: int, limit: int | None = None) -> list[Move] |
     for token in tokens:
         point = point_of.get(token)
         if point is None:  # not seen before: learn it if it is a point
-            if _POINT.fullmatch(token) is None:
+            point = _learnt(token)
+            if point is None:
                 return None
-            point = point_of[token] = Point(ord(token[0].lower()) - ord("a"), int(token[1:]) - 1)
         moves.append(Move(point, None, line, None, token))  # positional: see Record
     return moves
 
@@ -189,7 +198,7 @@ def _tokenize(
         if (
             room is not None
             and kind in _EVENT_TOKENS
-            and (kind != "word" or text.lower() in _EVENT_WORDS)
+            and (kind != "word" or _WORDS[text.lower()][2])
         ):
             if room <= 0:
                 return moves, events, _too_many_events(line, m.start(), limit)
@@ -197,9 +206,7 @@ def _tokenize(
         if kind == "point":
             # (as ``_plain_moves``: the points learnt by token, moves built positionally; a
             # line with opening events comes here, and a file may hold 25,000 of them)
-            point = _POINT_OF.get(text)
-            if point is None:
-                point = _POINT_OF[text] = Point(ord(text[0].lower()) - ord("a"), int(text[1:]) - 1)
+            point = _POINT_OF.get(text) or _learnt(text)
             moves.append(Move(point, None, line, None, text))
         elif kind == "sep":
             continue
@@ -214,19 +221,12 @@ def _tokenize(
             points = [_point(source), _point(target)]
             events.append(OpeningEvent("relocate", len(moves), points=points, line=line))
         elif kind == "word":
-            word = text.lower()
-            if word in ("pass", "--"):
+            event, value, _ = _WORDS[text.lower()]
+            if event is None:
                 moves.append(Move(None, line=line, token=text))
-            elif word in ("swap", "noswap"):
+            elif event:  # (a trailing "draw" is a result word, not a move: nothing)
                 # positional, in field order: kind, after, value, points, line
-                kind = "swap" if word == "swap" else "no-swap"
-                events.append(OpeningEvent(kind, len(moves), None, [], line))
-            elif word == "reject":
-                events.append(OpeningEvent("reject", len(moves), line=line))
-            elif word in ("black", "white"):
-                events.append(OpeningEvent("choose", len(moves), value=word, line=line))
-            else:  # a trailing "draw" is a result word, not a move
-                pass
+                events.append(OpeningEvent(event, len(moves), value, [], line))
         elif kind == "result":
             if text != "*":
                 events.append(
@@ -248,7 +248,7 @@ def _tokenize(
                             line=line,
                         ),
                     )
-                points.append(Point(ord(pt[0].lower()) - ord("a"), int(pt[1:]) - 1))
+                points.append(_point(pt))
             events.append(OpeningEvent("offers", len(moves), None, points, line))
             if room is not None:
                 room -= max(len(points) - 1, 0)
@@ -260,9 +260,10 @@ def _tokenize(
     return moves, events, None
 
 
-#: Words of a body that ``_simple_events`` reads: the opening event they record (``None``: a
-#: pass; ``""``: a trailing draw, no event), and whether it counts against the bound on events.
-_SIMPLE_WORDS: dict[str, tuple[str | None, str | None, bool]] = {
+#: The words of a body (both readers): the opening event each records (``None``: a pass;
+#: ``""``: a trailing draw, no event), its value, and whether it counts against the bound on
+#: opening events.
+_WORDS: dict[str, tuple[str | None, str | None, bool]] = {
     "pass": (None, None, False),
     "--": (None, None, False),
     "swap": ("swap", None, True),
@@ -283,7 +284,7 @@ def _simple_events(
     (numbers, results, comments, joined tokens, a bound reached), which the tokenizer then
     reads to the same moves and events.  A file of 25,000 short lines with a swap and offers
     each spent a quarter of its check matching their tokens one by one."""
-    point_of, words = _POINT_OF, _SIMPLE_WORDS
+    point_of, words = _POINT_OF, _WORDS
     if limit is None:
         tokens = body.split()
     else:
@@ -317,9 +318,9 @@ def _simple_events(
                     events.append(OpeningEvent(kind, len(moves), value, [], line))
                 continue
             if token[0] != "{":
-                if _POINT.fullmatch(token) is None:
+                point = _learnt(token)
+                if point is None:
                     return None
-                point = point_of[token] = _point(token)
                 moves.append(Move(point, None, line, None, token))
                 continue
             offered = []
@@ -330,11 +331,9 @@ def _simple_events(
         closing = token[-1] == "}"
         text = token[:-1] if closing else token
         if text:
-            point = point_of.get(text)
+            point = point_of.get(text) or _learnt(text)
             if point is None:
-                if _POINT.fullmatch(text) is None:
-                    return None
-                point = point_of[text] = _point(text)
+                return None
             offered.append(point)
         if closing:
             # (as the tokenizer counts: the group and its first point as one event)
@@ -350,9 +349,8 @@ def _simple_events(
     return moves, events
 
 
-#: Tokens that record an opening event (the ``word`` group: only its words below).
+#: Tokens that record an opening event (the ``word`` group: only the words ``_WORDS`` counts).
 _EVENT_TOKENS = frozenset(("declare", "relocate", "word", "offers"))
-_EVENT_WORDS = frozenset(("swap", "noswap", "reject", "black", "white"))
 
 
 def _too_many_events(line: int, column: int, limit: int | None) -> ParseProblem:
