@@ -55,6 +55,12 @@ _STONE_CELL = re.compile(b"[%c%c]" % (BLACK, WHITE))
 _BOUND: Judgements | None = None
 #: Moves left undecided past the bound so far (a replay that left one is not remembered).
 _undecided_moves = 0
+#: the last setup placed on a fresh board (its stones, the board after them, who moves
+#: first), and how many stones make a setup worth keeping so
+_LAST_SETUP: tuple[list[tuple[Point, Color]], Board, int] | None = None
+_SETUP_WORTH_KEEPING = 16
+#: how many later moves the ``unchecked`` warning of a record's first undecided move names
+UNDECIDED_NAMED = 20
 
 
 def replay(record: Record, ruleset: Ruleset, within: Judgements | None = None) -> GameReport:
@@ -450,6 +456,7 @@ class _Checkpoint(NamedTuple):
     five: bool
     result: tuple[str | None, str | None, int | None, str | None]
     end: tuple[int | None, bool, int | None]
+    unchecked: tuple[int | None, int]
     walk: tuple[int, int, tuple[int, Point, tuple[str, ...], int] | None]
 
 
@@ -494,6 +501,10 @@ class _Replay:
         self._first_at: dict[Point, int] = {}
         self._scanned = 0
         self.after_end_at: int | None = None  # index of the move-after-end finding
+        #: the moves the bound on double-three judgements left undecided (number, point), and
+        #: the index of the one ``unchecked`` finding that lists them all
+        self.undecided: list[tuple[int, Point]] = []
+        self.undecided_at: int | None = None
         #: a resumable replay (``_Memo.replay_line``) keeps, before each move, what it needs to
         #: come back there: ``_Checkpoint`` values, and the stones it placed in order
         self.checkpoints: list[_Checkpoint] | None = [] if resumable else None
@@ -552,6 +563,8 @@ class _Replay:
         r = self.result
         r.winner, r.reason, r.move, r.point = c.result
         self.end_move, self.after_end_reported, self.after_end_at = c.end
+        self.undecided_at, undecided = c.unchecked
+        del self.undecided[undecided:]
         self._first_at, self._scanned = {}, 0
         return c
 
@@ -568,6 +581,7 @@ class _Replay:
             report.first_five is not None,
             (result.winner, result.reason, result.move, result.point),
             (self.end_move, self.after_end_reported, self.after_end_at),
+            (self.undecided_at, len(self.undecided)),
             (to_move, passes, pending),
         )
 
@@ -740,6 +754,7 @@ class _Replay:
             n, p, _, stone = pending_claim
             self.end(COLOR_NAME[BLACK + WHITE - stone], "forbidden", n, p)
         self._count_after_end()
+        self._list_undecided()
         self._check_declared()
 
     # -- pieces of the replay -------------------------------------------------------------------
@@ -812,15 +827,27 @@ class _Replay:
         # (a setup may cover the board, 676 stones from a 9-byte SGF AB[aa:zz]: checked in a
         # loop bound to locals, placed in one call)
         cells, index_of_point = self.board.cells, self.board.geometry.index_of_point
-        if not self.board.stones:
+        board = self.board
+        if not board.stones:
+            global _LAST_SETUP
+            last = _LAST_SETUP
+            # the setup of the record before, as readers share it (the same stones, in a
+            # list compared in C): its board copied, not placed again (5,000 records of 208
+            # setup stones each spent a quarter of their check placing them)
+            if last is not None and last[1].geometry is board.geometry and last[0] == setup:
+                board.restore(last[1])
+                return last[2]
             # the usual case, on the fresh board: every stone on it and none twice, said by
             # loops in C; the loop below then only finds who moves first
             indices = [index_of_point.get(point) for point, _ in setup]
             if None not in indices and len(set(indices)) == len(indices):
                 colors = [BLACK if color is Color.BLACK else WHITE for _, color in setup]
-                self.board.place_all(zip(indices, colors, strict=True))  # type: ignore[arg-type]
+                board.place_all(zip(indices, colors, strict=True))  # type: ignore[arg-type]
                 blacks = colors.count(BLACK)
-                return BLACK if blacks <= len(setup) - blacks else WHITE
+                first = BLACK if blacks <= len(setup) - blacks else WHITE
+                if len(setup) >= _SETUP_WORTH_KEEPING:
+                    _LAST_SETUP = (list(setup), board.copy(), first)
+                return first
         stones: list[tuple[int, int]] = []
         taken: set[int] = set()
         blacks = 0
@@ -947,9 +974,16 @@ class _Replay:
         self, number: int, move: Move, point: Point, stone: int, bound: Judgements
     ) -> None:
         """A move whose threes the bound on double-three judgements left unjudged: taken as
-        not a double-three, with a warning that says so."""
+        not a double-three, with a warning that says so; one warning per record, at its first
+        such move, lists the others (past the bound, every move of a record of black columns
+        may be one: a warning each made a megabyte's report 57,000 warnings long)."""
         global _undecided_moves
         _undecided_moves += 1
+        self.undecided.append((number, point))
+        if len(self.undecided) > 1:
+            return
+        if len(self.report.findings) < MAX_FINDINGS:
+            self.undecided_at = len(self.report.findings)
         color = COLOR_NAME[stone]
         self.add(
             "unchecked",
@@ -964,6 +998,22 @@ class _Replay:
             number,
             point,
             WARNING,
+        )
+
+    def _list_undecided(self) -> None:
+        """Name, in the record's one ``unchecked`` warning of the bound on judgements, the
+        later moves it left undecided too."""
+        at, later = self.undecided_at, self.undecided[1:]
+        if at is None or not later:
+            return
+        findings = self.report.findings
+        f = findings[at]
+        named = ", ".join(f"{n} ({p.name})" for n, p in later[:UNDECIDED_NAMED])
+        more = len(later) - UNDECIDED_NAMED
+        findings[at] = dataclasses.replace(
+            f,
+            message=f"{f.message}; so are the {len(later)} later move(s) of the record the bound "
+            f"leaves undecided: {named}" + (f" and {more} more" if more > 0 else ""),
         )
 
     def _unclaimed(

@@ -100,6 +100,37 @@ def test_records_past_the_bound_take_the_move_as_not_a_double_three(
     assert all(json.loads(line)["forbidden_moves"] for line in full.splitlines())
 
 
+def test_one_warning_per_record_names_every_move_left_undecided(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # one judgement in all: black plays h10 (two threes on the stripes' diagonals), then h6
+    # and h4, each with two threes there too; the record gets one ``unchecked`` warning, at
+    # its first undecided move, which names the two others
+    path = tmp_path / "stripes.sgf"
+    path.write_bytes(STRIPES + b";B[hf];W[oo];B[hj];W[on];B[hl])\n")
+    code, out, _ = renju(capsys, "check", str(path), "--format", "jsonl", "--limit", "judgements=1")
+    assert code == 1
+    (report,) = [json.loads(line) for line in out.splitlines()]
+    (warning,) = [f for f in report["findings"] if f["code"] == "unchecked"]
+    assert (warning["move"], warning["point"]) == (1, "h10")
+    assert warning["message"].endswith(
+        "the move is taken as not a double-three; so are the 2 later move(s) of the record "
+        "the bound leaves undecided: 3 (h6), 5 (h4)"
+    )
+    assert report["forbidden_moves"] == []
+    # past ``UNDECIDED_NAMED`` later moves, the rest are counted
+    record = next(iter(read_stream(io.BytesIO(STRIPES + b";B[hf])"), "s.sgf")))
+    rules = load("renju")
+    replay = referee._Replay(record, rules, referee._new_report(record, rules))
+    bound, move = Judgements(0), record.moves[0]
+    assert move.point is not None
+    for n in range(1, referee.UNDECIDED_NAMED + 5):
+        replay._undecided(n, move, move.point, BLACK, bound)
+    replay._list_undecided()
+    (only,) = replay.report.findings
+    assert only.message.endswith(f"{referee.UNDECIDED_NAMED + 1} (h10) and 3 more")
+
+
 def test_what_a_record_spends_does_not_depend_on_what_was_judged_before() -> None:
     # each record starts the judge's memo afresh under a bound: its reports and what it
     # spends are the same after any other record (a file judged after another, or by another

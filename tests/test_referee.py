@@ -434,3 +434,44 @@ def test_the_memo_rests_after_a_run_of_distinct_records(monkeypatch: pytest.Monk
         assert replay(again, rules).to_json() == replay_uncached(again, rules).to_json()
     key = real(memo, again)
     assert key is not None and isinstance(memo.reports[key], referee._Template)
+
+
+# -- records that share a setup -------------------------------------------------------------------
+#: Pairs of SGF games of the same 28 setup stones (columns c and m, every row but the top one:
+#: 14 black and 14 white), on one board size or on 15x15 and 19x19: a setup the record before
+#: placed is copied, not placed again (a file of 5,000 records of 208 setup stones each spent a
+#: quarter of its check placing them); the copy must be the board placing them would make.
+#:
+#:  15 . . . . . . . . . . . . . . .
+#:  14 . . X . . . . . . . . . O . .
+#:      ... (rows 13 to 2 alike) ...
+#:   1 . . X . . . . . . . . . O . .
+#:     a b c d e f g h i j k l m n o
+_SHARED = b"AB[cb:co]AW[mb:mo]"
+
+
+@pytest.mark.parametrize(
+    "games",
+    [
+        [b"(;SZ[15]" + _SHARED + b";W[hh];B[ih];W[hi])", b"(;SZ[15]" + _SHARED + b";W[aa])"],
+        [b"(;SZ[15]" + _SHARED + b";W[hh])", b"(;SZ[19]" + _SHARED + b";W[hh])"],
+        # the same stones, one taken off by the moves' own board (an occupied setup point)
+        [b"(;SZ[15]" + _SHARED + b";W[cb])", b"(;SZ[15]" + _SHARED + b";W[cb])"],
+    ],
+)
+def test_a_shared_setup_gives_the_report_a_fresh_board_gives(games: list[bytes]) -> None:
+    import io
+
+    from renju_cli import referee
+    from renju_cli.formats import read_stream
+
+    records = list(read_stream(io.BytesIO(b"\n".join(games)), "shared.sgf"))
+    assert len(records) == 2 and len(records[0].setup) == 28
+    ruleset = load("renju")
+    in_turn = [replay_uncached(r, ruleset).to_json() for r in records]
+    alone = []
+    for r in records:
+        referee._LAST_SETUP = None
+        alone.append(replay_uncached(r, ruleset).to_json())
+    assert in_turn == alone
+    assert referee._LAST_SETUP is not None  # (the setup was kept)
