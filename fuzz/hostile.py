@@ -253,6 +253,10 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     # a node of junk on every line: a problem each, none alike (the most memory per byte)
     # a compressed point list: 9 bytes, 676 setup stones (36 s for 1 MB before they counted)
     "sgf-setup-ranges": lambda n: _fill(b"(;SZ[26]AB[aa:zz]C[xxxxxxxxxxxx])", n),
+    # red team, stop 19: a line of setup nodes, each the whole board (the path held every
+    # node's stones: 580 MB for 1 MB, before the path's setup was cut at the board's points)
+    "sgf-setup-chain": lambda n: _fill(b";AB[aa:zz]", n, b"(;GM[4]SZ[26]", b")"),
+    "sgf-setup-chain-black-white": lambda n: _fill(b";AB[aa:zz]AW[aa:zz]", n, b"(;SZ[26]", b")"),
     "sgf-junk-nodes": lambda n: _fill(b";!\n", n, b"(;SZ[15]", b")"),
     "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),

@@ -800,6 +800,27 @@ def test_setup_stones_past_the_board_points_are_cut_once() -> None:
     assert [m.point for m in record.moves] == [parse_point("d2")]  # SGF rows from the top
 
 
+def test_setup_stones_of_a_line_past_the_board_points_are_cut_once() -> None:
+    # the same cut for a line of setup nodes (the red team's 100,000 nodes ``;AB[aa:zz]``
+    # held 67 million stones: 580 MB for a 1 MB file): a 5x5 board, 40 nodes of 5 stones each
+    #
+    #   5 X X X X X     every node the same row of five (AB[aa:ea]): 200 stones
+    #   4 . . . . .     written, at most 25 kept; a second line, after the cut is taken
+    #   ...             back, cuts and says so again
+    chain = "".join(";AB[aa:ea]" for _ in range(40))
+    records = read("(;SZ[5]" + chain + "(;B[cc])(;W[dd]))")
+    assert len(records) == 2
+    for record in records:
+        assert len(record.setup) == 25
+        assert [p.message for p in record.problems] == [
+            "the line's setup stones (AB/AW) before move 1 are more than the board has points; "
+            "the rest are ignored"
+        ]
+    # one node filling the board exactly is no cut
+    (whole,) = read("(;SZ[5];AB[aa:ee];B[cc])")
+    assert len(whole.setup) == 25 and not whole.problems
+
+
 def test_plain_and_escaped_values_read_alike() -> None:
     # the one-match reading of plain values must leave every other case to the full reader
     plain = read("(;GM[4]SZ[15]PB[A]C[x]AB[aa] [bb]\n;B[hh])")[0]
