@@ -495,6 +495,9 @@ def available() -> list[str]:
 def detect(head: bytes, path: str) -> str | None:
     """Guess the format of a file from its first bytes, then its extension."""
     ext = os.path.splitext(path)[1].lower()
+    # a UTF-8 byte order mark (Notepad's "UTF-8 with BOM") says nothing of the format: the
+    # sniffers look past it, and the text readers skip it (no binary format begins with it)
+    head = head.removeprefix(codecs.BOM_UTF8)
     best: tuple[int, int, int] | None = None
     best_name: str | None = None
     for order, name in enumerate(available()):

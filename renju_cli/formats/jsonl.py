@@ -15,6 +15,7 @@ decisions a database records without the move they came after.
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Iterable, Iterator
 from itertools import islice
@@ -229,6 +230,8 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     # readline with a bound: a file without line ends is never read into memory whole
     while raw := stream.readline(options.max_string + 1):
         number += 1
+        if number == 1 and raw.startswith(codecs.BOM_UTF8):  # Notepad's "UTF-8 with BOM"
+            raw = raw[len(codecs.BOM_UTF8) :]
         if raw.isspace():
             continue
         if index >= options.max_records:
