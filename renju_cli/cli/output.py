@@ -67,12 +67,13 @@ class _Checked:
 
 
 @contextlib.contextmanager
-def report_output(path: str | None) -> Iterator[TextIO]:
+def report_output(path: str | None, durable: bool = True) -> Iterator[TextIO]:
     """Standard output, or ``path`` written atomically: the report goes to a temporary file
     beside it, renamed over ``path`` only once complete; on any failure (a full disk, Ctrl-C)
     the temporary file is removed and ``path`` is left as it was.  A ``path`` that is no
     regular file (a device, a named pipe) is written in place: renaming over it would replace
-    the device node itself; a symbolic link is followed, so the link stays."""
+    the device node itself; a symbolic link is followed, so the link stays.  ``durable``:
+    its data synced to the disk before the rename (one file of many may skip it)."""
     if path is None or path == "-":
         if sys.stdout is None:  # started with standard output closed (>&-)
             raise OutputError("standard output", OSError(errno.EBADF, "it is closed"))
@@ -110,7 +111,8 @@ def report_output(path: str | None) -> Iterator[TextIO]:
         yield cast(TextIO, out)
         out.flush()
         try:
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
             out.close()
             _put_in_place(tmp, real)
             _TEMPORARIES.discard(tmp)
@@ -195,12 +197,12 @@ def give_up_output(output: str | None) -> None:
 
 
 @contextlib.contextmanager
-def written(path: str | None) -> Iterator[TextIO]:
+def written(path: str | None, durable: bool = True) -> Iterator[TextIO]:
     """``report_output`` with its failures turned into the exit-code contract: an output that
     cannot be written (or a renderer's spool: ``render.RenderError``) ends the run with one
     line and exit code 2, a closed pipe quietly."""
     try:
-        with report_output(path) as out:
+        with report_output(path, durable) as out:
             yield out
     except OutputError as e:
         give_up_output(path)
