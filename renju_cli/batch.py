@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 from renju_cli import api, opening
 from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
 from renju_cli.formats import ReadOptions, no_record_message, too_many_records, unreadable
-from renju_cli.judge import Judgements
+from renju_cli.judge import Judgements, WalkSteps
 from renju_cli.record import Record, SourceLocation
 from renju_cli.referee import replay
 from renju_cli.report import Finding, GameReport, Summary, filter_findings
@@ -112,6 +112,12 @@ class Settings:
     judgements: tuple[int, int] = (
         ReadOptions.judgements_allowance,
         ReadOptions.records_per_judgement,
+    )
+    #: steps of opening-protocol walks they may take: an allowance, and so many more for
+    #: each record (``ReadOptions.walk_steps_allowance``, ``walk_steps_per_record``)
+    walk_steps: tuple[int, int] = (
+        ReadOptions.walk_steps_allowance,
+        ReadOptions.walk_steps_per_record,
     )
     #: which run these settings are of: each process keeps one bound on judgements per run
     #: (``_bound_of``; a worker process counts what the chunks it judges spend)
@@ -202,7 +208,14 @@ def _bound_of(settings: Settings) -> Judgements:
         )
         if len(_BOUNDS) >= 64:  # (a process serving many library calls)
             del _BOUNDS[next(iter(_BOUNDS))]
+        steps, per_record = settings.walk_steps
+        steps_said = (
+            f" (at most {steps} + {per_record} per record; --limit walk-steps=N sets it)"
+            if per_record
+            else " (--limit walk-steps)"
+        )
         bound = _BOUNDS[settings.run] = Judgements(allowance, said, per)
+        bound.walk_steps = WalkSteps(steps, steps_said, per_record)
     return bound
 
 
@@ -663,6 +676,10 @@ class Batch:
             judgements=(
                 self._options.judgements_allowance,
                 self._options.records_per_judgement,
+            ),
+            walk_steps=(
+                self._options.walk_steps_allowance,
+                self._options.walk_steps_per_record,
             ),
         )
         #: inputs read in slices whose records reached ``max_records``: no more slices are cut

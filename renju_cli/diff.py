@@ -266,7 +266,8 @@ def _settings(rulesets: Sequence[Ruleset], options: ReadOptions | None) -> list[
     ``options`` holds for the whole run, as for ``renju check``."""
     opts = options or ReadOptions()
     terms = (opts.judgements_allowance, opts.records_per_judgement)
-    return [Settings(rules, judgements=terms) for rules in rulesets]
+    steps = (opts.walk_steps_allowance, opts.walk_steps_per_record)
+    return [Settings(rules, judgements=terms, walk_steps=steps) for rules in rulesets]
 
 
 def diff_record(

@@ -463,7 +463,7 @@ class Judgements:
     records of the corpus, the examples and the test data).  ``terms``: how the bound was set,
     for messages."""
 
-    __slots__ = ("left", "limit", "per", "records", "terms")
+    __slots__ = ("left", "limit", "per", "records", "terms", "walk_steps")
 
     def __init__(self, limit: int, terms: str = "", per: int = 0) -> None:
         self.limit = limit
@@ -472,6 +472,9 @@ class Judgements:
         #: one judgement more for every ``per`` records (``next_record``; 0: none)
         self.per = per
         self.records = 0
+        #: the run's bound on the steps of opening-protocol walks, carried with this one
+        #: (``None``: unbounded)
+        self.walk_steps: WalkSteps | None = None
 
     def next_record(self) -> None:
         """Count a record (one judgement more for every ``per`` of them)."""
@@ -479,6 +482,29 @@ class Judgements:
         if self.per and self.records % self.per == 0:
             self.left += 1
             self.limit += 1
+        if self.walk_steps is not None:
+            self.walk_steps.next_record()
+
+
+class WalkSteps:
+    """Steps of opening-protocol walks a run's records may still take (``opening``): a step
+    of the protocol applied to a record, in each option of a branch tried, 1-4 microseconds.
+    Real records take at most 20; a user's protocol may have thousands, and a repeated branch
+    tries rounds of options.  ``terms``: how the bound was set, for messages."""
+
+    __slots__ = ("left", "limit", "per", "terms")
+
+    def __init__(self, limit: int, terms: str = "", per: int = 0) -> None:
+        self.limit = limit
+        self.left = limit
+        self.terms = terms
+        #: steps more for each record (``next_record``)
+        self.per = per
+
+    def next_record(self) -> None:
+        """Count a record (``per`` steps more)."""
+        self.left += self.per
+        self.limit += self.per
 
 
 class Judge:

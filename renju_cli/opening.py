@@ -69,7 +69,7 @@ from typing import Any, TypeVar, cast
 from renju_cli.board import BLACK, WHITE, Board
 from renju_cli.coords import COLUMNS, Point, center, parse_point
 from renju_cli.formats import AfterLast
-from renju_cli.judge import Judgements
+from renju_cli.judge import Judgements, WalkSteps
 from renju_cli.record import OpeningEvent, Record, same_events
 from renju_cli.report import CODES, ERROR, INFO, MAX_FINDINGS, WARNING, Finding
 from renju_cli.ruleset import Ruleset
@@ -88,10 +88,14 @@ SYMMETRIES: dict[str, tuple[int, int, int, int]] = {
     "mirror-antidiagonal": (0, -1, -1, 0),
 }
 #: A branch search never walks more paths than this, nor applies more steps in all (guards
-#: against hostile rulesets: 2,000 paths of 200 steps each took 1.5 s a record).  Past either,
-#: each branch takes its first option only.
-MAX_PATHS = 2000
-MAX_STEPS = 20000
+#: against hostile rulesets: 2,000 paths of 200 steps each took 1.5 s a record; real records
+#: take at most 13 paths and 20 steps).  Past either, each branch takes its first option only.
+MAX_PATHS = 512
+MAX_STEPS = 4096
+#: A protocol has at most this many steps, counted in every option of its branches (shipped
+#: protocols: 14 at most; a user's ruleset of 2 kB made 19,900 with YAML aliases, each walk
+#: of a record 70 ms).
+MAX_PROTOCOL_STEPS = 256
 #: How much a recorded list of offers or a declared count weighs against a swap flag (1) when
 #: the record's events choose between the options of a branch.
 EVIDENCE_DATA = 2
@@ -563,14 +567,26 @@ def compile_protocol(opening: dict[str, Any]) -> Protocol:
         return _stack_offers(out)
 
     raw_center = opening.get("center")
+    compiled = steps(opening.get("steps"), "")
+    written = _steps_written(compiled)
+    if written > MAX_PROTOCOL_STEPS:
+        raise ProtocolError(
+            f"the protocol has {written} steps, counted in every option of its branches "
+            f"(with YAML aliases followed); at most {MAX_PROTOCOL_STEPS}"
+        )
     return Protocol(
         name=str(opening.get("name", "opening protocol")),
-        steps=steps(opening.get("steps"), ""),
+        steps=compiled,
         center=parse_point(raw_center) if raw_center else None,
         no_pass_before=int(opening.get("no_pass_before", 1)),
         params=params,
         alternate=bool(opening.get("alternate", True)),
     )
+
+
+def _steps_written(steps: tuple[Step, ...]) -> int:
+    """How many steps ``steps`` hold, those of the options of their branches included."""
+    return sum(1 + sum(_steps_written(o.steps) for o in s.options) for s in steps)
 
 
 def _canonical_set(raw: Any) -> int:
@@ -923,6 +939,8 @@ class _Context:
     events: _Events
     #: the highest move number a step has asked for (``_next_move``): what the check read
     read: list[int] = field(default_factory=lambda: [3])
+    #: the stones standing after ``n`` moves, by number from ``base`` (``_standing``)
+    standing: dict[tuple[int, int], dict[int, Point]] = field(default_factory=dict)
 
 
 @dataclass
@@ -1006,13 +1024,18 @@ class _State:
         return (self.misfit, -self.evidence, found.errors, found.unchecked, self.order)
 
 
-def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
+def check_opening(
+    record: Record, ruleset: Ruleset, within: Judgements | None = None
+) -> OpeningCheck:
     """Name the record's opening and check it against the ruleset's protocol.  Never raises.
 
     Records that record nothing but their stones and begin with the same stones get the same
     check (the walk reads no move past the protocol's reach): it is made once and given to
     each with the lines of its own moves.  Opening books, RenLib trees and databases repeat a
     few openings thousands of times, and a walk costs more than the rest of a short record.
+
+    ``within``: the run's bound, whose ``walk_steps`` the walks are charged to; past it, a
+    record that would be walked is not (``_not_followed``), and its check is not remembered.
     """
     if record.protocol_not_followed is not None and ruleset.opening and not record.setup:
         # past the file's bound on walks (``batch.bound_walks``): never a remembered check
@@ -1020,10 +1043,11 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
         protocol = _usable_protocol(ruleset)
         if protocol is not None:
             return _not_followed(record, ruleset, protocol, record.protocol_not_followed)
+    steps = within.walk_steps if within is not None else None
     key = _memo_key(record, ruleset)
     if key is None:
         if record.source.variation is None or not ruleset.opening:
-            return _check_opening(record, ruleset)
+            return _walked(record, ruleset, steps)
         # a line of a variation tree: as the line before when it begins with the same stones
         # as far as that line's check read them, with the same events (the tree's root
         # events are the same objects in every line)
@@ -1031,14 +1055,17 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
         if kept is not None:
             return _for_record(kept, record)
         read = [-1]
-        check = _check_opening(record, ruleset, read)
+        check = _walked(record, ruleset, steps, read)
         if read[0] >= 0:
             _LAST_LINE.keep(record, ruleset, read[0], _for_record(check, record))
         return check
     hit = _CHECKED.get(key)
     if hit is not None and hit[0] is ruleset:
         return _for_record(hit[1], record)
-    check = _check_opening(record, ruleset)
+    read = [-1]
+    check = _walked(record, ruleset, steps, read)
+    if read[0] == _NOT_WALKED:  # past the bound on steps: what only this run's past says
+        return check
     if len(_CHECKED) >= _CHECKED_ENTRIES:
         _CHECKED.clear()
     # kept in containers of its own, the findings shared (nothing changes a finding once
@@ -1055,6 +1082,46 @@ def check_opening(record: Record, ruleset: Ruleset) -> OpeningCheck:
 #: check: 25 MB full).
 _CHECKED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck]] = {}
 _CHECKED_ENTRIES = 16384
+
+
+def _walked(
+    record: Record, ruleset: Ruleset, steps: WalkSteps | None, read: list[int] | None = None
+) -> OpeningCheck:
+    """``_check_opening``, its walk's steps charged to ``steps``; past them, a record whose
+    protocol would be walked is not (``read[0]`` set to ``_NOT_WALKED``: not to remember)."""
+    if steps is None:
+        return _check_opening(record, ruleset, read)
+    if steps.left <= 0 and ruleset.opening and not record.setup:
+        protocol = _usable_protocol(ruleset)
+        if protocol is not None:
+            if read is not None:
+                read[0] = _NOT_WALKED
+            return _not_followed(
+                record,
+                ruleset,
+                protocol,
+                f"the records checked before it took the {steps.limit} steps of opening-"
+                f"protocol walks (each step applied in each option tried) that a run may "
+                f"take{steps.terms}",
+            )
+    before = _steps_taken
+    check = _check_opening(record, ruleset, read)
+    steps.left -= _steps_taken - before
+    return check
+
+
+_NOT_WALKED = -2
+
+
+def _charge(budget: list[int]) -> None:
+    """Count a walk's paths tried and steps applied (a path costs a step) in ``_steps_taken``."""
+    global _steps_taken
+    _steps_taken += budget[0] + budget[1]
+
+
+#: Steps of opening-protocol walks taken by this process so far (``_walked`` charges the
+#: difference a walk makes).
+_steps_taken = 0
 
 
 def _memo_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
@@ -1312,10 +1379,12 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
             )
         else:
             ctx = _Context(record, ruleset, protocol, tuple(points), width, height, c, events)
+            budget = [0, 0]  # paths tried, steps applied
             try:
                 # (a copy: a walk that fails part way leaves the findings made before it)
-                state = _walk(ctx, protocol.steps, _State(findings=found.copy()), [0, 0])
+                state = _walk(ctx, protocol.steps, _State(findings=found.copy()), budget)
             except RecursionError:  # a user's protocol nested beyond reason
+                _charge(budget)
                 found.put(
                     Finding(
                         "unchecked",
@@ -1327,6 +1396,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
             else:
                 if read is not None and not record.setup:
                     read[0] = max([ctx.read[0], *(n + 1 for n in board_events)])
+                _charge(budget)
                 found = state.findings
                 _leftover_events(ctx, state)
                 summary.update(_protocol_summary(state))
@@ -2347,8 +2417,7 @@ def _require(ctx: _Context, step: Step, state: _State) -> _State:
         return state
     if ctx.center is None:
         return state.add(_no_center(ctx, step, state.n))
-    stones = _layout(ctx, state)
-    numbers = {n - state.base: p for p, (n, _) in stones.items()}
+    numbers = _standing(ctx, state)
     listed = [numbers.get(k) for k in step.stones]
     if any(p is not None and step.region.contains(p, ctx.center) for p in listed):
         return state
@@ -2366,6 +2435,21 @@ def _require(ctx: _Context, step: Step, state: _State) -> _State:
             ctx.points[last - 1],
         )
     )
+
+
+def _standing(ctx: _Context, state: _State) -> dict[int, Point]:
+    """The stones on the board after the moves walked, by number from ``state.base``: the
+    same for every option at the same move when no board event moves stones (then kept: a
+    user's protocol of 199 ``require`` steps laid the board out 199 times a record)."""
+    if ctx.events.board:
+        stones = _layout(ctx, state)
+        return {n - state.base: p for p, (n, _) in stones.items()}
+    key = (state.n, state.base)
+    numbers = ctx.standing.get(key)
+    if numbers is None:
+        numbers = {n - state.base: p for p, (n, _) in _layout(ctx, state).items()}
+        ctx.standing[key] = numbers
+    return numbers
 
 
 def _turns(ctx: _Context, step: Step, state: _State) -> _State:

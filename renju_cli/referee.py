@@ -203,7 +203,7 @@ def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
     else:
         # the opening first: it says which colour each opening stone is, which stones a
         # rejection or a moved stone took off, and whose forbidden moves bind which colour
-        check = check_opening(record, ruleset)
+        check = check_opening(record, ruleset, _BOUND)
         walk = _Replay(record, ruleset, report, check.course)
         walk.run()
         _finish(report, check, walk)
@@ -397,7 +397,7 @@ class _Memo:
         last move the two share: a tree's lines come one after the other in tree order, so a
         library costs about one replayed move per node instead of one per move of every line
         (a hostile comb of a tree would otherwise cost its size squared)."""
-        check = check_opening(record, self.ruleset)
+        check = check_opening(record, self.ruleset, _BOUND)
         walker = self.walker
         shared = walker.shared_prefix(record, check.course) if walker is not None else None
         if walker is None or shared is None:

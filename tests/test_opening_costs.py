@@ -107,13 +107,14 @@ def test_a_repeated_branch_is_followed_a_bounded_number_of_rounds() -> None:
 def test_a_hostile_ruleset_applies_a_bounded_number_of_steps(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a branch of ten options, each of five swaps and a branch of ten more, then 199 swaps:
-    # 2,000 paths of 200 steps each before MAX_STEPS
+    # branches of two options nested five deep, each option a swap and the next branch,
+    # then 160 swaps (252 steps written, under MAX_PROTOCOL_STEPS): 32 paths of 170 steps
+    # each, 5,440 steps before MAX_STEPS
     swap = {"swap": {"by": "P2"}}
 
     def options(depth: int) -> list[dict[str, Any]]:
         inner = [{"branch": {"by": "P1", "options": options(depth - 1)}}] if depth else []
-        return [{"name": f"o{k}", "steps": [swap] * 5 + inner} for k in range(10)]
+        return [{"name": f"o{k}", "steps": [swap, *inner]} for k in range(2)]
 
     path = tmp_path / "evil.yaml"
     path.write_text(
@@ -122,7 +123,7 @@ def test_a_hostile_ruleset_applies_a_bounded_number_of_steps(
                 "name": "evil",
                 "extends": "renju",
                 "opening": {
-                    "steps": [{"branch": {"by": "P1", "options": options(2)}}] + [swap] * 199
+                    "steps": [{"branch": {"by": "P1", "options": options(4)}}] + [swap] * 160
                 },
             }
         )
@@ -140,7 +141,7 @@ def test_a_hostile_ruleset_applies_a_bounded_number_of_steps(
     record = read(b"h8 h9 i10\n")[0]
     check_opening(record, ruleset)
     # the budget, and the steps of the paths it lets finish
-    assert applied <= opening.MAX_STEPS + 2 * 215
+    assert opening.MAX_STEPS < applied <= opening.MAX_STEPS + 2 * 170
 
 
 # -- found by a red team of the day's change ------------------------------------------------------

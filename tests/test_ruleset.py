@@ -9,6 +9,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from renju_cli.board import BLACK, WHITE, Board
@@ -457,3 +458,37 @@ def test_aliases_repeating_a_long_text_are_refused(tmp_path: Path) -> None:
     with pytest.raises(RulesetError) as e:
         load(str(long))
     assert "characters)" in str(e.value) and len(str(e.value)) < 1000
+
+
+def test_a_protocol_of_more_steps_than_the_bound_is_refused(tmp_path: Path) -> None:
+    # three options of 100 ``require`` steps each: 302 steps counted in every option (a
+    # user's ruleset of 2 kB made 19,900 with YAML aliases, each walk of a record 70 ms)
+    from renju_cli.opening import MAX_PROTOCOL_STEPS
+
+    require = {"require": {"stones": [1], "region": "anywhere"}}
+    options = [{"name": f"o{k}", "steps": [require] * 100} for k in range(3)]
+    opening = {
+        "name": "Many",
+        "center": "h8",
+        "steps": [{"place": {"move": 1}}, {"branch": {"by": "P1", "options": options}}],
+    }
+    path = tmp_path / "many.yaml"
+    path.write_text(yaml.safe_dump({"name": "many", "extends": "renju", "opening": opening}))
+    with pytest.raises(RulesetError) as e:
+        load(str(path))
+    assert (
+        f"the protocol has 302 steps, counted in every option of its branches (with YAML "
+        f"aliases followed); at most {MAX_PROTOCOL_STEPS}"
+    ) in str(e.value)
+
+
+def test_a_list_too_long_is_said_in_its_length_not_quoted(tmp_path: Path) -> None:
+    # the schema's message quotes the list first: cut at 300 characters, the reason was lost
+    steps = [{"place": {"move": 1}}] + [{"require": {"stones": [1], "region": "anywhere"}}] * 300
+    path = tmp_path / "long.yaml"
+    path.write_text(
+        yaml.safe_dump({"name": "long", "extends": "renju", "opening": {"steps": steps}})
+    )
+    with pytest.raises(RulesetError) as e:
+        load(str(path))
+    assert "opening.steps: 301 items; at most 200" in str(e.value)

@@ -188,3 +188,87 @@ def test_a_check_past_the_bound_is_never_remembered() -> None:
     record.protocol_not_followed = None
     assert not any(NOT_FOLLOWED in f.message for f in check_opening(record, rif).findings)
     assert opening._CHECKED
+
+
+# -- the run's bound on walk steps (``ReadOptions.walk_steps_allowance``) -------------------------
+#: Steps of opening-protocol walks (each step applied in each option tried, and each option
+#: tried) a run may take: 262,144 + 16 per record.  Real records take 9 (RIF) to 33 (Super
+#: Sakata); a user's protocol of thousands of steps took 70 ms a record.  Past the bound, a
+#: record's opening is named and its protocol not followed, with a finding.
+STEPS_SAID = "steps of opening-protocol walks"
+
+
+def test_records_past_the_run_s_walk_steps_are_named_not_walked(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # 40 distinct RIF games (a walk each); the run may take 100 steps: the first records
+    # are walked, the rest named only, each saying why, in the second file too (the bound is
+    # the run's, not a file's)
+    games = [f"h8 h9 {c}10 {c}{r}\n" for r in (11, 12) for c in "abcdefghijklmnopqrst"]
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("".join(games[:20]))
+    second.write_text("".join(games[20:]))
+    out = _check(capsys, str(first), str(second), "-r", "renju-rif", "--limit", "walk-steps=100")
+    reports = _reports(out)
+    assert len(reports) == 40
+    said = [any(STEPS_SAID in f["message"] for f in r["findings"]) for r in reports]
+    walked = said.index(True)
+    assert 1 <= walked < 20 and all(said[walked:])  # (in run order: walked, then past)
+    for r in reports[walked:]:
+        (f,) = [f for f in r["findings"] if STEPS_SAID in f["message"]]
+        assert f["code"] == "unchecked" and f["severity"] == "warning"
+        assert "--limit walk-steps" in f["message"]
+        assert r["opening"]["protocol"] == "RIF"
+    # the default bound walks them all
+    assert not any(
+        _not_followed(r) for r in _reports(_check(capsys, str(first), "-r", "renju-rif"))
+    )
+
+
+def test_a_check_past_the_walk_steps_is_never_remembered() -> None:
+    # a check made without a walk (past the run's steps) depends on the run: a later run
+    # (or another record of the same stones in this one, once steps are back) walks it
+    from renju_cli.judge import Judgements, WalkSteps
+
+    ruleset = load("renju-rif")
+    record = parse_record("h8 h9 j10 j11")
+    opening._CHECKED.clear()
+    spent = Judgements(100)
+    spent.walk_steps = WalkSteps(0)
+    assert _not_followed_check(check_opening(record, ruleset, spent))
+    assert not opening._CHECKED
+    fresh = Judgements(100)
+    fresh.walk_steps = WalkSteps(1000)
+    assert not _not_followed_check(check_opening(record, ruleset, fresh))
+    assert 0 < 1000 - fresh.walk_steps.left < 33  # (what a real record takes)
+
+
+def _not_followed_check(check: opening.OpeningCheck) -> bool:
+    return any(NOT_FOLLOWED in f.message for f in check.findings)
+
+
+def test_real_records_take_few_walk_steps() -> None:
+    # every shipped protocol on the examples: at most 33 steps (paths tried included) a
+    # record, well within the 16 each record adds to the bound on average
+    from renju_cli import api
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    records = [r for p in sorted(examples.iterdir()) for r in api.read_path(str(p))]
+    assert len(records) >= 3
+    for name in ("renju-rif", "swap2", "taraguchi-n", "super-sakata", "yamaguchi", "soosyrv-n"):
+        ruleset = load(name)
+        for record in records:
+            opening._CHECKED.clear()
+            before = opening._steps_taken
+            check_opening(record, ruleset)
+            assert opening._steps_taken - before <= 33, (name, record.source)
+
+
+def test_limit_walk_steps_parses() -> None:
+    from renju_cli.cli.app import parse_limits
+
+    assert parse_limits(("walk-steps=5000",)) == {
+        "max_walk_steps": 5000,
+        "walk_steps_allowance": 5000,
+        "walk_steps_per_record": 0,
+    }

@@ -70,6 +70,12 @@ LIMITS: dict[str, tuple[str, str]] = {
         "of a whole run, past which a move is taken as not a double-three, with a warning; "
         "by default no more than 8192 + one per 4 records (16M)",
     ),
+    "walk-steps": (
+        "max_walk_steps",
+        "steps of opening-protocol walks (each step applied in each option tried) of a whole "
+        "run, past which a record's protocol is not followed, with a warning; by default no "
+        "more than 262144 + 16 per record (16M)",
+    ),
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),
     "string": ("max_string", "length of one comment, name or line (1M)"),
@@ -113,6 +119,8 @@ def parse_limits(limits: tuple[str, ...]) -> dict[str, Any]:
             fields["bytes_per_walk"] = 0
         if field == "max_judgements":  # the bound itself, no more by records
             fields.update(judgements_allowance=n, records_per_judgement=0)
+        if field == "max_walk_steps":
+            fields.update(walk_steps_allowance=n, walk_steps_per_record=0)
     return fields
 
 

@@ -118,6 +118,17 @@ class ReadOptions:
     max_judgements: int = 16 << 20
     judgements_allowance: int = 8192
     records_per_judgement: int = 4
+    #: Bound on the steps of opening-protocol walks of a run's records (a step of the
+    #: protocol applied to a record, in every option of its branches tried, and each option
+    #: tried), 2-10 microseconds each: ``walk_steps_allowance`` plus ``walk_steps_per_record``
+    #: for each record.  Real records take 9 (RIF) to 33 (Super Sakata; every shipped
+    #: protocol on the corpus, examples and test data); a user's protocol of 20,000 steps (YAML
+    #: aliases) took 70 ms a record, 1 MB in 9 minutes.  Past it, a record's opening is named
+    #: but its protocol is not followed, with a finding (``opening.check_opening``).
+    #: ``--limit walk-steps=N`` sets it to N.
+    max_walk_steps: int = 16 << 20
+    walk_steps_allowance: int = 1 << 18
+    walk_steps_per_record: int = 16
     #: The line number of the stream's first line: line-based readers (move lists, JSON Lines)
     #: read a slice of a big file in a worker process and still number lines as in the file.
     first_line: int = 1
