@@ -180,6 +180,28 @@ def _xml_games(size: int, game: bytes) -> bytes:
 
 _PLAYOK_SWAP2 = b'[Site "PlayOK"]\n[GameType "61,15"]\n\n'
 
+
+def _super_sakata_decisions(size: int) -> bytes:
+    # distinct 30-move games naming Super Sakata, each with a colour choice after stone 5 and
+    # one near the end that no step explains: every walk follows the repeated branch (add two
+    # stones, hand the choice back) its 12 rounds, three options a round (the third red team's:
+    # 3.5-4.0 s a megabyte, 2.5 s with the bound on a run's walk steps)
+    rng = random.Random(3)
+    points = [f"{c}{r}" for c in "abcdefghijklmno" for r in range(1, 16)]
+    head = ["h8", "h9", "i9", "i10", "j11"]
+    rest = [p for p in points if p not in head]
+    out = bytearray()
+    while len(out) < size:
+        rng.shuffle(rest)
+        tokens: list[str] = []
+        for k, m in enumerate(head + rest[:25]):
+            tokens.append(m)
+            if k >= 4 and (k - 4) % 24 == 0:
+                tokens.append("black")
+        out += b'{"rules":"super-sakata","moves":"%s"}\n' % " ".join(tokens).encode()
+    return bytes(out[:size])
+
+
 HOSTILE: dict[str, Callable[[int], bytes]] = {
     # red team, stop 18: the double-three recursion on columns of black stones
     "sgf-stripes": lambda n: _stripes(n, _stripes_sgf),
@@ -257,6 +279,7 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     # node's stones: 580 MB for 1 MB, before the path's setup was cut at the board's points)
     "sgf-setup-chain": lambda n: _fill(b";AB[aa:zz]", n, b"(;GM[4]SZ[26]", b")"),
     "sgf-setup-chain-black-white": lambda n: _fill(b";AB[aa:zz]AW[aa:zz]", n, b"(;SZ[26]", b")"),
+    "jsonl-super-sakata-decisions": _super_sakata_decisions,
     "sgf-junk-nodes": lambda n: _fill(b";!\n", n, b"(;SZ[15]", b")"),
     "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),
