@@ -620,6 +620,8 @@ def position_after(record: Record, ruleset: Ruleset, at: int | None = None) -> P
             stones.setdefault(point, STONE[color])
     blacks = sum(1 for _, c in record.setup if c.value == "black")
     to_move = BLACK if blacks <= len(record.setup) - blacks else WHITE
+    if record.to_move is not None:  # the file says who plays move 1 (SGF PL), as the referee
+        to_move = STONE[record.to_move]
     course = check_opening(record, ruleset).course
     numbers: dict[Point, int] = {}
     moves = record.moves if at is None else record.moves[: max(0, at)]

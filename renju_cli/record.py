@@ -174,6 +174,9 @@ class Record:
     #: Why the opening protocol is not followed for this record (``None``: it is): set past a
     #: file's bound on distinct openings (``batch.bound_walks``); its opening is still named.
     protocol_not_followed: str | None = None
+    #: The colour to play move 1 when the file says (SGF ``PL`` before the first move, as a
+    #: problem's setup does); ``None``: black, or after a setup the side with fewer stones.
+    to_move: Color | None = None
 
     @property
     def unreadable(self) -> bool:

@@ -366,6 +366,7 @@ class _Memo:
         return (
             record.width,
             record.height,
+            record.to_move,
             record.opening_id,
             declared.winner if declared is not None else None,
             tuple(setup),
@@ -646,6 +647,8 @@ class _Replay:
         pending_claim: tuple[int, Point, tuple[str, ...], int] | None
         if resume is None:
             to_move = self._place_setup()
+            if self.record.to_move is not None:  # the file says who plays move 1 (SGF PL)
+                to_move = STONE[self.record.to_move]
             passes = 0
             pending_claim = None
             start = 0

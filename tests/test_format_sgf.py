@@ -1210,3 +1210,28 @@ def test_a_collection_of_short_games_takes_the_short_path(
     lines = list(range(1, 201)) if game.endswith(b"\n") else [1] * 200
     assert [r.source.line for r in recs] == lines
     assert all(r.notes == [] and r.problems == [] for r in recs)
+
+
+def test_pl_says_who_plays_move_1() -> None:
+    # a problem's setup: three black stones and two white ones, black to play (PL[B]); without
+    # PL the side with fewer stones (white) plays first, and black's move is the wrong colour
+    #
+    #   9 . O O . .
+    #   8 . X X X *      * k8: black's move
+    #     g h i j k
+    from renju_cli.api import judge_record, position_after
+    from renju_cli.ruleset import load
+
+    setup = "AB[hh][ih][jh]AW[hg][ig]"
+    with_pl, without = read(f"(;GM[4]SZ[15]{setup}PL[B];B[kh])(;GM[4]SZ[15]{setup};B[kh])")
+    assert with_pl.to_move is BLACK and without.to_move is None
+    assert [f.code for f in judge_record(with_pl, "renju").findings] == []
+    assert [f.code for f in judge_record(without, "renju").findings] == ["wrong-color"]
+    assert position_after(with_pl, load("renju"), 0).to_move == 1  # (BLACK)
+    # only before move 1: a PL after it says nothing of move 1
+    (late,) = read("(;SZ[15];B[hh]PL[B];W[ii])")
+    assert late.to_move is None
+    # written back
+    out = io.StringIO()
+    sgf.write([with_pl], out)
+    assert "PL[B]" in out.getvalue() and one(out.getvalue()).to_move is BLACK

@@ -300,7 +300,7 @@ def test_the_field_order_the_readers_build_positionally() -> None:
     assert names(Record) == [
         "moves", "source", "width", "height", "declared_result", "rule", "opening_id",
         "metadata", "setup", "opening_events", "notes", "problems", "format",
-        "protocol_not_followed",
+        "protocol_not_followed", "to_move",
     ]  # fmt: skip
     assert names(Move) == ["point", "color", "line", "offset", "token", "comment"]
     assert names(SourceLocation) == ["path", "index", "line", "offset", "variation"]

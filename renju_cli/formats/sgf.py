@@ -29,7 +29,8 @@ What is read
       represented: a ``ParseProblem`` and the path's moves stop there.
     - Setup ``AB``/``AW`` (point lists, ``aa:cc`` rectangles too) before the first move go to
       ``Record.setup``; setup stones (or ``AE``) after a move cannot be represented: a
-      ``ParseProblem``.
+      ``ParseProblem``.  ``PL[B]``/``PL[W]`` in a node before the first move says who plays
+      move 1 (``Record.to_move``: a problem's setup, black to play).
     - ``RE``: ``B+Resign``/``B+R`` (black, resign), ``W+Time``/``W+T`` (white, time), ``B+F``
       (forfeit), ``B+`` (black, no reason), ``B+<text>`` (the text in lower case, a Go score gives
       no reason), ``0``/``Draw`` (draw), ``?``/``Void``/empty/anything else (winner ``None``).
@@ -188,7 +189,7 @@ _INFO_KEYS = {
 #: The place of each game-info property in ``_INFO_KEYS``.
 _INFO_RANK = {ident: rank for rank, ident in enumerate(_INFO_KEYS)}
 #: Game-info properties: taken from the first node of a line that has them.
-_GAME_INFO = frozenset({*_INFO_KEYS, "RE", "RU", "GM"})
+_GAME_INFO = frozenset({*_INFO_KEYS, "RE", "RU", "GM", "PL"})
 _TEXT_INFO = {"GC"}  # multi-line text: keep line breaks
 _OPENING_ID = re.compile(r"[DIdi](1[0-3]|[1-9])")
 
@@ -1520,7 +1521,8 @@ class _PathWalk:
             )
         ni = _node_info(node, ctx)
         for ident, text in ni.info:
-            if ident not in self.info:
+            # (``PL``, who plays next, says who plays move 1 only in a node before it)
+            if ident not in self.info and (ident != "PL" or not (moves or ni.moves)):
                 self.info[ident] = text
                 self.info_order.append(ident)
         if ni.notes:
@@ -1713,7 +1715,21 @@ class _PathWalk:
             notes,
             problems,
             FORMAT,
+            None,  # protocol_not_followed
+            _player(info.get("PL")) if info else None,  # to_move
         )
+
+
+def _player(value: str | None) -> Color | None:
+    """The colour of a ``PL`` value (``B``/``W``, as some programs write it ``black``/``1``...)."""
+    if not value:
+        return None
+    v = value.strip().lower()
+    if v in ("b", "black", "1"):
+        return BLACK
+    if v in ("w", "white", "2"):
+        return WHITE
+    return None
 
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
@@ -2063,6 +2079,8 @@ def to_sgf(record: Record) -> str:
         pts = [p for p, c in record.setup if c is color]
         if pts:
             root.append(ident + "".join(f"[{_sgf_point(p, w, h)}]" for p in pts))
+    if record.to_move is not None:
+        root.append(f"PL[{'B' if record.to_move is BLACK else 'W'}]")
     if record.metadata.get("boards", "").strip("-"):
         raise ValueError("SGF cannot hold the boards (A:/B:) of two-board stones")
     events = _event_nodes(record, w, h)
@@ -2070,7 +2088,7 @@ def to_sgf(record: Record) -> str:
     if meta.get("comment"):
         root.append(f"C[{_escape(meta['comment'])}]")
     parts = ["(;" + "".join(root) + "\n"]
-    expected = BLACK
+    expected = record.to_move or BLACK
     line: list[str] = []
     for n, mv in enumerate(record.moves, start=1):
         color = mv.color or expected
