@@ -1062,10 +1062,9 @@ def check_opening(
     hit = _CHECKED.get(key)
     if hit is not None and hit[0] is ruleset:
         return _for_record(hit[1], record)
-    read = [-1]
-    check = _walked(record, ruleset, steps, read)
-    if read[0] == _NOT_WALKED:  # past the bound on steps: what only this run's past says
-        return check
+    if steps is not None and steps.left <= 0:
+        return _walked(record, ruleset, steps)  # (named only: never remembered)
+    check = _walked(record, ruleset, steps)
     if len(_CHECKED) >= _CHECKED_ENTRIES:
         _CHECKED.clear()
     # kept in containers of its own, the findings shared (nothing changes a finding once
@@ -1088,14 +1087,12 @@ def _walked(
     record: Record, ruleset: Ruleset, steps: WalkSteps | None, read: list[int] | None = None
 ) -> OpeningCheck:
     """``_check_opening``, its walk's steps charged to ``steps``; past them, a record whose
-    protocol would be walked is not (``read[0]`` set to ``_NOT_WALKED``: not to remember)."""
+    protocol would be walked is not (``read`` left as it was: nothing to remember)."""
     if steps is None:
         return _check_opening(record, ruleset, read)
     if steps.left <= 0 and ruleset.opening and not record.setup:
         protocol = _usable_protocol(ruleset)
         if protocol is not None:
-            if read is not None:
-                read[0] = _NOT_WALKED
             return _not_followed(
                 record,
                 ruleset,
@@ -1108,15 +1105,6 @@ def _walked(
     check = _check_opening(record, ruleset, read)
     steps.left -= _steps_taken - before
     return check
-
-
-_NOT_WALKED = -2
-
-
-def _charge(budget: list[int]) -> None:
-    """Count a walk's paths tried and steps applied (a path costs a step) in ``_steps_taken``."""
-    global _steps_taken
-    _steps_taken += budget[0] + budget[1]
 
 
 #: Steps of opening-protocol walks taken by this process so far (``_walked`` charges the
@@ -1319,6 +1307,7 @@ _LAST_LINE = _LastLine()
 def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = None) -> OpeningCheck:
     """``check_opening`` made anew; ``read[0]`` is set to how many of the first moves it read
     when it walked the protocol (only they and the record's events decide it)."""
+    global _steps_taken  # (what its walk took: ``_walked`` charges it to the run)
     width = record.width or ruleset.width
     height = record.height or record.width or ruleset.height
     if (
@@ -1384,7 +1373,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
                 # (a copy: a walk that fails part way leaves the findings made before it)
                 state = _walk(ctx, protocol.steps, _State(findings=found.copy()), budget)
             except RecursionError:  # a user's protocol nested beyond reason
-                _charge(budget)
+                _steps_taken += budget[0] + budget[1]
                 found.put(
                     Finding(
                         "unchecked",
@@ -1396,7 +1385,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
             else:
                 if read is not None and not record.setup:
                     read[0] = max([ctx.read[0], *(n + 1 for n in board_events)])
-                _charge(budget)
+                _steps_taken += budget[0] + budget[1]  # (a path tried costs a step)
                 found = state.findings
                 _leftover_events(ctx, state)
                 summary.update(_protocol_summary(state))
