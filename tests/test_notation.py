@@ -141,6 +141,18 @@ def test_lines_with_events_read_blank_by_blank_as_by_the_tokenizer(
     assert notation._parse_body(body, 7, limit) == notation._tokenize(body, 7, limit)
 
 
+def test_points_written_without_blanks_read_as_the_tokenizer_reads_them() -> None:
+    # h8i9j10 (a web page's game): read point by point without the tokenizer, with its
+    # bound on moves (one more than the limit tells that the record is too long)
+    moves = notation._plain_moves("h8i9j10 k11l12", 1)
+    assert moves is not None
+    assert [m.token for m in moves] == ["h8", "i9", "j10", "k11", "l12"]
+    assert moves == notation._tokenize("h8i9j10 k11l12", 1)[0]
+    cut = notation._plain_moves("h8i9j10 k11l12", 1, 2)
+    assert cut is not None and [m.token for m in cut] == ["h8", "i9", "j10"]
+    assert notation._plain_moves("h8i9j100", 1) is None  # (the tokenizer says what is wrong)
+
+
 def test_lines_with_events_read_blank_by_blank() -> None:
     # the shape of a swap line (25,000 of them made a hostile file): read without the tokenizer
     simple = notation._simple_events("h8 h9 i10 swap i7 {j10 g10} j10 k7", 1, 100)

@@ -72,6 +72,8 @@ _LEADING_RESULT = re.compile(
 )
 _CONTINUATION = re.compile(r"^\s*(\d+)\.")
 _POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
+#: Points written one after another without blanks (``h8i9j10``).
+_JOINED = re.compile(r"(?:[a-zA-Z][0-9]{1,2})+")
 
 
 def sniff(head: bytes) -> int:
@@ -143,8 +145,19 @@ def _plain_moves(body: str, line: int, limit: int | None = None) -> list[Move] |
         if point is None:  # not seen before: learn it if it is a point
             point = _learnt(token)
             if point is None:
-                return None
+                if _JOINED.fullmatch(token) is None:
+                    return None
+                # points written without blanks (h8i9j10, a web page's game): as the
+                # tokenizer reads them, point by point, without it (a 600-move game of
+                # them spent a seventh of its check in the tokenizer)
+                for part in _POINT.findall(token):
+                    moves.append(Move(point_of.get(part) or _learnt(part), None, line, None, part))
+                if limit is not None and len(moves) > limit:
+                    break  # (the tokenizer stops there too)
+                continue
         moves.append(Move(point, None, line, None, token))  # positional: see Record
+    if limit is not None and len(moves) > limit + 1:
+        del moves[limit + 1 :]  # one more than the limit tells that the record is too long
     return moves
 
 
