@@ -202,6 +202,17 @@ def _super_sakata_decisions(size: int) -> bytes:
     return bytes(out[:size])
 
 
+def _random_wide_games(size: int) -> bytes:
+    # random 600-move games on 26x26, points written without blanks (the third red team's:
+    # ever new line windows, more than the judge's tables kept: 3.3-3.8 s a megabyte)
+    rng = random.Random(6)
+    points = [f"{chr(97 + x)}{y + 1}" for x in range(26) for y in range(26)]
+    out = bytearray()
+    while len(out) < size:
+        out += b'{"size":26,"moves":"%s"}\n' % "".join(rng.sample(points, 600)).encode()
+    return bytes(out[:size])
+
+
 HOSTILE: dict[str, Callable[[int], bytes]] = {
     # red team, stop 18: the double-three recursion on columns of black stones
     "sgf-stripes": lambda n: _stripes(n, _stripes_sgf),
@@ -280,6 +291,7 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-setup-chain": lambda n: _fill(b";AB[aa:zz]", n, b"(;GM[4]SZ[26]", b")"),
     "sgf-setup-chain-black-white": lambda n: _fill(b";AB[aa:zz]AW[aa:zz]", n, b"(;SZ[26]", b")"),
     "jsonl-super-sakata-decisions": _super_sakata_decisions,
+    "jsonl-random-26x26-games": _random_wide_games,
     "sgf-junk-nodes": lambda n: _fill(b";!\n", n, b"(;SZ[15]", b")"),
     "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),

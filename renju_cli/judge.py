@@ -285,6 +285,11 @@ def _hot_mask(forbidden: frozenset[str]) -> int:
 #: meets ever more raw windows, but only a few thousand distinct ``line_key`` windows; 100,000
 #: generated games meet about 65,000 raw windows per colour).
 WINDOW_LIMIT = 1 << 16
+#: Raw windows whose code a ``WindowTable`` remembers (an int each, the hot path's look-up):
+#: more than ``WINDOW_LIMIT``, since random games on 26x26 meet hundreds of thousands and a
+#: table started afresh at 65,536 analyzed every other move's windows again (3.3 s a megabyte,
+#: 2.5 s at this size, about 70 bytes a window).
+CODE_LIMIT = 1 << 18
 
 
 class WindowTable:
@@ -346,7 +351,7 @@ class WindowTable:
         """The code of a raw window (remembered for the hot paths' direct lookups)."""
         code = self.codes.get(raw)
         if code is None:
-            if len(self.codes) >= WINDOW_LIMIT:
+            if len(self.codes) >= CODE_LIMIT:
                 self.codes.clear()
             code = self.codes[raw] = self._known(raw)[1]
         return code
@@ -601,9 +606,13 @@ class Judge:
             return self._shape_slow(board, p, stone)
 
     def _shape_slow(self, board: Board, p: int, stone: int) -> int:
-        code = self._windows[stone].code
-        k0, k1, k2, k3 = self._raw_keys(board, p)
-        return code(k0) + code(k1) + code(k2) + code(k3)
+        table = self._windows[stone]
+        known, code = table.codes.get, table.code
+        total = 0
+        for raw in self._raw_keys(board, p):  # (most of the four are known: looked up inline)
+            c = known(raw)
+            total += code(raw) if c is None else c
+        return total
 
     def five_at(self, board: Board, p: int, stone: int) -> tuple[int, ...] | None:
         """The winning row ``stone`` makes by playing (or having played) ``p``, if any."""
