@@ -89,9 +89,11 @@ SYMMETRIES: dict[str, tuple[int, int, int, int]] = {
 }
 #: A branch search never walks more paths than this, nor applies more steps in all (guards
 #: against hostile rulesets: 2,000 paths of 200 steps each took 1.5 s a record; real records
-#: take at most 13 paths and 20 steps).  Past either, each branch takes its first option only.
-MAX_PATHS = 512
-MAX_STEPS = 4096
+#: take at most 13 paths and 20 steps; what a run may walk in all is bounded apart, by
+#: ``ReadOptions.walk_steps_allowance``).  Past either, each branch takes its first option
+#: only, with a warning.
+MAX_PATHS = 2000
+MAX_STEPS = 20000
 #: A protocol has at most this many steps, counted in every option of its branches (shipped
 #: protocols: 14 at most; a user's ruleset of 2 kB made 19,900 with YAML aliases, each walk
 #: of a record 70 ms).
@@ -1093,6 +1095,8 @@ def _walked(
     if steps.left <= 0 and ruleset.opening and not record.setup:
         protocol = _usable_protocol(ruleset)
         if protocol is not None:
+            global refused
+            refused += 1
             return _not_followed(
                 record,
                 ruleset,
@@ -1107,6 +1111,9 @@ def _walked(
     return check
 
 
+#: Records not walked past the run's walk steps so far (a report that holds one is not
+#: remembered: it depends on what the run walked before).
+refused = 0
 #: Steps of opening-protocol walks taken by this process so far (``_walked`` charges the
 #: difference a walk makes).
 _steps_taken = 0
@@ -1368,7 +1375,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
             )
         else:
             ctx = _Context(record, ruleset, protocol, tuple(points), width, height, c, events)
-            budget = [0, 0]  # paths tried, steps applied
+            budget = [0, 0, 0]  # paths tried, steps applied, whether options were left untried
             try:
                 # (a copy: a walk that fails part way leaves the findings made before it)
                 state = _walk(ctx, protocol.steps, _State(findings=found.copy()), budget)
@@ -1387,6 +1394,17 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
                     read[0] = max([ctx.read[0], *(n + 1 for n in board_events)])
                 _steps_taken += budget[0] + budget[1]  # (a path tried costs a step)
                 found = state.findings
+                if budget[2]:
+                    found.put(
+                        Finding(
+                            "unchecked",
+                            f"the {protocol.name} protocol's branches were tried as far as "
+                            f"{MAX_PATHS} paths or {MAX_STEPS} steps; past that each branch "
+                            "took its first option, so the findings of its steps may not be "
+                            "the best explanation of the record",
+                            severity=WARNING,
+                        )
+                    )
                 _leftover_events(ctx, state)
                 summary.update(_protocol_summary(state))
                 if state.base and c is not None:  # name the opening played after a rejection
@@ -1719,6 +1737,7 @@ def _branch(
     best: _State | None = None
     for j, option in enumerate(step.options):
         if best is not None and (budget[0] > MAX_PATHS or budget[1] > MAX_STEPS):
+            budget[2] = 1  # (the walk says so)
             break
         tried = state.fork()
         tried.branches = (*state.branches, option.name)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
 
+from renju_cli import opening as opening_module
 from renju_cli.board import BLACK, EMPTY, STONE, WHITE, Board
 from renju_cli.coords import Point
 from renju_cli.judge import (
@@ -124,9 +125,10 @@ def _replay(record: Record, ruleset: Ruleset) -> GameReport:
     # for counting what its replay spent)
     judge = None if seen is _UNSEEN else _judge_of(ruleset)
     spent, undecided = judge.judgements if judge is not None else 0, _undecided_moves
+    refused = opening_module.refused
     report = replay_uncached(record, ruleset)
-    if _undecided_moves != undecided:
-        return report  # (never remembered: what a bound left undecided)
+    if _undecided_moves != undecided or opening_module.refused != refused:
+        return report  # (never remembered: what a bound left undecided or unwalked)
     memo.put(
         key,
         None if judge is None else _Template(report, record, ruleset, judge.judgements - spent),
@@ -506,6 +508,9 @@ class _Replay:
         #: the index of the one ``unchecked`` finding that lists them all
         self.undecided: list[tuple[int, Point]] = []
         self.undecided_at: int | None = None
+        #: that finding's own words, before the later moves are named (a resumed replay names
+        #: its own later moves, not those of the line it resumed from)
+        self.undecided_said = ""
         #: a resumable replay (``_Memo.replay_line``) keeps, before each move, what it needs to
         #: come back there: ``_Checkpoint`` values, and the stones it placed in order
         self.checkpoints: list[_Checkpoint] | None = [] if resumable else None
@@ -531,6 +536,7 @@ class _Replay:
             )
             != (self.board.width, self.board.height)
             or record.setup != old.setup
+            or record.to_move != old.to_move
             or record.problems != old.problems
             or record.opening_events != old.opening_events
             or course != self.course
@@ -985,8 +991,7 @@ class _Replay:
         self.undecided.append((number, point))
         if len(self.undecided) > 1:
             return
-        if len(self.report.findings) < MAX_FINDINGS:
-            self.undecided_at = len(self.report.findings)
+        at = len(self.report.findings)
         color = COLOR_NAME[stone]
         self.add(
             "unchecked",
@@ -1002,22 +1007,28 @@ class _Replay:
             point,
             WARNING,
         )
+        if at < len(self.report.findings):  # (listed, not past MAX_FINDINGS)
+            self.undecided_at = at
+            self.undecided_said = self.report.findings[at].message
 
     def _list_undecided(self) -> None:
         """Name, in the record's one ``unchecked`` warning of the bound on judgements, the
-        later moves it left undecided too."""
+        later moves it left undecided too (from its own words: a resumed replay's warning may
+        name the later moves of the line before)."""
         at, later = self.undecided_at, self.undecided[1:]
-        if at is None or not later:
+        if at is None:
             return
         findings = self.report.findings
-        f = findings[at]
-        named = ", ".join(f"{n} ({p.name})" for n, p in later[:UNDECIDED_NAMED])
-        more = len(later) - UNDECIDED_NAMED
-        findings[at] = dataclasses.replace(
-            f,
-            message=f"{f.message}; so are the {len(later)} later move(s) of the record the bound "
-            f"leaves undecided: {named}" + (f" and {more} more" if more > 0 else ""),
-        )
+        message = self.undecided_said
+        if later:
+            named = ", ".join(f"{n} ({p.name})" for n, p in later[:UNDECIDED_NAMED])
+            more = len(later) - UNDECIDED_NAMED
+            message += (
+                f"; so are the {len(later)} later move(s) of the record the bound leaves "
+                f"undecided: {named}" + (f" and {more} more" if more > 0 else "")
+            )
+        if findings[at].message != message:
+            findings[at] = dataclasses.replace(findings[at], message=message)
 
     def _unclaimed(
         self, pending: tuple[int, Point, tuple[str, ...], int], number: int, move: Move

@@ -1228,9 +1228,26 @@ def test_pl_says_who_plays_move_1() -> None:
     assert [f.code for f in judge_record(with_pl, "renju").findings] == []
     assert [f.code for f in judge_record(without, "renju").findings] == ["wrong-color"]
     assert position_after(with_pl, load("renju"), 0).to_move == 1  # (BLACK)
-    # only before move 1: a PL after it says nothing of move 1
+    # only before move 1: a PL after it, or in the node of move 1, says nothing of move 1;
+    # the last one before it counts (a root's PL[B], a setup node's PL[W])
     (late,) = read("(;SZ[15];B[hh]PL[B];W[ii])")
     assert late.to_move is None
+    (last,) = read("(;SZ[15]PL[B];AB[aa]PL[W];W[ii])")
+    assert last.to_move is WHITE
+    # in a tree, each line its own: the lines after a line with PL resume its replay only
+    # when they say the same (a line of PL[W] after one of PL[B] was told black moves first)
+    tree = read(f"(;GM[4]SZ[15]{setup}(;PL[B];B[kh])(;PL[W];W[kh])(;B[kh]))")
+    assert [r.to_move for r in tree] == [BLACK, WHITE, None]
+    codes = [[f.code for f in judge_record(r, "renju").findings] for r in tree]
+    assert codes == [[], [], ["wrong-color"]]
+    assert codes == [
+        [f.code for f in judge_record(one_line, "renju").findings]
+        for one_line in [
+            read(f"(;GM[4]SZ[15]{setup}PL[B];B[kh])")[0],
+            read(f"(;GM[4]SZ[15]{setup}PL[W];W[kh])")[0],
+            read(f"(;GM[4]SZ[15]{setup};B[kh])")[0],
+        ]
+    ]
     # written back
     out = io.StringIO()
     sgf.write([with_pl], out)

@@ -131,6 +131,24 @@ def test_one_warning_per_record_names_every_move_left_undecided(
     assert only.message.endswith(f"{referee.UNDECIDED_NAMED + 1} (h10) and 3 more")
 
 
+def test_the_lines_of_a_tree_name_their_own_undecided_moves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # two lines past the bound sharing their first undecided move (h10): each line's warning
+    # names its own later moves (the second line resumes the first's replay, and its warning
+    # once named the first line's moves too, then its own)
+    path = tmp_path / "tree.sgf"
+    path.write_bytes(STRIPES + b";B[hf];W[oo](;B[hj];W[on];B[hl])(;B[hl]))\n")
+    code, out, _ = renju(capsys, "check", str(path), "--format", "jsonl", "--limit", "judgements=1")
+    assert code == 1
+    reports = [json.loads(line) for line in out.splitlines()]
+    said = [[f["message"] for f in r["findings"] if f["code"] == "unchecked"] for r in reports]
+    assert [len(s) for s in said] == [1, 1]
+    assert said[0][0].endswith("leaves undecided: 3 (h6), 5 (h4)")
+    assert said[1][0].endswith("leaves undecided: 3 (h4)")
+    assert said[1][0].count("so are the") == 1
+
+
 def test_what_a_record_spends_does_not_depend_on_what_was_judged_before() -> None:
     # each record starts the judge's memo afresh under a bound: its reports and what it
     # spends are the same after any other record (a file judged after another, or by another

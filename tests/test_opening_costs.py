@@ -109,7 +109,7 @@ def test_a_hostile_ruleset_applies_a_bounded_number_of_steps(
 ) -> None:
     # branches of two options nested five deep, each option a swap and the next branch,
     # then 160 swaps (252 steps written, under MAX_PROTOCOL_STEPS): 32 paths of 170 steps
-    # each, 5,440 steps before MAX_STEPS
+    # each, 5,440 steps, past a MAX_STEPS of 1,000 (real records take 20)
     swap = {"swap": {"by": "P2"}}
 
     def options(depth: int) -> list[dict[str, Any]]:
@@ -138,10 +138,14 @@ def test_a_hostile_ruleset_applies_a_bounded_number_of_steps(
         return real(*args)
 
     monkeypatch.setitem(opening._STEPS, "swap", decision)
+    monkeypatch.setattr(opening, "MAX_STEPS", 1000)
     record = read(b"h8 h9 i10\n")[0]
-    check_opening(record, ruleset)
+    check = check_opening(record, ruleset)
     # the budget, and the steps of the paths it lets finish
     assert opening.MAX_STEPS < applied <= opening.MAX_STEPS + 2 * 170
+    # and the check says that its branches were not all tried
+    (said,) = [f for f in check.findings if "branches were tried as far as" in f.message]
+    assert said.code == "unchecked" and said.severity == "warning"
 
 
 # -- found by a red team of the day's change ------------------------------------------------------

@@ -192,7 +192,7 @@ def test_a_check_past_the_bound_is_never_remembered() -> None:
 
 # -- the run's bound on walk steps (``ReadOptions.walk_steps_allowance``) -------------------------
 #: Steps of opening-protocol walks (each step applied in each option tried, and each option
-#: tried) a run may take: 262,144 + 16 per record.  Real records take 9 (RIF) to 33 (Super
+#: tried) a run may take: 262,144 + 64 per record.  Real records take 9 (RIF) to 33 (Super
 #: Sakata); a user's protocol of thousands of steps took 70 ms a record.  Past the bound, a
 #: record's opening is named and its protocol not followed, with a finding.
 STEPS_SAID = "steps of opening-protocol walks"
@@ -249,7 +249,7 @@ def _not_followed_check(check: opening.OpeningCheck) -> bool:
 
 def test_real_records_take_few_walk_steps() -> None:
     # every shipped protocol on the examples: at most 33 steps (paths tried included) a
-    # record, well within the 16 each record adds to the bound on average
+    # record, well within the 64 each record adds to the bound
     from renju_cli import api
 
     examples = Path(__file__).resolve().parents[1] / "examples"
@@ -272,3 +272,23 @@ def test_limit_walk_steps_parses() -> None:
         "walk_steps_allowance": 5000,
         "walk_steps_per_record": 0,
     }
+
+
+def test_a_report_past_the_walk_steps_is_never_remembered() -> None:
+    # the referee's memo of short records keeps a report from the second time its record is
+    # seen: a record turned away past the run's walk steps must not be served so to a later
+    # copy that the bound lets walk
+    from renju_cli import referee
+    from renju_cli.judge import Judgements, WalkSteps
+
+    ruleset = load("renju-rif")
+    referee._MEMOS.clear()
+    opening._CHECKED.clear()
+    bound = Judgements(100)
+    bound.walk_steps = WalkSteps(0, per=100)
+    copies = [parse_record("h8 h9 j10 j11") for _ in range(3)]
+    said = [_not_followed(referee.replay(copies[0], ruleset, bound).to_json())]
+    said.append(_not_followed(referee.replay(copies[1], ruleset, bound).to_json()))
+    bound.next_record()  # (steps for one record more)
+    said.append(_not_followed(referee.replay(copies[2], ruleset, bound).to_json()))
+    assert said == [True, True, False]

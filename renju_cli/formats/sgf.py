@@ -189,7 +189,7 @@ _INFO_KEYS = {
 #: The place of each game-info property in ``_INFO_KEYS``.
 _INFO_RANK = {ident: rank for rank, ident in enumerate(_INFO_KEYS)}
 #: Game-info properties: taken from the first node of a line that has them.
-_GAME_INFO = frozenset({*_INFO_KEYS, "RE", "RU", "GM", "PL"})
+_GAME_INFO = frozenset({*_INFO_KEYS, "RE", "RU", "GM"})
 _TEXT_INFO = {"GC"}  # multi-line text: keep line breaks
 _OPENING_ID = re.compile(r"[DIdi](1[0-3]|[1-9])")
 
@@ -1048,6 +1048,7 @@ class _NodeInfo:
         "moves",
         "notes",
         "offers",
+        "player",
         "problems",
         "setup",
         "swaps",
@@ -1064,6 +1065,7 @@ class _NodeInfo:
         self.problems: list[ParseProblem] = []
         self.notes: list[str] = []
         self.bad = False  # a move could not be read: the path stops here
+        self.player: str | None = None  # ``PL``: who plays next
 
 
 def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
@@ -1126,6 +1128,8 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
                 ni.setup.extend(stones)
         elif ident == "AE":
             ni.erase = True
+        elif ident == "PL":
+            ni.player = values[0].decode("latin-1") if values else None
         elif ident in ("5A", "FA"):
             offers: list[Point] = ni.offers if ni.offers is not None else []
             for v in values:
@@ -1396,6 +1400,7 @@ class _Mark(NamedTuple):
     stopped: bool
     events_cut: bool
     setup_cut: bool
+    player: str | None
 
 
 class _PathWalk:
@@ -1421,6 +1426,7 @@ class _PathWalk:
         "moves",
         "notes",
         "pieces",
+        "player",
         "problems",
         "rewindable",
         "root_pieces",
@@ -1438,6 +1444,8 @@ class _PathWalk:
         #: the path's setup stones reached the board's points (said once; the rest ignored):
         #: a line of 100,000 nodes ``;AB[aa:zz]`` held 67 million stones, 580 MB for 1 MB
         self.setup_cut = False
+        #: the last ``PL`` (who plays next) of the nodes before move 1: who plays it
+        self.player: str | None = None
         self.events: list[OpeningEvent] = []  # in node order; sorted by ``after`` per record
         #: ``events`` sorted by ``after``, while they do not change: the lines of a tree share
         #: the events of its first nodes (a root of 4,000 ``SW`` values, sorted line after line,
@@ -1496,6 +1504,7 @@ class _PathWalk:
         self.move_from = mark.move_from
         self.stopped = mark.stopped
         self.setup_cut = mark.setup_cut
+        self.player = mark.player
 
     def step(self, node: _Node, k: int, ctx: _Ctx, opts: ReadOptions) -> None:
         """Add node ``k`` of the path (the nodes before it are walked already)."""
@@ -1517,12 +1526,12 @@ class _PathWalk:
                     self.stopped,
                     self.events_cut,
                     self.setup_cut,
+                    self.player,
                 )
             )
         ni = _node_info(node, ctx)
         for ident, text in ni.info:
-            # (``PL``, who plays next, says who plays move 1 only in a node before it)
-            if ident not in self.info and (ident != "PL" or not (moves or ni.moves)):
+            if ident not in self.info:
                 self.info[ident] = text
                 self.info_order.append(ident)
         if ni.notes:
@@ -1531,6 +1540,8 @@ class _PathWalk:
             return
         if ni.problems:
             self.problems.extend(ni.problems)
+        if ni.player is not None and not (moves or ni.moves):  # (said of move 1 only before it)
+            self.player = ni.player
         if ni.setup or ni.erase:
             if moves:
                 self.problems.append(
@@ -1716,7 +1727,7 @@ class _PathWalk:
             problems,
             FORMAT,
             None,  # protocol_not_followed
-            _player(info.get("PL")) if info else None,  # to_move
+            _player(self.player),  # to_move
         )
 
 
