@@ -121,15 +121,17 @@ class ReadOptions:
     #: Bound on the steps of opening-protocol walks of a run's records (a step of the
     #: protocol applied to a record, in every option of its branches tried, and each option
     #: tried), 2-10 microseconds each: ``walk_steps_allowance`` plus ``walk_steps_per_record``
-    #: for each record.  Real records take 9 (RIF) to 33 (Super Sakata; every shipped
+    #: for each record.  Real records take 9 (RIF) to 33 at most (Super Sakata; every shipped
     #: protocol on the corpus, examples and test data; 160,000 distinct Taraguchi-10 openings
-    #: took 18 each, past 16 a record); a user's protocol of 20,000 steps (YAML
-    #: aliases) took 70 ms a record, 1 MB in 9 minutes.  Past it, a record's opening is named
+    #: take 18 each: 16 a record turned 3,214 of them away); Super Sakata records of
+    #: decisions no step explains take 114 (1 MB: 4.6 s at 64 a record, 2.5 s at 16); a
+    #: user's protocol of 20,000 steps (YAML aliases) took 70 ms a record, 1 MB in 9
+    #: minutes.  Past it, a record's opening is named
     #: but its protocol is not followed, with a finding (``opening.check_opening``).
     #: ``--limit walk-steps=N`` sets it to N.
     max_walk_steps: int = 16 << 20
     walk_steps_allowance: int = 1 << 18
-    walk_steps_per_record: int = 64
+    walk_steps_per_record: int = 32
     #: The line number of the stream's first line: line-based readers (move lists, JSON Lines)
     #: read a slice of a big file in a worker process and still number lines as in the file.
     first_line: int = 1
