@@ -2432,7 +2432,7 @@ def _require(ctx: _Context, step: Step, state: _State) -> _State:
     last = state.base + max(step.stones)
     if last > state.n:
         return state  # the record ended before those stones
-    shown = ", ".join(p.name for p in listed if p is not None)
+    shown = ", ".join(p.name for p in listed if p is not None) or "none on the board"
     return state.add(
         _finding(
             ctx,
