@@ -2449,14 +2449,13 @@ def _standing(ctx: _Context, state: _State) -> dict[int, Point]:
     """The stones on the board after the moves walked, by number from ``state.base``: the
     same for every option at the same move when no board event moves stones (then kept: a
     user's protocol of 199 ``require`` steps laid the board out 199 times a record)."""
-    if ctx.events.board:
-        stones = _layout(ctx, state)
-        return {n - state.base: p for p, (n, _) in stones.items()}
     key = (state.n, state.base)
-    numbers = ctx.standing.get(key)
+    kept = not ctx.events.board
+    numbers = ctx.standing.get(key) if kept else None
     if numbers is None:
         numbers = {n - state.base: p for p, (n, _) in _layout(ctx, state).items()}
-        ctx.standing[key] = numbers
+        if kept:
+            ctx.standing[key] = numbers
     return numbers
 
 
