@@ -15,6 +15,7 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import run_cli as renju
@@ -100,17 +101,24 @@ def test_records_past_the_bound_take_the_move_as_not_a_double_three(
     assert all(json.loads(line)["forbidden_moves"] for line in full.splitlines())
 
 
+def _one_judgement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], moves: bytes
+) -> list[dict[str, Any]]:
+    """The JSON reports of the stripes then ``moves``, checked with one judgement in all."""
+    path = tmp_path / "stripes.sgf"
+    path.write_bytes(STRIPES + moves + b"\n")
+    code, out, _ = renju(capsys, "check", str(path), "--format", "jsonl", "--limit", "judgements=1")
+    assert code == 1
+    return [json.loads(line) for line in out.splitlines()]
+
+
 def test_one_warning_per_record_names_every_move_left_undecided(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # one judgement in all: black plays h10 (two threes on the stripes' diagonals), then h6
     # and h4, each with two threes there too; the record gets one ``unchecked`` warning, at
     # its first undecided move, which names the two others
-    path = tmp_path / "stripes.sgf"
-    path.write_bytes(STRIPES + b";B[hf];W[oo];B[hj];W[on];B[hl])\n")
-    code, out, _ = renju(capsys, "check", str(path), "--format", "jsonl", "--limit", "judgements=1")
-    assert code == 1
-    (report,) = [json.loads(line) for line in out.splitlines()]
+    (report,) = _one_judgement(tmp_path, capsys, b";B[hf];W[oo];B[hj];W[on];B[hl])")
     (warning,) = [f for f in report["findings"] if f["code"] == "unchecked"]
     assert (warning["move"], warning["point"]) == (1, "h10")
     assert warning["message"].endswith(
@@ -137,11 +145,7 @@ def test_the_lines_of_a_tree_name_their_own_undecided_moves(
     # two lines past the bound sharing their first undecided move (h10): each line's warning
     # names its own later moves (the second line resumes the first's replay, and its warning
     # once named the first line's moves too, then its own)
-    path = tmp_path / "tree.sgf"
-    path.write_bytes(STRIPES + b";B[hf];W[oo](;B[hj];W[on];B[hl])(;B[hl]))\n")
-    code, out, _ = renju(capsys, "check", str(path), "--format", "jsonl", "--limit", "judgements=1")
-    assert code == 1
-    reports = [json.loads(line) for line in out.splitlines()]
+    reports = _one_judgement(tmp_path, capsys, b";B[hf];W[oo](;B[hj];W[on];B[hl])(;B[hl]))")
     said = [[f["message"] for f in r["findings"] if f["code"] == "unchecked"] for r in reports]
     assert [len(s) for s in said] == [1, 1]
     assert said[0][0].endswith("leaves undecided: 3 (h6), 5 (h4)")
