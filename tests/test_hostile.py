@@ -356,6 +356,21 @@ BOM_FILES = {
 }
 
 
+def test_a_line_of_points_without_blanks_is_read_no_further_than_the_move_limit() -> None:
+    # h8h8h8... for a megabyte: read point by point up to one move past the limit (one
+    # pattern over the whole line once kept a backtracking stack of 80 MB)
+    data = b"h8" * (1 << 19) + b"\n"
+    tracemalloc.start()
+    try:
+        recs = read(data, "notation")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20
+    (rec,) = recs
+    assert len(rec.moves) == ReadOptions().max_moves and rec.problems
+
+
 @pytest.mark.parametrize("name", sorted(BOM_FILES))
 @pytest.mark.parametrize("stdin", [False, True])
 def test_a_utf8_byte_order_mark_reads_as_the_file_without_it(
