@@ -371,6 +371,27 @@ def test_a_line_of_points_without_blanks_is_read_no_further_than_the_move_limit(
     assert len(rec.moves) == ReadOptions().max_moves and rec.problems
 
 
+@pytest.mark.parametrize("moves", [b"h8" * 500_000, b"h8 " * 330_000])
+def test_a_json_lines_moves_string_is_read_no_further_than_the_move_limit(moves: bytes) -> None:
+    # a megabyte of points in one "moves" string was made into 500,000 moves before the
+    # limit cut them: 75 MB at once; a string with opening events is read whole as before
+    data = b'{"moves":"' + moves + b'"}\n'
+    tracemalloc.start()
+    try:
+        recs = read(data, "jsonl")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20
+    (rec,) = recs
+    assert len(rec.moves) == ReadOptions().max_moves
+    assert [p.message for p in rec.problems] == [
+        "line 1: more than the limit of 4096 moves; the rest is ignored"
+    ]
+    (swaps,) = read(b'{"moves":"h8 h9 ' + b"swap " * 5000 + b'i10"}\n', "jsonl")
+    assert len(swaps.moves) == 3 and len(swaps.opening_events) == 5000 and not swaps.problems
+
+
 @pytest.mark.parametrize("name", sorted(BOM_FILES))
 @pytest.mark.parametrize("stdin", [False, True])
 def test_a_utf8_byte_order_mark_reads_as_the_file_without_it(

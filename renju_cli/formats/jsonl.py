@@ -96,7 +96,8 @@ def record_from_json(
             if not all(isinstance(m, str) for m in text):
                 raise ValueError("'moves' as a list must hold points as strings")
             text = " ".join(text)
-        moves, events = parse_moves(text, line)
+        # (no further than one move past the limit: a megabyte of moves held 75 MB at once)
+        moves, events = parse_moves(text, line, options.max_moves)
     except ValueError as e:
         # the move-list reader says "line N, column C": C counts in the 'moves' string
         said = str(e)
@@ -109,8 +110,8 @@ def record_from_json(
     if len(moves) > options.max_moves:
         problems.append(
             ParseProblem(
-                f"line {line}: {len(moves)} moves is more than the limit of "
-                f"{options.max_moves}; the rest is ignored",
+                f"line {line}: more than the limit of {options.max_moves} moves; the rest is "
+                "ignored",
                 line=line,
             )
         )

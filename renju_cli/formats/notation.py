@@ -92,9 +92,14 @@ def sniff(head: bytes) -> int:
     return 0
 
 
-def parse_moves(text: str, line: int | None = None) -> tuple[list[Move], list[OpeningEvent]]:
-    """Parse one move list; raise ``ValueError`` naming the first thing that is not a move."""
-    plain = _plain_moves(text, line or 1)  # points only: no result word, no events
+def parse_moves(
+    text: str, line: int | None = None, limit: int | None = None
+) -> tuple[list[Move], list[OpeningEvent]]:
+    """Parse one move list; raise ``ValueError`` naming the first thing that is not a move.
+    ``limit``: of a list of points only, read at most one move more than that (which says
+    that the list is longer; a list with opening events is read whole, its events unbounded
+    here: the file's bound on events holds them)."""
+    plain = _plain_moves(text, line or 1, limit)  # points only: no result word, no events
     if plain is not None:
         return plain, []
     _, body = split_result(text)
