@@ -200,23 +200,25 @@ def _bound_of(settings: Settings) -> Judgements:
     """What the records judged here with ``settings`` (one run) may still spend."""
     bound = _BOUNDS.get(settings.run)
     if bound is None:
-        allowance, per = settings.judgements
-        said = (
-            f" (at most {allowance} + one per {per} records; --limit judgements=N sets it)"
-            if per
-            else " (--limit judgements)"
-        )
         if len(_BOUNDS) >= 64:  # (a process serving many library calls)
             del _BOUNDS[next(iter(_BOUNDS))]
+        allowance, per = settings.judgements
         steps, per_record = settings.walk_steps
-        steps_said = (
-            f" (at most {steps} + {per_record} per record; --limit walk-steps=N sets it)"
-            if per_record
-            else " (--limit walk-steps)"
+        walks = WalkSteps(
+            steps, _terms(steps, per_record, f"{per_record} per record", "walk-steps"), per_record
         )
-        bound = _BOUNDS[settings.run] = Judgements(allowance, said, per)
-        bound.walk_steps = WalkSteps(steps, steps_said, per_record)
+        bound = _BOUNDS[settings.run] = Judgements(
+            allowance, _terms(allowance, per, f"one per {per} records", "judgements"), per, walks
+        )
     return bound
+
+
+def _terms(allowance: int, per: int, growth: str, limit: str) -> str:
+    """How a run's bound was set, for its messages: ``allowance`` + ``growth`` by default
+    (``per``: not 0), or ``--limit limit=N``."""
+    if per:
+        return f" (at most {allowance} + {growth}; --limit {limit}=N sets it)"
+    return f" (--limit {limit})"
 
 
 def walk_key(settings: Settings, record: Record) -> Hashable | None:

@@ -459,57 +459,64 @@ class JudgementBound(Exception):
         self.kinds = kinds
 
 
-class Judgements:
+class Allowance:
+    """Work a run's records may still do (``left`` of ``limit``), growing by ``gain`` every
+    ``every`` records (``next_record``; 0: never).  ``terms``: how it was set, for messages."""
+
+    __slots__ = ("every", "gain", "left", "limit", "records", "terms")
+
+    def __init__(self, limit: int, terms: str = "", every: int = 0, gain: int = 1) -> None:
+        self.limit = limit
+        self.left = limit
+        self.terms = terms
+        self.every = every
+        self.gain = gain
+        self.records = 0
+
+    def next_record(self) -> None:
+        """Count a record (``gain`` more for every ``every`` of them)."""
+        self.records += 1
+        if self.every and self.records % self.every == 0:
+            self.left += self.gain
+            self.limit += self.gain
+
+
+class WalkSteps(Allowance):
+    """Steps of opening-protocol walks a run's records may still take (``opening``): a step
+    of the protocol applied to a record, in each option of a branch tried, and each option
+    tried, 2-10 microseconds.  Real records take 9 to 33; a user's protocol may have
+    hundreds, and a repeated branch tries rounds of options.  ``per`` more each record."""
+
+    __slots__ = ()
+
+    def __init__(self, limit: int, terms: str = "", per: int = 0) -> None:
+        super().__init__(limit, terms, 1 if per else 0, per)
+
+
+class Judgements(Allowance):
     """Double-three judgements (points whose threes are judged, at the top of the recursion or
     in it) a judge may still make (``Judge.bounded_kinds``): the recursion is exact, without a
     depth limit, and a hostile position (columns of black stones, where every completion point
     is a double-three again down the column) asks tens of them per move, 15-30 microseconds
     each; a file of such records took a minute.  Real games need next to none (19 in the 8,599
-    records of the corpus, the examples and the test data).  ``terms``: how the bound was set,
-    for messages."""
+    records of the corpus, the examples and the test data).  One more every ``per`` records.
 
-    __slots__ = ("left", "limit", "per", "records", "terms", "walk_steps")
+    ``walk_steps``: the run's bound on opening-protocol walks, carried with this one (``None``:
+    unbounded) where the replay takes the run's bounds."""
 
-    def __init__(self, limit: int, terms: str = "", per: int = 0) -> None:
-        self.limit = limit
-        self.left = limit
-        self.terms = terms
-        #: one judgement more for every ``per`` records (``next_record``; 0: none)
-        self.per = per
-        self.records = 0
-        #: the run's bound on the steps of opening-protocol walks, carried with this one
-        #: (``None``: unbounded)
-        self.walk_steps: WalkSteps | None = None
+    __slots__ = ("walk_steps",)
+
+    def __init__(
+        self, limit: int, terms: str = "", per: int = 0, walk_steps: WalkSteps | None = None
+    ) -> None:
+        super().__init__(limit, terms, per)
+        self.walk_steps = walk_steps
 
     def next_record(self) -> None:
-        """Count a record (one judgement more for every ``per`` of them)."""
-        self.records += 1
-        if self.per and self.records % self.per == 0:
-            self.left += 1
-            self.limit += 1
+        """Count a record, for the walk steps too."""
+        super().next_record()
         if self.walk_steps is not None:
             self.walk_steps.next_record()
-
-
-class WalkSteps:
-    """Steps of opening-protocol walks a run's records may still take (``opening``): a step
-    of the protocol applied to a record, in each option of a branch tried, 1-4 microseconds.
-    Real records take at most 20; a user's protocol may have thousands, and a repeated branch
-    tries rounds of options.  ``terms``: how the bound was set, for messages."""
-
-    __slots__ = ("left", "limit", "per", "terms")
-
-    def __init__(self, limit: int, terms: str = "", per: int = 0) -> None:
-        self.limit = limit
-        self.left = limit
-        self.terms = terms
-        #: steps more for each record (``next_record``)
-        self.per = per
-
-    def next_record(self) -> None:
-        """Count a record (``per`` steps more)."""
-        self.left += self.per
-        self.limit += self.per
 
 
 class Judge:

@@ -37,6 +37,18 @@ def read(data: bytes, fmt: str | None = None, options: ReadOptions | None = None
     return list(read_stream(stream, "hostile", fmt, options))
 
 
+def read_traced(
+    data: bytes, fmt: str | None = None, options: ReadOptions | None = None
+) -> tuple[list[Record], int]:
+    """``read``, and the peak of the memory traced while reading (the data itself, outside
+    in a BytesIO copy, is not traced)."""
+    tracemalloc.start()
+    try:
+        return read(data, fmt, options), tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def messages(recs: list[Record]) -> str:
     return "\n".join(p.message for r in recs for p in r.problems)
 
@@ -53,12 +65,7 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
 # -- XML ----------------------------------------------------------------------------------------
 def test_entity_expansion_is_refused_without_expanding(no_network: None) -> None:
     data = hostile.HOSTILE["renjunet-billion-laughs"](0)
-    tracemalloc.start()
-    try:
-        recs = read(data)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    recs, peak = read_traced(data)
     (rec,) = recs
     assert rec.unreadable and rec.format == "renjunet"
     assert "entity declaration" in messages(recs) and "refused" in messages(recs)
@@ -268,12 +275,7 @@ def test_an_endless_line_is_never_held_whole() -> None:
     # a move list with an 8 MB line (or /dev/zero): read max_string bytes of it, skip the rest
     options = ReadOptions(max_string=1 << 16)
     data = b"h8 " + b"x" * (8 << 20) + b"\nh8 h9\n"
-    tracemalloc.start()
-    try:
-        recs = read(data, "notation", options)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    recs, peak = read_traced(data, "notation", options)
     assert peak < 2 << 20  # the data itself is not traced: it lives outside (a BytesIO copy)
     assert [len(r.moves) for r in recs] == [1, 2] and recs[0].problems
     assert [r.source.line for r in recs] == [1, 2]
@@ -360,12 +362,7 @@ def test_a_line_of_points_without_blanks_is_read_no_further_than_the_move_limit(
     # h8h8h8... for a megabyte: read point by point up to one move past the limit (one
     # pattern over the whole line once kept a backtracking stack of 80 MB)
     data = b"h8" * (1 << 19) + b"\n"
-    tracemalloc.start()
-    try:
-        recs = read(data, "notation")
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    recs, peak = read_traced(data, "notation")
     assert peak < 8 << 20
     (rec,) = recs
     assert len(rec.moves) == ReadOptions().max_moves and rec.problems
@@ -376,12 +373,7 @@ def test_a_json_lines_moves_string_is_read_no_further_than_the_move_limit(moves:
     # a megabyte of points in one "moves" string was made into 500,000 moves before the
     # limit cut them: 75 MB at once; a string with opening events is read whole as before
     data = b'{"moves":"' + moves + b'"}\n'
-    tracemalloc.start()
-    try:
-        recs = read(data, "jsonl")
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    recs, peak = read_traced(data, "jsonl")
     assert peak < 8 << 20
     (rec,) = recs
     assert len(rec.moves) == ReadOptions().max_moves
@@ -500,12 +492,7 @@ def test_a_big_file_of_blank_lines_cut_for_workers_is_one_unreadable_record(
 def test_hostile_files_are_read_within_loose_bounds(name: str) -> None:
     data = hostile.HOSTILE[name](8 * 1024)
     options = ReadOptions(moves_allowance=4096)  # the allowance would hide the per-byte bound
-    tracemalloc.start()
-    try:
-        recs = read(data, None, options)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    recs, peak = read_traced(data, None, options)
     assert 1 <= len(recs) <= len(data)  # never more records than bytes, and never none
     assert sum(len(r.moves) for r in recs) <= options.move_budget(len(data))
     assert peak < 64 << 20
@@ -520,12 +507,7 @@ def test_empty_nodes_of_a_sequence_are_not_kept() -> None:
     # (;SZ[15];;;;...;B[hh]): an empty node adds nothing to a line; 1 MB of ";" was a million
     # nodes (344 MB).  One that opens a variation is kept: it makes a line of its own.
     data = b"(;SZ[15]" + b";" * (256 << 10) + b";B[hh])"
-    tracemalloc.start()
-    try:
-        recs = read(data, "sgf")
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    recs, peak = read_traced(data, "sgf")
     assert [[m.token for m in r.moves] for r in recs] == [["B[hh]"]]
     assert peak < 16 << 20
     lines = read(b"(;B[hh](;)(;;W[ii]))", "sgf")

@@ -157,17 +157,16 @@ def _plain_moves(body: str, line: int, limit: int | None = None) -> list[Move] |
                 for m in _POINT.finditer(token):
                     if m.start() != end:
                         return None  # something else between two points
-                    end = m.end()
                     if limit is not None and len(moves) > limit:
-                        break
+                        break  # (the tokenizer stops there too: the rest is not read)
+                    end = m.end()
                     part = m.group()
                     moves.append(Move(point_of.get(part) or _learnt(part), None, line, None, part))
                 else:
                     if end != len(token):
                         return None
-                if limit is not None and len(moves) > limit:
-                    break  # (the tokenizer stops there too)
-                continue
+                    continue
+                break
         moves.append(Move(point, None, line, None, token))  # positional: see Record
     if limit is not None and len(moves) > limit + 1:
         del moves[limit + 1 :]  # one more than the limit tells that the record is too long
