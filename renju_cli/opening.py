@@ -750,8 +750,8 @@ class _Findings:
         self.unchecked = 0
 
     def copy(self) -> _Findings:
-        other = _Findings()
-        other.heap = list(self.heap)
+        other = object.__new__(_Findings)  # (every option tried forks: no __init__ to undo)
+        other.heap = self.heap[:]
         other.made = self.made
         other.dropped = Counter(self.dropped) if self.dropped else None
         other.errors, other.unchecked = self.errors, self.unchecked
@@ -905,8 +905,16 @@ class _Events:
 
     def earliest(self, lists: Sequence[Sequence[int]], consumed: set[int]) -> int | None:
         """The first event in record order, of any of ``lists``, not explained yet."""
-        found = [self.first(indices, consumed) for indices in lists]
-        return min((i for i in found if i is not None), default=None)
+        # (a loop, not generators: every decision step of every option tried asks, and the
+        # lists are mostly empty)
+        best: int | None = None
+        for indices in lists:
+            for i in indices:
+                if i not in consumed:
+                    if best is None or i < best:
+                        best = i
+                    break
+        return best
 
     def decisions_ahead(self, n: int, consumed: set[int]) -> bool:
         """Whether a decision recorded after move ``n`` or later, or at no place, is not

@@ -192,7 +192,7 @@ def test_a_check_past_the_bound_is_never_remembered() -> None:
 
 # -- the run's bound on walk steps (``ReadOptions.walk_steps_allowance``) -------------------------
 #: Steps of opening-protocol walks (each step applied in each option tried, and each option
-#: tried) a run may take: 262,144 + 32 per record.  Real records take 9 (RIF) to 33 (Super
+#: tried) a run may take: 65,536 + 32 per record.  Real records take 9 (RIF) to 33 (Super
 #: Sakata); a user's protocol of thousands of steps took 70 ms a record.  Past the bound, a
 #: record's opening is named and its protocol not followed, with a finding.
 STEPS_SAID = "steps of opening-protocol walks"

@@ -74,7 +74,7 @@ LIMITS: dict[str, tuple[str, str]] = {
         "max_walk_steps",
         "steps of opening-protocol walks (each step applied in each option tried) of a whole "
         "run, past which a record's protocol is not followed, with a warning; by default no "
-        "more than 262144 + 32 per record (16M)",
+        "more than 65536 + 32 per record (16M)",
     ),
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),

@@ -23,6 +23,7 @@ from renju_cli.cli.app import (
     shown,
 )
 from renju_cli.cli.output import echo, write_bytes, written
+from renju_cli.report import MAX_FINDINGS
 
 # -- positions: forbidden, show --------
 #: what the reader could not make sense of in the record drawn or judged (its moves up to there
@@ -66,8 +67,8 @@ def _position_record(path: str, input_format: str | None, index: int, encoding: 
     raise UsageProblem(f"{shown(path)}: has no record number {index}")
 
 
-#: Problems of a record that ``show``/``forbidden`` list (as ``check`` lists 100 findings).
-SHOWN_PROBLEMS = 20
+#: Problems of a record that ``show``/``forbidden`` list (as many as ``check`` lists findings).
+SHOWN_PROBLEMS = MAX_FINDINGS
 
 _KIND_MARK = {"double-three": "3", "double-four": "4", "overline": "6"}
 

@@ -124,13 +124,14 @@ class ReadOptions:
     #: for each record.  Real records take 9 (RIF) to 33 at most (Super Sakata; every shipped
     #: protocol on the corpus, examples and test data; 160,000 distinct Taraguchi-10 openings
     #: take 18 each: 16 a record turned 3,214 of them away); Super Sakata records of
-    #: decisions no step explains take 114 (1 MB: 4.6 s at 64 a record, 2.5 s at 16); a
-    #: user's protocol of 20,000 steps (YAML aliases) took 70 ms a record, 1 MB in 9
+    #: decisions no step explains take 114 (1 MB: 4.6 s at 64 a record, 2.5 s at 16; and
+    #: 3.2 s with an allowance of 262,144, 2.7 s with 65,536: the allowance alone is 0.6 s of
+    #: walks); a user's protocol of 20,000 steps (YAML aliases) took 70 ms a record, 1 MB in 9
     #: minutes.  Past it, a record's opening is named
     #: but its protocol is not followed, with a finding (``opening.check_opening``).
     #: ``--limit walk-steps=N`` sets it to N.
     max_walk_steps: int = 16 << 20
-    walk_steps_allowance: int = 1 << 18
+    walk_steps_allowance: int = 1 << 16
     walk_steps_per_record: int = 32
     #: The line number of the stream's first line: line-based readers (move lists, JSON Lines)
     #: read a slice of a big file in a worker process and still number lines as in the file.
