@@ -681,7 +681,7 @@ class _Replay:
             if move.color is not None and STONE[move.color] != stone:
                 self.add(
                     "wrong-color",
-                    f"move {number} is {move.color.value} but {COLOR_NAME[stone]} is to move",
+                    partial(self._wrong_color, number, move, stone),  # made only if listed
                     move,
                     number,
                     point,
@@ -875,6 +875,11 @@ class _Replay:
                 stones.append((index, stone))
         self.board.place_all(stones)
         return BLACK if blacks <= len(setup) - blacks else WHITE
+
+    @staticmethod
+    def _wrong_color(number: int, move: Move, stone: int) -> str:
+        assert move.color is not None
+        return f"move {number} is {move.color.value} but {COLOR_NAME[stone]} is to move"
 
     def _occupied(self, number: int, point: Point) -> str:
         return f"move {number} ({point.name}) is on a point already taken" + self._placed_at(
