@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 from renju_cli import api, opening
 from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
 from renju_cli.formats import ReadOptions, no_record_message, too_many_records, unreadable
-from renju_cli.judge import Judgements, WalkSteps
+from renju_cli.judge import Allowance, Judgements, WalkSteps
 from renju_cli.record import Record, SourceLocation
 from renju_cli.referee import replay
 from renju_cli.report import Finding, GameReport, Summary, filter_findings
@@ -119,6 +119,9 @@ class Settings:
         ReadOptions.walk_steps_allowance,
         ReadOptions.walk_steps_per_record,
     )
+    #: findings their reports may list: an allowance, and so many more for each record
+    #: (``ReadOptions.listed_allowance``, ``listed_per_record``)
+    listed: tuple[int, int] = (ReadOptions.listed_allowance, ReadOptions.listed_per_record)
     #: which run these settings are of: each process keeps one bound on judgements per run
     #: (``_bound_of``; a worker process counts what the chunks it judges spend)
     run: tuple[int, int] = field(default_factory=lambda: (os.getpid(), next(_RUNS)), compare=False)
@@ -207,8 +210,19 @@ def _bound_of(settings: Settings) -> Judgements:
         walks = WalkSteps(
             steps, _terms(steps, per_record, f"{per_record} per record", "walk-steps"), per_record
         )
+        findings, more = settings.listed
+        listed = Allowance(
+            findings,
+            _terms(findings, more, f"{more} per record", "findings"),
+            1 if more else 0,
+            more,
+        )
         bound = _BOUNDS[settings.run] = Judgements(
-            allowance, _terms(allowance, per, f"one per {per} records", "judgements"), per, walks
+            allowance,
+            _terms(allowance, per, f"one per {per} records", "judgements"),
+            per,
+            walks,
+            listed,
         )
     return bound
 
@@ -683,6 +697,7 @@ class Batch:
                 self._options.walk_steps_allowance,
                 self._options.walk_steps_per_record,
             ),
+            listed=(self._options.listed_allowance, self._options.listed_per_record),
         )
         #: inputs read in slices whose records reached ``max_records``: no more slices are cut
         self._full: set[int] = set()

@@ -267,7 +267,10 @@ def _settings(rulesets: Sequence[Ruleset], options: ReadOptions | None) -> list[
     opts = options or ReadOptions()
     terms = (opts.judgements_allowance, opts.records_per_judgement)
     steps = (opts.walk_steps_allowance, opts.walk_steps_per_record)
-    return [Settings(rules, judgements=terms, walk_steps=steps) for rules in rulesets]
+    listed = (opts.listed_allowance, opts.listed_per_record)
+    return [
+        Settings(rules, judgements=terms, walk_steps=steps, listed=listed) for rules in rulesets
+    ]
 
 
 def diff_record(

@@ -501,22 +501,31 @@ class Judgements(Allowance):
     each; a file of such records took a minute.  Real games need next to none (19 in the 8,599
     records of the corpus, the examples and the test data).  One more every ``per`` records.
 
-    ``walk_steps``: the run's bound on opening-protocol walks, carried with this one (``None``:
-    unbounded) where the replay takes the run's bounds."""
+    ``walk_steps``: the run's bound on opening-protocol walks, and ``listed``: on the findings
+    its reports list (``referee.replay``), carried with this one (``None``: unbounded) where
+    the replay takes the run's bounds."""
 
-    __slots__ = ("walk_steps",)
+    __slots__ = ("listed", "walk_steps")
 
     def __init__(
-        self, limit: int, terms: str = "", per: int = 0, walk_steps: WalkSteps | None = None
+        self,
+        limit: int,
+        terms: str = "",
+        per: int = 0,
+        walk_steps: WalkSteps | None = None,
+        listed: Allowance | None = None,
     ) -> None:
         super().__init__(limit, terms, per)
         self.walk_steps = walk_steps
+        self.listed = listed
 
     def next_record(self) -> None:
-        """Count a record, for the walk steps too."""
+        """Count a record, for the walk steps and the findings listed too."""
         super().next_record()
         if self.walk_steps is not None:
             self.walk_steps.next_record()
+        if self.listed is not None:
+            self.listed.next_record()
 
 
 class Judge:

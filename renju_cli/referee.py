@@ -24,6 +24,7 @@ from renju_cli.judge import (
     DOUBLE_THREE,
     FIVES,
     OVERLINE,
+    Allowance,
     Judge,
     JudgementBound,
     Judgements,
@@ -36,6 +37,7 @@ from renju_cli.report import (
     CODES,
     ERROR,
     MAX_FINDINGS,
+    TOO_MANY,
     WARNING,
     Finding,
     FirstFive,
@@ -56,6 +58,9 @@ _STONE_CELL = re.compile(b"[%c%c]" % (BLACK, WHITE))
 _BOUND: Judgements | None = None
 #: Moves left undecided past the bound so far (a replay that left one is not remembered).
 _undecided_moves = 0
+#: Replays that listed fewer findings than ``MAX_FINDINGS`` for the run's bound on findings
+#: listed (``Judgements.listed``) so far: their reports are not remembered either.
+_capped_replays = 0
 #: the last setup placed on a fresh board (its stones, the board after them, who moves
 #: first), and how many stones make a setup worth keeping so
 _LAST_SETUP: tuple[list[tuple[Point, Color]], Board, int] | None = None
@@ -80,9 +85,37 @@ def replay(record: Record, ruleset: Ruleset, within: Judgements | None = None) -
     global _BOUND
     before, _BOUND = _BOUND, within
     try:
-        return _replay(record, ruleset)
+        report = _replay(record, ruleset)
     finally:
         _BOUND = before
+    if within.listed is not None and report.findings:
+        _list_within(report, within.listed)
+    return report
+
+
+def _list_within(report: GameReport, listed: Allowance) -> None:
+    """Charge the findings ``report`` lists to the run's bound on them; past it, list only
+    what is left of it, the rest counted in the ``too-many-findings`` finding, which says why
+    (``_Replay`` made no more than that already, when it could know: ``_listing_cap``)."""
+    findings = report.findings
+    n = len(findings) - (findings[-1].code == TOO_MANY)
+    if n > listed.left and not report.unreadable:  # (why it is unreadable: always listed)
+        report.findings = elide_findings(findings, None, max(listed.left, 0), _unlisted(listed))
+        n = len(report.findings) - 1
+    listed.left -= n
+
+
+def _unlisted(listed: Allowance) -> str:
+    """Why a record lists fewer findings than it has: the run's bound on findings listed."""
+    return f"the run's reports may list {listed.limit} findings{listed.terms}"
+
+
+def _listing_cap() -> int:
+    """How many findings the record being replayed may list (``_list_within`` charges them)."""
+    listed = _BOUND.listed if _BOUND is not None else None
+    if listed is None or listed.left >= MAX_FINDINGS:
+        return MAX_FINDINGS
+    return max(listed.left, 0)
 
 
 def _replay(record: Record, ruleset: Ruleset) -> GameReport:
@@ -125,10 +158,14 @@ def _replay(record: Record, ruleset: Ruleset) -> GameReport:
     # for counting what its replay spent)
     judge = None if seen is _UNSEEN else _judge_of(ruleset)
     spent, undecided = judge.judgements if judge is not None else 0, _undecided_moves
-    refused = opening_module.refused
+    refused, capped = opening_module.refused, _capped_replays
     report = replay_uncached(record, ruleset)
-    if _undecided_moves != undecided or opening_module.refused != refused:
-        return report  # (never remembered: what a bound left undecided or unwalked)
+    if (
+        _undecided_moves != undecided
+        or opening_module.refused != refused
+        or _capped_replays != capped
+    ):
+        return report  # (never remembered: what a bound left undecided, unwalked or unlisted)
     memo.put(
         key,
         None if judge is None else _Template(report, record, ruleset, judge.judgements - spent),
@@ -186,7 +223,12 @@ def _finish(report: GameReport, check: OpeningCheck, walk: _Replay) -> None:
     dropped = walk.dropped_counts()
     if check.dropped:  # findings of the opening that were never made (past the cap)
         dropped = check.dropped + dropped if dropped else check.dropped
-    report.findings = elide_findings(report.findings, dropped)
+    if walk.cap < MAX_FINDINGS and _BOUND is not None and _BOUND.listed is not None:
+        # (past the run's bound on findings listed: ``_listing_cap``)
+        cap, why = walk.cap, _unlisted(_BOUND.listed)
+    else:
+        cap, why = MAX_FINDINGS, ""
+    report.findings = elide_findings(report.findings, dropped, cap, why)
 
 
 def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
@@ -207,7 +249,11 @@ def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
         # rejection or a moved stone took off, and whose forbidden moves bind which colour
         check = check_opening(record, ruleset, _BOUND)
         walk = _Replay(record, ruleset, report, check.course)
+        walk.cap = _listing_cap()
         walk.run()
+        if walk.cap < MAX_FINDINGS and walk.dropped:
+            global _capped_replays
+            _capped_replays += 1
         _finish(report, check, walk)
     return report
 
@@ -500,6 +546,10 @@ class _Replay:
         self.dropped: list[tuple[str, str]] = (
             list(self.dropped_tally.elements()) if self.dropped_tally else []
         )
+        #: findings it lists at most: ``MAX_FINDINGS``, fewer past the run's bound on them
+        #: (``_listing_cap``; the report is cut to that anyway, and those past it cost nothing
+        #: to drop here)
+        self.cap = MAX_FINDINGS
         #: the first move at each point, for messages, filled as far as they ask
         self._first_at: dict[Point, int] = {}
         self._scanned = 0
@@ -517,6 +567,8 @@ class _Replay:
         self.placed: list[int] = []
 
     def dropped_counts(self) -> Counter[tuple[str, str]] | None:
+        if self.checkpoints is None:  # (no rewinds: counted once, at the end)
+            return Counter(self.dropped) if self.dropped else None
         if self.dropped_tally is None:
             return None
         return +self.dropped_tally  # without the codes a rewind took back to zero
@@ -606,12 +658,13 @@ class _Replay:
         point: Point | None = None,
         severity: str = "",
     ) -> None:
-        if len(self.report.findings) >= MAX_FINDINGS:
+        if len(self.report.findings) >= self.cap:
             entry = (code, severity or CODES.get(code, ERROR))
             self.dropped.append(entry)
-            if self.dropped_tally is None:
-                self.dropped_tally = Counter()
-            self.dropped_tally[entry] += 1
+            if self.checkpoints is not None:  # (a resumable replay counts as it goes)
+                if self.dropped_tally is None:
+                    self.dropped_tally = Counter()
+                self.dropped_tally[entry] += 1
             return
         if not isinstance(message, str):
             message = message()
@@ -770,7 +823,7 @@ class _Replay:
     def _after_end(self, number: int, move: Move) -> None:
         """Report the first move played after the end of the game (once)."""
         self.after_end_reported = True
-        if len(self.report.findings) < MAX_FINDINGS:
+        if len(self.report.findings) < self.cap:
             self.after_end_at = len(self.report.findings)
         self.add("move-after-end", "", move, number, move.point)  # the words: at the end
 

@@ -7,6 +7,7 @@ field names are the contract of ``shared/spec/cli.md``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,38 +100,63 @@ class Finding:
         return out
 
 
+#: The code of the finding that counts those a record does not list.
+TOO_MANY = "too-many-findings"
+
+
 def elide_findings(
-    findings: list[Finding], dropped: Counter[tuple[str, str]] | None = None
+    findings: list[Finding],
+    dropped: Mapping[tuple[str, str], int] | None = None,
+    cap: int = MAX_FINDINGS,
+    why: str = "",
 ) -> list[Finding]:
-    """``findings`` cut to ``MAX_FINDINGS``, the rest (and ``dropped``: findings never made,
-    counted by code and severity) counted by code in one ``too-many-findings`` finding of the
-    worst severity among them."""
-    if len(findings) <= MAX_FINDINGS and not dropped:
+    """``findings`` cut to ``cap``, the rest (and ``dropped``: findings never made, counted by
+    code and severity) counted by code in one ``too-many-findings`` finding of the worst
+    severity among them; ``why``: the reason it gives, when not ``MAX_FINDINGS`` (one such
+    finding already last in ``findings`` is merged into the new one)."""
+    if len(findings) <= cap and not dropped:
         return findings
-    kept, rest = findings[:MAX_FINDINGS], findings[MAX_FINDINGS:]
-    tally = Counter(dropped or ())
-    tally.update((f.code, f.severity) for f in rest)
-    by_code: Counter[str] = Counter()
+    # (plain dicts: past the run's bound on findings listed, every record is cut here)
+    tally = dict(dropped) if dropped else {}
+    last = findings[-1] if findings else None
+    if last is not None and last.code == TOO_MANY and last.counts is not None:
+        worst = last.worst or {}
+        for code, n in last.counts.items():
+            key = (code, worst.get(code, last.severity))
+            tally[key] = tally.get(key, 0) + n
+        findings = findings[:-1]
+    kept = findings[:cap]
+    for f in findings[cap:]:
+        key = (f.code, f.severity)
+        tally[key] = tally.get(key, 0) + 1
+    by_code: dict[str, int] = {}
     worst_of: dict[str, str] = {}
     for (code, severity), n in tally.items():
-        by_code[code] += n
-        if code not in worst_of or severity_rank(severity) > severity_rank(worst_of[code]):
+        if n <= 0:
+            continue
+        by_code[code] = by_code.get(code, 0) + n
+        was = worst_of.get(code)
+        if was is None or severity_rank(severity) > severity_rank(was):
             worst_of[code] = severity
-    kept.append(_elided(dict(sorted(by_code.items())), worst_of, len(kept)))
+    if by_code:
+        kept.append(_elided(dict(sorted(by_code.items())), worst_of, len(kept), why))
     return kept
 
 
-def _elided(counts: dict[str, int], worst_of: dict[str, str], listed: int) -> Finding:
+def _elided(
+    counts: dict[str, int], worst_of: dict[str, str], listed: int, why: str = ""
+) -> Finding:
     """The ``too-many-findings`` finding that counts ``counts`` after ``listed`` findings."""
     total = sum(counts.values())
     text = ", ".join(f"{code} {n}" for code, n in counts.items())
+    because = f", as {why}" if why else ""
     words = (
-        f"{total} more finding(s) are not listed ({text}); the first {listed} are"
+        f"{total} more finding(s) are not listed ({text}){because}; the first {listed} are"
         if listed
-        else f"{total} finding(s) are not listed ({text})"
+        else f"{total} finding(s) are not listed ({text}){because}"
     )
     return Finding(
-        "too-many-findings",
+        TOO_MANY,
         words,
         severity=max((worst_of[code] for code in counts), key=severity_rank),
         counts=counts,
@@ -161,7 +187,7 @@ def filter_findings(
         code = f.code
         if code == "internal-error" or (unreadable and code == "parse-error"):
             out.append(f)
-        elif code == "too-many-findings" and f.counts is not None:
+        elif code == TOO_MANY and f.counts is not None:
             if code in ignore:
                 continue
             counts = {c: n for c, n in f.counts.items() if kept(c)}

@@ -76,6 +76,11 @@ LIMITS: dict[str, tuple[str, str]] = {
         "run, past which a record's protocol is not followed, with a warning; by default no "
         "more than 65536 + 32 per record (16M)",
     ),
+    "findings": (
+        "max_listed",
+        "findings the reports of a whole run list, past which a record's findings are "
+        "counted, not listed; by default no more than 65536 + 2 per record (16M)",
+    ),
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),
     "string": ("max_string", "length of one comment, name or line (1M)"),
@@ -121,6 +126,8 @@ def parse_limits(limits: tuple[str, ...]) -> dict[str, Any]:
             fields.update(judgements_allowance=n, records_per_judgement=0)
         if field == "max_walk_steps":
             fields.update(walk_steps_allowance=n, walk_steps_per_record=0)
+        if field == "max_listed":
+            fields.update(listed_allowance=n, listed_per_record=0)
     return fields
 
 

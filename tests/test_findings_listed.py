@@ -1,0 +1,121 @@
+"""The run's bound on the findings its reports list (issue 7: a 1 MB hostile file within 2 s).
+
+Each finding a report lists is built, worded, written and counted: 3-5 microseconds.  A
+record lists ``MAX_FINDINGS`` at most, but a hostile file of records of ten moves on one point
+lists nine each, 315,000 in a megabyte.  A run's reports list at most
+``ReadOptions.listed_allowance`` (65,536) findings plus ``listed_per_record`` (2) for each
+record (``--limit findings=N``: N, no more by records); past it, a record's findings are
+counted in its ``too-many-findings`` finding, which says why, and the summary and the exit
+code still count every one.  Real records list next to none (59 in 4,920).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from helpers import run_cli
+
+from renju_cli.batch import Settings, _bound_of
+from renju_cli.formats.notation import parse_record
+from renju_cli.judge import Allowance, Judgements
+from renju_cli.referee import _unlisted, replay
+from renju_cli.report import MAX_FINDINGS
+from renju_cli.ruleset import load
+
+WHY = "as the run's reports may list"
+
+
+def _check(capsys: Any, *args: str) -> tuple[int, list[dict[str, Any]]]:
+    code, out, err = run_cli(capsys, "check", "--format", "json", *args)
+    assert "Traceback" not in err
+    doc = json.loads(out)
+    return code, doc["records"]
+
+
+def _codes(report: dict[str, Any]) -> list[str]:
+    return [f["code"] for f in report["findings"]]
+
+
+def test_past_the_run_s_bound_a_record_s_findings_are_counted_not_listed(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # four records of four moves on h8: three occupied findings each (the memo of short
+    # records sees them alike); the run may list 5 findings
+    path = tmp_path / "same-point.txt"
+    path.write_text("h8 h8 h8 h8\n" * 4)
+    code, records = _check(capsys, str(path), "--limit", "findings=5")
+    assert code == 1  # the findings not listed are findings still
+    assert _codes(records[0]) == ["occupied"] * 3
+    # the second lists what is left (2), and counts the third, saying why
+    assert _codes(records[1]) == ["occupied", "occupied", "too-many-findings"]
+    last = records[1]["findings"][-1]
+    assert last["counts"] == {"occupied": 1}
+    assert last["severity"] == "error"
+    assert f"{WHY} 5 findings (--limit findings)" in last["message"]
+    assert "the first 2 are" in last["message"]
+    # the others list none
+    for r in records[2:]:
+        assert _codes(r) == ["too-many-findings"]
+        assert r["findings"][0]["counts"] == {"occupied": 3}
+    # the summary counts every finding
+    code, out, _ = run_cli(capsys, "check", "--format", "json", str(path), "--limit", "findings=5")
+    assert json.loads(out)["summary"]["findings"]["occupied"] == 12
+
+
+def test_by_default_each_record_adds_two_to_the_bound(tmp_path: Path, capsys: Any) -> None:
+    # 3 findings a record, 2 more allowed a record: nothing is cut before the allowance of
+    # 65,536 is spent, so a few records list all they have
+    path = tmp_path / "same-point.txt"
+    path.write_text("a1 h8 h8 h8\nb1 h8 h8 h8 h8\n")
+    _, records = _check(capsys, str(path))
+    assert _codes(records[0]) == ["occupied"] * 2
+    assert _codes(records[1]) == ["occupied"] * 3
+    # how a record past the default bound says it
+    bound = _bound_of(Settings())
+    assert bound.listed is not None
+    assert (bound.listed.limit, bound.listed.gain, bound.listed.every) == (65536, 2, 1)
+    assert _unlisted(bound.listed) == (
+        "the run's reports may list 65536 findings (at most 65536 + 2 per record; "
+        "--limit findings=N sets it)"
+    )
+
+
+def test_an_unreadable_record_always_lists_why(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "mixed.jsonl"
+    path.write_text('{"moves": "h8 h8 h8 h8"}\n{"moves": 5}\n{"moves": "h8 h8"}\n')
+    _, records = _check(capsys, str(path), "--limit", "findings=1")
+    assert _codes(records[0]) == ["occupied", "too-many-findings"]
+    assert records[1]["unreadable"] and "parse-error" in _codes(records[1])
+    assert _codes(records[2]) == ["too-many-findings"]
+
+
+def test_a_record_listed_in_part_is_not_remembered_so() -> None:
+    # the memo of short records keeps a report from the second time a content is seen: one
+    # made past the bound would list too little for a record judged within it later
+    record = "h8 h8 h8 h8"
+    rules = load("renju")
+    tight = Judgements(10**6, listed=Allowance(1))
+    listed = [[f.code for f in replay(parse_record(record), rules, tight).findings] for _ in "abc"]
+    assert listed == [["occupied", "too-many-findings"]] + [["too-many-findings"]] * 2
+    roomy = Judgements(10**6, listed=Allowance(10**6))
+    for _ in range(2):
+        whole = replay(parse_record(record), rules, roomy)
+        assert [f.code for f in whole.findings] == ["occupied"] * 3
+    assert roomy.listed is not None and roomy.listed.left == 10**6 - 6
+
+
+def test_a_record_of_more_than_max_findings_past_the_bound_counts_them_once(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # 149 occupied findings: MAX_FINDINGS made, the rest counted; past the bound none listed,
+    # one too-many-findings finding counting all 149
+    path = tmp_path / "long.txt"
+    path.write_text("h8 " * 150 + "\n" + "h8 " * 150 + "\n")
+    _, records = _check(capsys, str(path), "--limit", f"findings={MAX_FINDINGS}")
+    assert len(records[0]["findings"]) == MAX_FINDINGS + 1
+    assert records[0]["findings"][-1]["counts"] == {"occupied": 149 - MAX_FINDINGS}
+    assert _codes(records[1]) == ["too-many-findings"]
+    assert records[1]["findings"][0]["counts"] == {"occupied": 149}
+    assert WHY in records[1]["findings"][0]["message"]
