@@ -789,7 +789,10 @@ class _Replay:
                 )
                 continue
 
-            code = shape(board, index, stone)
+            if hot[stone] or report.first_five is None or not result.decided:
+                code = shape(board, index, stone)
+            else:  # (a colour without forbidden moves, once a five changes nothing more)
+                code = 0
             if code & hot[stone] and not code & FIVES:
                 kinds, undecided = judge.bounded_kinds(board, index, stone, bound)
                 if undecided:

@@ -190,6 +190,28 @@ def test_first_five_after_the_end_is_still_reported() -> None:
     assert r["first_five"]["stones"] == ["h8", "h9", "h10", "h11", "h12"]
 
 
+def test_after_the_first_five_and_the_end_only_black_s_fouls_count() -> None:
+    # Black's five at move 9 ends the game and is the first five; white's five at move 18
+    # changes nothing (the replay no longer looks at white's lines), and black's double-three
+    # at move 21 is still reported, after the end:
+    #
+    #   12 . . . . . . . . . . .          rows 8-12, columns a-k after move 21
+    #   11 . . . . . . . . . . .          X: black, O: white
+    #   10 O O O O O . . X . . .          white a10-e10: a five at move 18
+    #    9 . . . . . . . X . . .          black h8-h12: the five at move 9
+    #    8 . . . . . . . X . . .          black d5 (move 21) with c5 e5 and d4 d6:
+    #       a b c d e f g h i j k           a double-three (rows 4-6 not drawn)
+    moves = "h8 a10 h9 b10 h10 c10 h11 d10 h12 a1 c5 a2 e5 a3 d4 a4 d6 e10 k1 k2 d5"
+    r = run(moves)
+    assert r["result"] == {"winner": "black", "reason": "five", "move": 9, "point": "h12"}
+    assert r["first_five"]["move"] == 9
+    assert [c for c in codes(r) if c[0] != "move-after-end"] == [("forbidden-move", 21)]
+    assert "d5 makes a double-three" in r["findings"][-1]["message"]
+    # the same without the five of black: white's five at move 18 wins and is the first
+    r = run(moves.replace("h12", "h13"))
+    assert r["first_five"]["move"] == 18 and r["result"]["winner"] == "white"
+
+
 def test_result_mismatch_and_resignations() -> None:
     r = run("white h8 i9 h9 i10 h10 i11 h11 g8 h12")
     assert codes(r) == [("result-mismatch", 9)]
