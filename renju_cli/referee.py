@@ -107,7 +107,7 @@ def _list_within(report: GameReport, listed: Allowance) -> None:
 
 def _unlisted(listed: Allowance) -> str:
     """Why a record lists fewer findings than it has: the run's bound on findings listed."""
-    return f"the run's reports may list {listed.limit} findings{listed.terms}"
+    return f"the run's reports may list {listed.limit} finding(s){listed.terms}"
 
 
 def _listing_cap() -> int:

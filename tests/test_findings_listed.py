@@ -53,7 +53,7 @@ def test_past_the_run_s_bound_a_record_s_findings_are_counted_not_listed(
     last = records[1]["findings"][-1]
     assert last["counts"] == {"occupied": 1}
     assert last["severity"] == "error"
-    assert f"{WHY} 5 findings (--limit findings)" in last["message"]
+    assert f"{WHY} 5 finding(s) (--limit findings)" in last["message"]
     assert "the first 2 are" in last["message"]
     # the others list none
     for r in records[2:]:
@@ -77,7 +77,7 @@ def test_by_default_each_record_adds_two_to_the_bound(tmp_path: Path, capsys: An
     assert bound.listed is not None
     assert (bound.listed.limit, bound.listed.gain, bound.listed.every) == (65536, 2, 1)
     assert _unlisted(bound.listed) == (
-        "the run's reports may list 65536 findings (at most 65536 + 2 per record; "
+        "the run's reports may list 65536 finding(s) (at most 65536 + 2 per record; "
         "--limit findings=N sets it)"
     )
 
