@@ -250,10 +250,10 @@ def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
         check = check_opening(record, ruleset, _BOUND)
         walk = _Replay(record, ruleset, report, check.course)
         walk.cap = _listing_cap()
-        walk.run()
-        if walk.cap < MAX_FINDINGS and walk.dropped:
+        if walk.cap < MAX_FINDINGS:  # (its report may be cut: ``_finish``)
             global _capped_replays
             _capped_replays += 1
+        walk.run()
         _finish(report, check, walk)
     return report
 

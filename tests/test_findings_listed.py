@@ -106,6 +106,17 @@ def test_a_record_listed_in_part_is_not_remembered_so() -> None:
     assert roomy.listed is not None and roomy.listed.left == 10**6 - 6
 
 
+def test_a_record_whose_opening_findings_were_cut_is_not_remembered_so() -> None:
+    # three opening-region findings of the opening check, none of the replay's own: cut when
+    # the report is finished, and never kept for a later record of the same moves
+    rules = load("renju-rif")
+    tight = Judgements(10**6, listed=Allowance(1))
+    for _ in range(3):
+        replay(parse_record("a1 a2 a3"), rules, tight)
+    whole = replay(parse_record("a1 a2 a3"), rules, Judgements(10**6, listed=Allowance(100)))
+    assert [f.code for f in whole.findings] == ["opening-region"] * 3
+
+
 def test_a_record_of_more_than_max_findings_past_the_bound_counts_them_once(
     tmp_path: Path, capsys: Any
 ) -> None:
