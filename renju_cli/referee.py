@@ -458,10 +458,14 @@ class _Memo:
                 resumable=True,
             )
             self.walker = walker
+            walker.cap = _listing_cap()
             walker.run()
         else:
             resume = walker.rewind(shared)
             walker.record = record
+            # (past the run's bound on findings listed, a line drops what it cannot list; one
+            # resumed from a line that dropped more lists no more than that line did)
+            walker.cap = _listing_cap()
             walker.run(resume=resume)
         report = walker.report_copy(record)
         _finish(report, check, walker)

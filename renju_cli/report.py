@@ -59,7 +59,10 @@ MAX_FINDINGS = 20
 
 
 def severity_rank(severity: str) -> int:
-    return SEVERITIES.index(severity)
+    return _RANK[severity]
+
+
+_RANK = {severity: rank for rank, severity in enumerate(SEVERITIES)}
 
 
 @dataclass(slots=True)
@@ -147,20 +150,26 @@ def _elided(
     counts: dict[str, int], worst_of: dict[str, str], listed: int, why: str = ""
 ) -> Finding:
     """The ``too-many-findings`` finding that counts ``counts`` after ``listed`` findings."""
+    # (past the run's bound on findings listed, every record makes one: no generators)
     total = sum(counts.values())
-    text = ", ".join(f"{code} {n}" for code, n in counts.items())
+    text = ", ".join([f"{code} {n}" for code, n in counts.items()])
     because = f", as {why}" if why else ""
     words = (
         f"{total} more finding(s) are not listed ({text}){because}; the first {listed} are"
         if listed
         else f"{total} finding(s) are not listed ({text}){because}"
     )
+    worst = worst_of if worst_of.keys() == counts.keys() else {c: worst_of[c] for c in counts}
     return Finding(
         TOO_MANY,
         words,
-        severity=max((worst_of[code] for code in counts), key=severity_rank),
-        counts=counts,
-        worst={code: worst_of[code] for code in counts},
+        max(worst.values(), key=_RANK.__getitem__),
+        None,
+        None,
+        None,
+        None,
+        counts,
+        worst,
     )
 
 

@@ -130,3 +130,30 @@ def test_a_record_of_more_than_max_findings_past_the_bound_counts_them_once(
     assert _codes(records[1]) == ["too-many-findings"]
     assert records[1]["findings"][0]["counts"] == {"occupied": 149}
     assert WHY in records[1]["findings"][0]["message"]
+
+
+def _per_code(report: dict[str, Any]) -> dict[str, int]:
+    """Every finding of a report by code, those listed and those its too-many-findings counts."""
+    out: dict[str, int] = {}
+    for f in report["findings"]:
+        for code, n in (f.get("counts") or {f["code"]: 1}).items():
+            out[code] = out.get(code, 0) + n
+    return out
+
+
+def test_the_lines_of_a_tree_past_the_bound_count_what_they_do_not_list(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # a tree whose lines resume the replay of the line before: each line's moves on taken
+    # points, so each lists a few findings; past the bound a line lists what is left and
+    # counts the rest, and every line still accounts for each of its findings
+    lines = "".join(f"(;B[a{c}];W[a{c}];B[a{c}];W[a{c}])" for c in "abcdefgh")
+    path = tmp_path / "tree.sgf"
+    path.write_text(f"(;SZ[15];B[hh];W[hh]{lines})")
+    _, whole = _check(capsys, str(path))
+    _, cut = _check(capsys, str(path), "--limit", "findings=7")
+    assert len(whole) == len(cut) == 8
+    assert [_per_code(r) for r in whole] == [_per_code(r) for r in cut]
+    listed = [sum(f["code"] != "too-many-findings" for f in r["findings"]) for r in cut]
+    assert sum(listed) == 7 and listed[-1] == 0
+    assert all(f["code"] != "too-many-findings" for f in whole[-1]["findings"])
