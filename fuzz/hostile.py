@@ -312,6 +312,16 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "pos-oversized": lambda n: _fill(b"\x70", n, b"\xe1"),
     # records just past the memo of short records (9 moves), none alike, in each line format
     "notation-nine-moves": lambda n: _distinct_lines(n, 9, lambda p: b" ".join(p) + b"\n"),
+    # found by fuzz/mutate.py at stop 20 (15 kB in 0.3 s): a root of damaged properties,
+    # naming a protocol, with setup stones, then siblings of a stray ']' each: every line
+    # repeats the tree's problems, 40,960 lines of seven findings each (2.2-2.9 s)
+    "sgf-damaged-root-siblings": lambda n: _fill(
+        b"(;])",
+        n,
+        b"(;FF[4]GM[4]CA[UTF-8]SZ\x1b15]PB[A\\]b]PW[B]RE[B+Resign]RU[RIF]SW[N]5A[jj][kk]"
+        b"AB[aa:bb]C[root]\n;B[hh]C[first];W[hi];B[ii](;W[gg];B[jj])",
+        b")",
+    ),
     # records of 10 moves (past the memo of short records) all on one point: a finding each
     # move after the first (``occupied``); 3.0-3.3 s at stop 20: 35,000 records and 315,000
     # findings listed, about half of the time theirs
