@@ -304,6 +304,7 @@ def _report_like(
                 None if f.offset is None else f.offset + offset_shift,
                 dict(f.counts) if f.counts else None,
                 dict(f.worst) if f.worst else None,
+                f.why,
             )
             for f in judged.findings
         ]

@@ -81,6 +81,9 @@ class Finding:
     #: ``too-many-findings`` only: the worst severity of those of each code (not in the JSON:
     #: what ``filter_findings`` needs to give the finding the severity of what it still counts)
     worst: dict[str, str] | None = None
+    #: ``too-many-findings`` only: why fewer are listed than ``MAX_FINDINGS`` (not in the JSON:
+    #: its message says it, and ``filter_findings`` words it again)
+    why: str = ""
 
     def __post_init__(self) -> None:
         if not self.severity:
@@ -124,6 +127,7 @@ def elide_findings(
     last = findings[-1] if findings else None
     if last is not None and last.code == TOO_MANY and last.counts is not None:
         worst = last.worst or {}
+        why = why or last.why
         for code, n in last.counts.items():
             key = (code, worst.get(code, last.severity))
             tally[key] = tally.get(key, 0) + n
@@ -170,6 +174,7 @@ def _elided(
         None,
         counts,
         worst,
+        why,
     )
 
 
@@ -205,7 +210,7 @@ def filter_findings(
             elif counts:
                 worst_of = f.worst or {}
                 worst_of = {c: worst_of.get(c, f.severity) for c in counts}
-                out.append(_elided(counts, worst_of, len(out)))
+                out.append(_elided(counts, worst_of, len(out), f.why))
         elif kept(code):
             out.append(f)
     return out

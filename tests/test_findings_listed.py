@@ -157,3 +157,14 @@ def test_the_lines_of_a_tree_past_the_bound_count_what_they_do_not_list(
     listed = [sum(f["code"] != "too-many-findings" for f in r["findings"]) for r in cut]
     assert sum(listed) == 7 and listed[-1] == 0
     assert all(f["code"] != "too-many-findings" for f in whole[-1]["findings"])
+
+
+def test_a_filter_keeps_the_reason_of_what_is_not_listed(tmp_path: Path, capsys: Any) -> None:
+    # past the bound, a record's too-many-findings finding counts two codes; --ignore drops
+    # one of them, and the finding worded again still says why the rest is not listed
+    path = tmp_path / "two-codes.txt"
+    path.write_text("h8 h8 h8 z99 z99\n" * 2)
+    _, records = _check(capsys, str(path), "--limit", "findings=1", "--ignore", "off-board")
+    last = records[1]["findings"][-1]
+    assert last["counts"] == {"occupied": 2}
+    assert f"{WHY} 1 finding(s) (--limit findings)" in last["message"]

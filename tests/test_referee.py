@@ -414,6 +414,7 @@ def test_the_field_order_the_referee_builds_positionally() -> None:
     assert names(ForbiddenMove) == ["move", "point", "kinds"]
     assert names(Finding) == [
         "code", "message", "severity", "move", "point", "line", "offset", "counts", "worst",
+        "why",
     ]  # fmt: skip
 
 
