@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 from renju_cli import api, opening
 from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
 from renju_cli.formats import ReadOptions, no_record_message, too_many_records, unreadable
-from renju_cli.judge import Allowance, Judgements, WalkSteps
+from renju_cli.judge import Judgements, Listings, WalkSteps
 from renju_cli.record import Record, SourceLocation
 from renju_cli.referee import replay
 from renju_cli.report import Finding, GameReport, Summary, filter_findings
@@ -211,12 +211,7 @@ def _bound_of(settings: Settings) -> Judgements:
             steps, _terms(steps, per_record, f"{per_record} per record", "walk-steps"), per_record
         )
         findings, more = settings.listed
-        listed = Allowance(
-            findings,
-            _terms(findings, more, f"{more} per record", "findings"),
-            1 if more else 0,
-            more,
-        )
+        listed = Listings(findings, _terms(findings, more, f"{more} per record", "findings"), more)
         bound = _BOUNDS[settings.run] = Judgements(
             allowance,
             _terms(allowance, per, f"one per {per} records", "judgements"),

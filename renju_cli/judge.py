@@ -350,10 +350,13 @@ class WindowTable:
     def code(self, raw: int) -> int:
         """The code of a raw window (remembered for the hot paths' direct lookups)."""
         code = self.codes.get(raw)
-        if code is None:
-            if len(self.codes) >= CODE_LIMIT:
-                self.codes.clear()
-            code = self.codes[raw] = self._known(raw)[1]
+        return self.new_code(raw) if code is None else code
+
+    def new_code(self, raw: int) -> int:
+        """``code`` of a raw window not in ``codes`` yet (the hot path looked it up already)."""
+        if len(self.codes) >= CODE_LIMIT:
+            self.codes.clear()
+        code = self.codes[raw] = self._known(raw)[1]
         return code
 
     def facts_of(self, raw: int) -> LineFacts:
@@ -461,9 +464,12 @@ class JudgementBound(Exception):
 
 class Allowance:
     """Work a run's records may still do (``left`` of ``limit``), growing by ``gain`` every
-    ``every`` records (``next_record``; 0: never).  ``terms``: how it was set, for messages."""
+    ``every`` records (``next_record``; 0: never).  ``terms``: how it was set, for messages.
+    ``cuts``: the records whose report it changed (a move left undecided, a protocol not
+    followed, findings not listed), which depend on what the run did before them: a memo of
+    reports compares it before and after (``Judgements.all_cuts``)."""
 
-    __slots__ = ("every", "gain", "left", "limit", "records", "terms")
+    __slots__ = ("cuts", "every", "gain", "left", "limit", "records", "terms")
 
     def __init__(self, limit: int, terms: str = "", every: int = 0, gain: int = 1) -> None:
         self.limit = limit
@@ -472,6 +478,7 @@ class Allowance:
         self.every = every
         self.gain = gain
         self.records = 0
+        self.cuts = 0
 
     def next_record(self) -> None:
         """Count a record (``gain`` more for every ``every`` of them)."""
@@ -481,7 +488,16 @@ class Allowance:
             self.limit += self.gain
 
 
-class WalkSteps(Allowance):
+class PerRecord(Allowance):
+    """An ``Allowance`` that grows by ``per`` each record (0: never)."""
+
+    __slots__ = ()
+
+    def __init__(self, limit: int, terms: str = "", per: int = 0) -> None:
+        super().__init__(limit, terms, 1 if per else 0, per)
+
+
+class WalkSteps(PerRecord):
     """Steps of opening-protocol walks a run's records may still take (``opening``): a step
     of the protocol applied to a record, in each option of a branch tried, and each option
     tried, 2-10 microseconds.  Real records take 9 to 33; a user's protocol may have
@@ -489,8 +505,13 @@ class WalkSteps(Allowance):
 
     __slots__ = ()
 
-    def __init__(self, limit: int, terms: str = "", per: int = 0) -> None:
-        super().__init__(limit, terms, 1 if per else 0, per)
+
+class Listings(PerRecord):
+    """Findings a run's reports may still list (``referee.replay``): each is built, worded,
+    written and counted, 3-5 microseconds; real records list next to none, a hostile file
+    hundreds of thousands a megabyte.  ``per`` more each record."""
+
+    __slots__ = ()
 
 
 class Judgements(Allowance):
@@ -513,7 +534,7 @@ class Judgements(Allowance):
         terms: str = "",
         per: int = 0,
         walk_steps: WalkSteps | None = None,
-        listed: Allowance | None = None,
+        listed: Listings | None = None,
     ) -> None:
         super().__init__(limit, terms, per)
         self.walk_steps = walk_steps
@@ -526,6 +547,15 @@ class Judgements(Allowance):
             self.walk_steps.next_record()
         if self.listed is not None:
             self.listed.next_record()
+
+    def all_cuts(self) -> int:
+        """The ``cuts`` of this bound and of those carried with it."""
+        cuts = self.cuts
+        if self.walk_steps is not None:
+            cuts += self.walk_steps.cuts
+        if self.listed is not None:
+            cuts += self.listed.cuts
+        return cuts
 
 
 class Judge:
@@ -623,11 +653,11 @@ class Judge:
 
     def _shape_slow(self, board: Board, p: int, stone: int) -> int:
         table = self._windows[stone]
-        known, code = table.codes.get, table.code
+        known, new_code = table.codes.get, table.new_code
         total = 0
         for raw in self._raw_keys(board, p):  # (most of the four are known: looked up inline)
             c = known(raw)
-            total += code(raw) if c is None else c
+            total += new_code(raw) if c is None else c
         return total
 
     def five_at(self, board: Board, p: int, stone: int) -> tuple[int, ...] | None:

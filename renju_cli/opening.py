@@ -1103,8 +1103,7 @@ def _walked(
     if steps.left <= 0 and ruleset.opening and not record.setup:
         protocol = _usable_protocol(ruleset)
         if protocol is not None:
-            global refused
-            refused += 1
+            steps.cuts += 1  # (never remembered: ``Allowance.cuts``)
             return _not_followed(
                 record,
                 ruleset,
@@ -1119,9 +1118,6 @@ def _walked(
     return check
 
 
-#: Records not walked past the run's walk steps so far (a report that holds one is not
-#: remembered: it depends on what the run walked before).
-refused = 0
 #: Steps of opening-protocol walks taken by this process so far (``_walked`` charges the
 #: difference a walk makes).
 _steps_taken = 0

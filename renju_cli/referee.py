@@ -16,7 +16,6 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
 
-from renju_cli import opening as opening_module
 from renju_cli.board import BLACK, EMPTY, STONE, WHITE, Board
 from renju_cli.coords import Point
 from renju_cli.judge import (
@@ -24,10 +23,10 @@ from renju_cli.judge import (
     DOUBLE_THREE,
     FIVES,
     OVERLINE,
-    Allowance,
     Judge,
     JudgementBound,
     Judgements,
+    Listings,
     Verdict,
     row_through,
 )
@@ -56,11 +55,6 @@ _STONE_CELL = re.compile(b"[%c%c]" % (BLACK, WHITE))
 #: The double-three judgements the record being judged may still make, set by ``replay``
 #: (``None``: no bound).
 _BOUND: Judgements | None = None
-#: Moves left undecided past the bound so far (a replay that left one is not remembered).
-_undecided_moves = 0
-#: Replays that listed fewer findings than ``MAX_FINDINGS`` for the run's bound on findings
-#: listed (``Judgements.listed``) so far: their reports are not remembered either.
-_capped_replays = 0
 #: the last setup placed on a fresh board (its stones, the board after them, who moves
 #: first), and how many stones make a setup worth keeping so
 _LAST_SETUP: tuple[list[tuple[Point, Color]], Board, int] | None = None
@@ -93,7 +87,7 @@ def replay(record: Record, ruleset: Ruleset, within: Judgements | None = None) -
     return report
 
 
-def _list_within(report: GameReport, listed: Allowance) -> None:
+def _list_within(report: GameReport, listed: Listings) -> None:
     """Charge the findings ``report`` lists to the run's bound on them; past it, list only
     what is left of it, the rest counted in the ``too-many-findings`` finding, which says why
     (``_Replay`` made no more than that already, when it could know: ``_listing_cap``)."""
@@ -105,16 +99,18 @@ def _list_within(report: GameReport, listed: Allowance) -> None:
     listed.left -= n
 
 
-def _unlisted(listed: Allowance) -> str:
+def _unlisted(listed: Listings) -> str:
     """Why a record lists fewer findings than it has: the run's bound on findings listed."""
     return f"the run's reports may list {listed.limit} finding(s){listed.terms}"
 
 
 def _listing_cap() -> int:
-    """How many findings the record being replayed may list (``_list_within`` charges them)."""
+    """How many findings the record being replayed may list (``_list_within`` charges them);
+    fewer than ``MAX_FINDINGS`` counts as a cut (its report is never remembered)."""
     listed = _BOUND.listed if _BOUND is not None else None
     if listed is None or listed.left >= MAX_FINDINGS:
         return MAX_FINDINGS
+    listed.cuts += 1
     return max(listed.left, 0)
 
 
@@ -157,14 +153,10 @@ def _replay(record: Record, ruleset: Ruleset) -> GameReport:
     # that are all different must not pay for a copy of each report it will never reuse (nor
     # for counting what its replay spent)
     judge = None if seen is _UNSEEN else _judge_of(ruleset)
-    spent, undecided = judge.judgements if judge is not None else 0, _undecided_moves
-    refused, capped = opening_module.refused, _capped_replays
+    spent = judge.judgements if judge is not None else 0
+    cuts = bound.all_cuts() if bound is not None else 0
     report = replay_uncached(record, ruleset)
-    if (
-        _undecided_moves != undecided
-        or opening_module.refused != refused
-        or _capped_replays != capped
-    ):
+    if bound is not None and bound.all_cuts() != cuts:
         return report  # (never remembered: what a bound left undecided, unwalked or unlisted)
     memo.put(
         key,
@@ -223,12 +215,11 @@ def _finish(report: GameReport, check: OpeningCheck, walk: _Replay) -> None:
     dropped = walk.dropped_counts()
     if check.dropped:  # findings of the opening that were never made (past the cap)
         dropped = check.dropped + dropped if dropped else check.dropped
-    if walk.cap < MAX_FINDINGS and _BOUND is not None and _BOUND.listed is not None:
-        # (past the run's bound on findings listed: ``_listing_cap``)
-        cap, why = walk.cap, _unlisted(_BOUND.listed)
-    else:
-        cap, why = MAX_FINDINGS, ""
-    report.findings = elide_findings(report.findings, dropped, cap, why)
+    why = ""
+    if walk.cap < MAX_FINDINGS:  # (past the run's bound on findings listed: ``_listing_cap``)
+        assert _BOUND is not None and _BOUND.listed is not None
+        why = _unlisted(_BOUND.listed)
+    report.findings = elide_findings(report.findings, dropped, walk.cap, why)
 
 
 def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
@@ -250,9 +241,6 @@ def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
         check = check_opening(record, ruleset, _BOUND)
         walk = _Replay(record, ruleset, report, check.course)
         walk.cap = _listing_cap()
-        if walk.cap < MAX_FINDINGS:  # (its report may be cut: ``_finish``)
-            global _capped_replays
-            _capped_replays += 1
         walk.run()
         _finish(report, check, walk)
     return report
@@ -450,6 +438,7 @@ class _Memo:
         check = check_opening(record, self.ruleset, _BOUND)
         walker = self.walker
         shared = walker.shared_prefix(record, check.course) if walker is not None else None
+        resume: _Checkpoint | None = None
         if walker is None or shared is None:
             walker = _Replay(
                 record,
@@ -459,15 +448,13 @@ class _Memo:
                 resumable=True,
             )
             self.walker = walker
-            walker.cap = _listing_cap()
-            walker.run()
         else:
             resume = walker.rewind(shared)
             walker.record = record
-            # (past the run's bound on findings listed, a line drops what it cannot list; one
-            # resumed from a line that dropped more lists no more than that line did)
-            walker.cap = _listing_cap()
-            walker.run(resume=resume)
+        # (past the run's bound on findings listed, a line drops what it cannot list; one
+        # resumed from a line that dropped more lists no more than that line did)
+        walker.cap = _listing_cap()
+        walker.run(resume=resume)
         report = walker.report_copy(record)
         _finish(report, check, walker)
         return report
@@ -1052,8 +1039,7 @@ class _Replay:
         not a double-three, with a warning that says so; one warning per record, at its first
         such move, lists the others (past the bound, every move of a record of black columns
         may be one: a warning each made a megabyte's report 57,000 warnings long)."""
-        global _undecided_moves
-        _undecided_moves += 1
+        bound.cuts += 1  # (never remembered: ``Allowance.cuts``)
         self.undecided.append((number, point))
         if len(self.undecided) > 1:
             return

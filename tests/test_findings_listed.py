@@ -19,7 +19,7 @@ from helpers import run_cli
 
 from renju_cli.batch import Settings, _bound_of
 from renju_cli.formats.notation import parse_record
-from renju_cli.judge import Allowance, Judgements
+from renju_cli.judge import Judgements, Listings
 from renju_cli.referee import _unlisted, replay
 from renju_cli.report import MAX_FINDINGS
 from renju_cli.ruleset import load
@@ -96,10 +96,10 @@ def test_a_record_listed_in_part_is_not_remembered_so() -> None:
     # made past the bound would list too little for a record judged within it later
     record = "h8 h8 h8 h8"
     rules = load("renju")
-    tight = Judgements(10**6, listed=Allowance(1))
+    tight = Judgements(10**6, listed=Listings(1))
     listed = [[f.code for f in replay(parse_record(record), rules, tight).findings] for _ in "abc"]
     assert listed == [["occupied", "too-many-findings"]] + [["too-many-findings"]] * 2
-    roomy = Judgements(10**6, listed=Allowance(10**6))
+    roomy = Judgements(10**6, listed=Listings(10**6))
     for _ in range(2):
         whole = replay(parse_record(record), rules, roomy)
         assert [f.code for f in whole.findings] == ["occupied"] * 3
@@ -110,10 +110,10 @@ def test_a_record_whose_opening_findings_were_cut_is_not_remembered_so() -> None
     # three opening-region findings of the opening check, none of the replay's own: cut when
     # the report is finished, and never kept for a later record of the same moves
     rules = load("renju-rif")
-    tight = Judgements(10**6, listed=Allowance(1))
+    tight = Judgements(10**6, listed=Listings(1))
     for _ in range(3):
         replay(parse_record("a1 a2 a3"), rules, tight)
-    whole = replay(parse_record("a1 a2 a3"), rules, Judgements(10**6, listed=Allowance(100)))
+    whole = replay(parse_record("a1 a2 a3"), rules, Judgements(10**6, listed=Listings(100)))
     assert [f.code for f in whole.findings] == ["opening-region"] * 3
 
 
