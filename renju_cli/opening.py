@@ -1240,7 +1240,18 @@ def _for_record(check: OpeningCheck, record: Record) -> OpeningCheck:
             continue
         # (positionally, as the fields are declared: a third of what ``replace`` costs)
         findings.append(
-            Finding(f.code, f.message, f.severity, f.move, f.point, line, offset, f.counts, f.worst)
+            Finding(
+                f.code,
+                f.message,
+                f.severity,
+                f.move,
+                f.point,
+                line,
+                offset,
+                f.counts,
+                f.unlisted,
+                f.why,
+            )
         )
     return _with_findings(check, findings)
 
@@ -1333,7 +1344,10 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
         # judges (decisions and offers are only a protocol's): only its name (a batch of
         # small records must not pay for the walk below, which would find nothing more)
         c = _board_center(width, height, None)
-        if len(record.moves) < 3 or record.setup or c is None:
+        moves = record.moves
+        # (stone 1 off the centre names no opening: nearly every record of a batch of
+        # distinct games, which must not pay for placing its first stones to learn that)
+        if len(moves) < 3 or record.setup or c is None or moves[0].point != c:
             return OpeningCheck(None, [], None)
         ident = _name_of_first_three(_placed_points(record, width, height, 3, {}), c)
         return OpeningCheck(ident.to_json() if ident is not None else None, [], None)

@@ -291,7 +291,7 @@ def _report_like(
                 None if f.line is None else f.line + line_shift,
                 None if f.offset is None else f.offset + offset_shift,
                 dict(f.counts) if f.counts else None,
-                dict(f.worst) if f.worst else None,
+                dict(f.unlisted) if f.unlisted else None,
                 f.why,
             )
             for f in judged.findings

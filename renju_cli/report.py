@@ -78,9 +78,10 @@ class Finding:
     offset: int | None = None
     #: ``too-many-findings`` only: the findings not listed, by code
     counts: dict[str, int] | None = None
-    #: ``too-many-findings`` only: the worst severity of those of each code (not in the JSON:
-    #: what ``filter_findings`` needs to give the finding the severity of what it still counts)
-    worst: dict[str, str] | None = None
+    #: ``too-many-findings`` only: the findings not listed, by code and severity (not in the
+    #: JSON: what the summary counts by severity, and what ``filter_findings`` needs to give the
+    #: finding the severity of what it still counts)
+    unlisted: dict[tuple[str, str], int] | None = None
     #: ``too-many-findings`` only: why fewer are listed than ``MAX_FINDINGS`` (not in the JSON:
     #: its message says it, and ``filter_findings`` words it again)
     why: str = ""
@@ -125,36 +126,31 @@ def elide_findings(
     # (plain dicts: past the run's bound on findings listed, every record is cut here)
     tally = dict(dropped) if dropped else {}
     last = findings[-1] if findings else None
-    if last is not None and last.code == TOO_MANY and last.counts is not None:
-        worst = last.worst or {}
+    if last is not None and last.code == TOO_MANY and last.unlisted is not None:
         why = why or last.why
-        for code, n in last.counts.items():
-            key = (code, worst.get(code, last.severity))
+        for key, n in last.unlisted.items():
             tally[key] = tally.get(key, 0) + n
         findings = findings[:-1]
     kept = findings[:cap]
     for f in findings[cap:]:
         key = (f.code, f.severity)
         tally[key] = tally.get(key, 0) + 1
-    by_code: dict[str, int] = {}
-    worst_of: dict[str, str] = {}
-    for (code, severity), n in tally.items():
-        if n <= 0:
-            continue
-        by_code[code] = by_code.get(code, 0) + n
-        was = worst_of.get(code)
-        if was is None or severity_rank(severity) > severity_rank(was):
-            worst_of[code] = severity
-    if by_code:
-        kept.append(_elided(dict(sorted(by_code.items())), worst_of, len(kept), why))
+    unlisted = {key: n for key, n in tally.items() if n > 0}
+    if unlisted:
+        kept.append(_elided(unlisted, len(kept), why))
     return kept
 
 
-def _elided(
-    counts: dict[str, int], worst_of: dict[str, str], listed: int, why: str = ""
-) -> Finding:
-    """The ``too-many-findings`` finding that counts ``counts`` after ``listed`` findings."""
+def _elided(unlisted: dict[tuple[str, str], int], listed: int, why: str = "") -> Finding:
+    """The ``too-many-findings`` finding that counts ``unlisted`` (by code and severity) after
+    ``listed`` findings, of the worst severity among them."""
     # (past the run's bound on findings listed, every record makes one: no generators)
+    counts: dict[str, int] = {}
+    worst = INFO
+    for (code, severity), n in sorted(unlisted.items()):
+        counts[code] = counts.get(code, 0) + n
+        if _RANK[severity] > _RANK[worst]:
+            worst = severity
     total = sum(counts.values())
     text = ", ".join([f"{code} {n}" for code, n in counts.items()])
     because = f", as {why}" if why else ""
@@ -163,19 +159,7 @@ def _elided(
         if listed
         else f"{total} finding(s) are not listed ({text}){because}"
     )
-    worst = worst_of if worst_of.keys() == counts.keys() else {c: worst_of[c] for c in counts}
-    return Finding(
-        TOO_MANY,
-        words,
-        max(worst.values(), key=_RANK.__getitem__),
-        None,
-        None,
-        None,
-        None,
-        counts,
-        worst,
-        why,
-    )
+    return Finding(TOO_MANY, words, worst, None, None, None, None, counts, unlisted, why)
 
 
 def filter_findings(
@@ -204,13 +188,12 @@ def filter_findings(
         elif code == TOO_MANY and f.counts is not None:
             if code in ignore:
                 continue
-            counts = {c: n for c, n in f.counts.items() if kept(c)}
-            if counts == f.counts and len(out) == len(findings) - 1:
+            unlisted = f.unlisted or {(c, f.severity): n for c, n in f.counts.items()}
+            left = {key: n for key, n in unlisted.items() if kept(key[0])}
+            if len(left) == len(unlisted) and len(out) == len(findings) - 1:
                 out.append(f)  # nothing filtered out
-            elif counts:
-                worst_of = f.worst or {}
-                worst_of = {c: worst_of.get(c, f.severity) for c in counts}
-                out.append(_elided(counts, worst_of, len(out), f.why))
+            elif left:
+                out.append(_elided(left, len(out), f.why))
         elif kept(code):
             out.append(f)
     return out
@@ -316,7 +299,9 @@ class Summary:
     ``records == judged + unreadable + internal_errors``: a record whose judgement failed (an
     ``internal-error`` finding) was read but not judged.  ``duplicates`` counts records found to
     be the same game as an earlier one; ``skipped`` those of them left out of the report
-    (``--duplicates skip``), which are not counted in ``records``.
+    (``--duplicates skip``), which are not counted in ``records``.  ``findings`` (by code) and
+    ``severities`` count the same findings: those listed, a ``too-many-findings`` finding among
+    them, and those it stands for, so that both add up to one total.
     """
 
     records: int = 0
@@ -353,6 +338,11 @@ class Summary:
                 self.severities[f.severity] += 1
                 if f.counts:  # the findings a too-many-findings finding stands for count too
                     self.findings.update(f.counts)
+                    if f.unlisted:
+                        for (_, severity), n in f.unlisted.items():
+                            self.severities[severity] += n
+                    else:  # (a finding made by hand, without its severities)
+                        self.severities[f.severity] += sum(f.counts.values())
                 internal = internal or f.code == "internal-error"
             if internal and not report.unreadable:
                 self.internal_errors += 1

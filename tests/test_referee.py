@@ -22,7 +22,14 @@ from renju_cli.record import (
     SourceLocation,
 )
 from renju_cli.referee import MEMO_MOVES, replay, replay_uncached
-from renju_cli.report import MAX_FINDINGS, Finding, GameReport, Summary, elide_findings
+from renju_cli.report import (
+    MAX_FINDINGS,
+    Finding,
+    GameReport,
+    Summary,
+    elide_findings,
+    filter_findings,
+)
 from renju_cli.ruleset import from_text, load
 
 
@@ -170,6 +177,9 @@ def test_a_record_lists_at_most_max_findings_and_counts_the_rest() -> None:
     summary.add(judge_record(parse_record("h8 " * 150)))
     assert summary.findings["occupied"] == 149
     assert summary.findings["too-many-findings"] == 1
+    # and by severity the same findings: both add up to one total
+    assert summary.severities == {"error": 149 + 1}  # (too-many-findings: an error, as they are)
+    assert sum(summary.severities.values()) == sum(summary.findings.values())
 
 
 def test_elided_findings_keep_their_worst_severity() -> None:
@@ -179,6 +189,30 @@ def test_elided_findings_keep_their_worst_severity() -> None:
     assert out[-1].severity == "error"
     assert out[-1].counts == {"occupied": 2, "unchecked": 1}
     assert elide_findings(kept) is kept  # at the bound nothing changes
+
+
+def test_unlisted_findings_keep_each_severity_through_filters_and_the_summary() -> None:
+    # one code of two severities past the cap (an "unchecked" info and an "unchecked" warning),
+    # and an error of another code: the summary counts each by its own severity, and a filter
+    # that leaves only "unchecked" gives the finding the worst of what it still counts
+    kept = [Finding("unclaimed-foul", "x", move=n) for n in range(MAX_FINDINGS)]
+    more = [Finding("unchecked", "i"), Finding("unchecked", "w", severity="warning")]
+    out = elide_findings([*kept, *more], Counter({("occupied", "error"): 2}))
+    assert out[-1].counts == {"occupied": 2, "unchecked": 2}
+    assert out[-1].unlisted == {("occupied", "error"): 2, ("unchecked", "info"): 1,
+                                ("unchecked", "warning"): 1}  # fmt: skip
+    report = judge_record(parse_record("h8"))
+    report.findings = out
+    summary = Summary()
+    summary.add(report)
+    # 20 listed warnings, the too-many-findings error, and the 4 it stands for
+    assert summary.severities == {"warning": MAX_FINDINGS + 1, "error": 1 + 2, "info": 1}
+    assert sum(summary.severities.values()) == sum(summary.findings.values())
+    left = filter_findings(out, False, ignore=frozenset({"occupied"}))
+    assert left[-1].counts == {"unchecked": 2}
+    assert left[-1].severity == "warning"  # the worst "unchecked" left, not the occupied error
+    merged = elide_findings(left, Counter({("unchecked", "info"): 3}))
+    assert merged[-1].unlisted == {("unchecked", "info"): 4, ("unchecked", "warning"): 1}
 
 
 def test_first_five_after_the_end_is_still_reported() -> None:
@@ -413,7 +447,7 @@ def test_the_field_order_the_referee_builds_positionally() -> None:
     assert names(FirstFive) == ["move", "color", "point", "stones"]
     assert names(ForbiddenMove) == ["move", "point", "kinds"]
     assert names(Finding) == [
-        "code", "message", "severity", "move", "point", "line", "offset", "counts", "worst",
+        "code", "message", "severity", "move", "point", "line", "offset", "counts", "unlisted",
         "why",
     ]  # fmt: skip
 
