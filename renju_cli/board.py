@@ -141,10 +141,12 @@ class Board:
 
     def __init__(self, width: int = 15, height: int | None = None) -> None:
         h = width if height is None else height
-        for side in (width, h):
-            if not MIN_SIZE <= side <= MAX_SIZE:
-                raise ValueError(f"board sides must be {MIN_SIZE} to {MAX_SIZE}, not {side}")
-        g = geometry(width, h)
+        g = _GEOMETRIES.get((width, h))  # (a batch makes a board per record: sizes seen before)
+        if g is None:
+            for side in (width, h):
+                if not MIN_SIZE <= side <= MAX_SIZE:
+                    raise ValueError(f"board sides must be {MIN_SIZE} to {MAX_SIZE}, not {side}")
+            g = geometry(width, h)
         self.geometry = g
         self.width = width
         self.height = h

@@ -281,6 +281,27 @@ def _hot_mask(forbidden: frozenset[str]) -> int:
     return hot
 
 
+def _quiet(k: int, rules: ColorRules) -> int:
+    """The fewest stones of a colour that one of its moves needs beside it on the board to make
+    a five (``k`` in a row) or a shape its rules forbid: a colour with fewer plays its first
+    moves without a look at their lines (a batch of short games: most of their moves).
+
+    In one line, beside the move: a five needs ``k - 1`` stones, an overline ``k``, two fours
+    ``k - 1``, two threes ``k - 2`` where an overline wins (``X.X*.X``; never where a five is
+    exactly five); a four needs ``k - 2`` and a three ``k - 3``, so two of them in two lines
+    need twice that.  ``tests/test_judge.py`` finds these least numbers line by line."""
+    need = k - 1
+    if OVERLINE in rules.forbidden:
+        need = min(need, k)
+    if DOUBLE_FOUR in rules.forbidden:
+        need = min(need, k - 1, 2 * (k - 2))
+    if DOUBLE_THREE in rules.forbidden:
+        need = min(need, 2 * (k - 3))
+        if rules.overline_wins:
+            need = min(need, k - 2)
+    return max(need, 0)
+
+
 #: Raw windows a ``WindowTable`` remembers before it starts afresh (bounds memory: a long batch
 #: meets ever more raw windows, but only a few thousand distinct ``line_key`` windows; 100,000
 #: generated games meet about 65,000 raw windows per colour).
@@ -599,6 +620,13 @@ class Judge:
             0,
             _hot_mask(black.forbidden),
             _hot_mask(white.forbidden),
+        )
+        #: the stones of its colour on the board below which no move of that colour can make
+        #: a five or show the shapes of ``hot``: its ``shape`` is not looked at (``_quiet``)
+        self.quiet: tuple[int, int, int] = (
+            0,
+            _quiet(five_length, black),
+            _quiet(five_length, white),
         )
         self._shift = 2 * five_length  # from a point's bits to the low end of its window
         self._mask = ((1 << (4 * five_length + 2)) - 1) ^ (3 << (2 * five_length))

@@ -557,6 +557,8 @@ class _Replay:
         #: come back there: ``_Checkpoint`` values, and the stones it placed in order
         self.checkpoints: list[_Checkpoint] | None = [] if resumable else None
         self.placed: list[int] = []
+        #: stones of each colour on the board, at least (``run``)
+        self.own = [0, 0, 0]
 
     def dropped_counts(self) -> Counter[tuple[str, str]] | None:
         if self.checkpoints is None:  # (no rewinds: counted once, at the end)
@@ -599,8 +601,9 @@ class _Replay:
         assert self.checkpoints is not None
         c = self.checkpoints[k]
         del self.checkpoints[k:]  # the walk puts it back before move k + 1
-        board, placed = self.board, self.placed
+        board, placed, own, cells = self.board, self.placed, self.own, self.board.cells
         for index in reversed(placed[c.placed :]):
+            own[cells[index]] -= 1
             board.remove(index)
         del placed[c.placed :]
         report = self.report
@@ -690,7 +693,7 @@ class _Replay:
         report = self.report
         cells, width, height = board.cells, board.width, board.height
         index_of_point = board.geometry.index_of_point
-        shape, place, hot = judge.shape, board.place, judge.hot
+        shape, place, hot, quiet = judge.shape, board.place, judge.hot, judge.quiet
         full_draw, area = rules.board_full_draw, width * height
         move_limit = rules.move_limit
         moves = self.record.moves
@@ -703,10 +706,16 @@ class _Replay:
             passes = 0
             pending_claim = None
             start = 0
+            # the stones of each colour on the board (``Judge.quiet``: a colour with fewer than
+            # its ``quiet`` plays without a look at its lines); a board event only takes stones
+            # off, so that counting on past one never counts too few
+            if board.stones:  # (setup stones)
+                self.own = [0, cells.count(BLACK), cells.count(WHITE)]
         else:
             assert checkpoints is not None
             to_move, passes, pending_claim = resume.walk
             start = len(checkpoints)  # the moves before the checkpoint
+        own = self.own  # (a rewind took back the stones it took off)
         guided = self.course.until if self.course is not None else 0
         bound = _BOUND
         if bound is not None:
@@ -718,7 +727,7 @@ class _Replay:
             if number <= guided:  # the opening's course: board events, colours, seat rules
                 to_move = self._follow_course(number, to_move)
                 judge = self.judge
-                shape, hot = judge.shape, judge.hot
+                shape, hot, quiet = judge.shape, judge.hot, judge.quiet
             if result.winner is not None and not self.after_end_reported:
                 self._after_end(number, move)
             stone = to_move
@@ -781,7 +790,9 @@ class _Replay:
                 )
                 continue
 
-            if hot[stone] or report.first_five is None or not result.decided:
+            if own[stone] < quiet[stone]:
+                code = 0  # (too few stones of its colour for a five or a forbidden shape)
+            elif hot[stone] or report.first_five is None or not result.decided:
                 code = shape(board, index, stone)
             else:  # (a colour without forbidden moves, once a five changes nothing more)
                 code = 0
@@ -793,6 +804,7 @@ class _Replay:
                 if kinds:
                     pending_claim = self._foul(number, move, point, index, stone, kinds)
             place(index, stone)
+            own[stone] += 1
             placed.append(index)
             # (after the end, once the first five is known, a five changes nothing)
             if code & FIVES and (report.first_five is None or not result.decided):

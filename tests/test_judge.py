@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from helpers import black_kinds, position, random_board, reference_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from renju_cli.board import BLACK, WHITE, Board
-from renju_cli.judge import RENJU_BLACK, ColorRules, Judge, analyze_window
+from renju_cli.judge import (
+    KINDS,
+    RENJU_BLACK,
+    ColorRules,
+    Judge,
+    analyze_window,
+    shape_counts,
+    window_table,
+)
 
 
 def test_every_kind_that_applies_is_reported() -> None:
@@ -130,3 +139,81 @@ def test_forbidden_points_is_every_forbidden_empty_point() -> None:
             assert listed.get(i, ()) == judge.forbidden_kinds(board, i, BLACK)
     # judging never leaves a stone behind
     assert board.stones == 70
+
+
+# -- Judge.quiet: too few stones of a colour for a five or a forbidden shape ----------------------
+def _fewest_in_one_line(k: int, overline_wins: bool, stone: int) -> dict[str, int]:
+    """The fewest stones of ``stone`` beside the move, on one line of an empty board, that give
+    the line's window each count of ``shape_counts`` (opponent stones and edges only block:
+    they never make a shape, so an empty line gives the least)."""
+    table = window_table(k, not overline_wins, stone)
+    beside = [d for d in range(-k, k + 1) if d]  # the window's cells but the move's own
+    fewest: dict[str, int] = {}
+    for chosen in range(1 << len(beside)):
+        raw = sum(stone << 2 * (k + d) for i, d in enumerate(beside) if chosen >> i & 1)
+        code = table.codes.get(raw)
+        fives, overlines, fours, threes = shape_counts(
+            table.new_code(raw) if code is None else code
+        )
+        n = chosen.bit_count()
+        for name, has in (
+            ("five", fives),
+            ("overline", overlines),
+            ("four", fours),
+            ("two fours", fours >= 2),
+            ("three", threes),
+            ("two threes", threes >= 2),
+        ):
+            if has and n < fewest.get(name, n + 1):
+                fewest[name] = n
+    return fewest
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+@pytest.mark.parametrize("overline_wins", [False, True])
+@pytest.mark.parametrize("kinds", [(), ("double-three",), ("double-four", "overline"), KINDS])
+def test_quiet_is_never_more_than_the_stones_a_shape_needs(
+    k: int, overline_wins: bool, kinds: tuple[str, ...]
+) -> None:
+    """``Judge.quiet[stone]``: below that many stones of its colour on the board, a move's lines
+    are not looked at.  Line by line, every shape its rules care about needs at least that
+    many: a five, and each forbidden kind, in one line or (fours, threes) in two.  For k = 5
+    and renju black: the five X X X X *, the double-four X . X * X . X in one line, the
+    double-three of two lines X X * and * X X crossing; so 4 stones.  Where an overline wins,
+    one line holds two threes with 3: X . X * . X is X . X X and X X . X (where a five must be
+    exactly five, filling either gap makes a four whose five would be an overline)."""
+    rules = ColorRules(overline_wins=overline_wins, forbidden=frozenset(kinds))
+    quiet = Judge(rules, rules, five_length=k).quiet[BLACK]
+    fewest = _fewest_in_one_line(k, overline_wins, BLACK)
+    needs = [fewest["five"]]
+    if "overline" in kinds:
+        needs.append(fewest["overline"])
+    if "double-four" in kinds:
+        needs += [fewest["two fours"], 2 * fewest["four"]]
+    if "double-three" in kinds:
+        needs += [fewest.get("two threes", k + 1), 2 * fewest["three"]]
+    assert quiet == min(needs)  # as few as is safe, and no fewer: the shortcut is exact
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["renju", "freestyle", "omok", "caro"]))
+def test_moves_of_a_quiet_colour_show_no_shape(seed: int, name: str) -> None:
+    """On boards of every mix of stones, a colour with fewer than ``quiet`` stones has no move
+    whose ``shape`` holds a five or a shape its rules forbid (what the replay skips)."""
+    from renju_cli.judge import FIVES
+    from renju_cli.ruleset import load
+
+    rng = random.Random(seed)
+    judge = load(name).judge()
+    for stone in (BLACK, WHITE):
+        few = rng.randrange(judge.quiet[stone])  # of the colour; the other: any number
+        board = random_board(rng, 15, 0, 0.5)
+        for color, n in ((stone, few), (BLACK + WHITE - stone, rng.randrange(60))):
+            while n:
+                i = board.index_of(rng.randrange(15), rng.randrange(15))
+                if not board.cells[i]:
+                    board.place(i, color)
+                    n -= 1
+        for i in board.points():
+            if not board.cells[i]:
+                assert not judge.shape(board, i, stone) & (judge.hot[stone] | FIVES)

@@ -215,6 +215,50 @@ def test_unlisted_findings_keep_each_severity_through_filters_and_the_summary() 
     assert merged[-1].unlisted == {("unchecked", "info"): 4, ("unchecked", "warning"): 1}
 
 
+def test_the_first_stones_that_can_make_a_shape_are_looked_at() -> None:
+    # ``Judge.quiet`` is 4 for both colours under renju: black's fifth stone may already be a
+    # double-three (i8 with g8 h8 and i9 i10), and white's fifth a five (a1-a5):
+    #
+    #   10 . . . . . . . . X          rows 1-10, columns a-i (X black, O white)
+    #    9 . . . . . . . . X
+    #    8 . . . . . . X X *          * : move 9, i8, two threes: g8-i8 and i8-i10
+    #    4 O . . . . . . . .
+    #    1 O . . . . . . . .          white a1-a5: a five at move 10
+    r = run("g8 a1 h8 a2 i9 a3 i10 a4 i8 a5")
+    assert r["forbidden_moves"] == [{"move": 9, "point": "i8", "kinds": ["double-three"]}]
+    assert r["first_five"]["move"] == 10 and r["first_five"]["color"] == "white"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=40),
+    st.sampled_from(["renju", "freestyle", "omok", "caro"]),
+    st.booleans(),
+)
+def test_a_quiet_colour_s_moves_are_judged_as_if_looked_at(
+    points: list[tuple[int, int]], name: str, setup: bool
+) -> None:
+    # ``Judge.quiet``: the replay does not look at the lines of a colour with too few stones
+    # for a five or a forbidden shape; with the shortcut off (quiet 0) the reports are the same
+    # (moves crowded on the central 6x6: fives, fouls, occupied points and setups alike)
+    from renju_cli.referee import _judge_of
+
+    ruleset = load(name)
+    stones = [Point(x + 4, y + 4) for x, y in points]
+    moves = stones[3:] if setup else stones
+    record = Record([Move(p) for p in moves], SourceLocation("<test>", 0))
+    record.setup = [(p, Color.WHITE) for p in stones[:3]] if setup else []
+    judge = _judge_of(ruleset)
+    quiet = judge.quiet
+    shortcut = replay_uncached(record, ruleset).to_json()
+    try:
+        judge.quiet = (0, 0, 0)
+        looked = replay_uncached(record, ruleset).to_json()
+    finally:
+        judge.quiet = quiet
+    assert shortcut == looked
+
+
 def test_first_five_after_the_end_is_still_reported() -> None:
     # The double-three at move 9 ends the game; black's later five is still the first five.
     moves = "f8 a1 g8 a3 h9 a5 h10 a7 h8 a9 h11 a11 h12"
