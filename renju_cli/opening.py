@@ -70,7 +70,7 @@ from renju_cli.board import BLACK, WHITE, Board
 from renju_cli.coords import COLUMNS, Point, center, parse_point
 from renju_cli.formats import AfterLast
 from renju_cli.judge import Judgements, WalkSteps
-from renju_cli.record import OpeningEvent, Record, same_events
+from renju_cli.record import Color, OpeningEvent, Record, same_events
 from renju_cli.report import CODES, ERROR, INFO, MAX_FINDINGS, WARNING, Finding
 from renju_cli.ruleset import Ruleset
 
@@ -1270,8 +1270,8 @@ def _with_findings(check: OpeningCheck, findings: list[Finding]) -> OpeningCheck
 
 class _LastLine:
     """The check of the last line of a variation tree, and what it read: its ruleset, board,
-    declared id, events (the objects) and its first ``read`` stones (``_Context.read``, and
-    the board events' moves).
+    declared id, events (the objects), setup stones and its first ``read`` stones
+    (``_Context.read``, and the board events' moves).
 
     Kept as one tuple, written and read in one step: threads (a Dask worker's, a library
     user's pool) check lines of other trees at once, and a check must never be handed out
@@ -1281,6 +1281,7 @@ class _LastLine:
         Ruleset,
         tuple[int | None, int | None, str | None],
         list[OpeningEvent],
+        list[tuple[Point, Color]],
         int,
         int,
         list[Point | None],
@@ -1294,11 +1295,11 @@ class _LastLine:
         kept = self.kept  # (once: another thread may keep another line meanwhile)
         if kept is None:
             return None
-        kept_rules, board, kept_events, read, length, points, check = kept
+        kept_rules, board, kept_events, setup, read, length, points, check = kept
         moves, events = record.moves, record.opening_events
         if (
             ruleset is not kept_rules
-            or record.setup
+            or record.setup != setup  # (a tree's lines share its root's list: compared in C)
             or (record.width, record.height, record.opening_id) != board
             or not same_events(events, kept_events)
             or min(len(moves), read) != length
@@ -1316,6 +1317,7 @@ class _LastLine:
             ruleset,
             (record.width, record.height, record.opening_id),
             list(record.opening_events),
+            list(record.setup),
             read,
             min(len(moves), read),
             [m.point for m in moves[:read]],
@@ -1328,7 +1330,8 @@ _LAST_LINE = _LastLine()
 
 def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = None) -> OpeningCheck:
     """``check_opening`` made anew; ``read[0]`` is set to how many of the first moves it read
-    when it walked the protocol (only they and the record's events decide it)."""
+    when it walked the protocol, or 0 when a setup kept it from walking (only they, the setup
+    and the record's events decide it)."""
     global _steps_taken  # (what its walk took: ``_walked`` charges it to the run)
     width = record.width or ruleset.width
     height = record.height or record.width or ruleset.height
@@ -1391,6 +1394,8 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
                     f"{protocol.name} opening protocol is not checked",
                 )
             )
+            if read is not None:  # (no stone read: the setup and the events decide it)
+                read[0] = max([0, *(n + 1 for n in board_events)])
         else:
             ctx = _Context(record, ruleset, protocol, tuple(points), width, height, c, events)
             budget = [0, 0, 0]  # paths tried, steps applied, whether options were left untried

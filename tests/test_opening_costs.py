@@ -206,6 +206,31 @@ def test_a_shorter_line_has_no_line_for_a_finding_past_its_end() -> None:
         assert [f.to_json() for f in got.findings] == [f.to_json() for f in fresh.findings]
 
 
+def test_lines_of_a_tree_with_setup_stones_share_its_check_as_far_as_it_goes() -> None:
+    # a root of setup stones (a problem collection): the protocol is not walked, so only the
+    # setup and the events decide the check, which the lines share (``_LastLine``); a line
+    # with other setup stones, or with a swap recorded after move 2, is checked afresh
+    tree = (
+        b"(;GM[4]SZ[15]AB[hh][ii]AW[hi]\n;B[jj](\n;W[kk]\n;B[ll])(\n;W[aa])(\n;W[bb]))"
+        b"(;GM[4]SZ[15]AB[hh]AW[hi]\n;B[jj](\n;W[kk])(\n;W[aa]))"
+        b"(;GM[4]SZ[15]AB[hh]AW[hi]SW[2]\n;B[jj](\n;W[kk]\n;B[cc])(\n;W[aa]))"
+    )
+    rules = load("renju-rif")
+    opening._LAST_LINE.kept = None
+    records = read(tree)
+    assert len(records) >= 7
+    for record in records:
+        got = check_opening(record, rules)
+        fresh = opening._check_opening(record, rules)
+        assert (got.opening, got.course) == (fresh.opening, fresh.course)
+        assert [f.to_json() for f in got.findings] == [f.to_json() for f in fresh.findings]
+        assert f"starts from {len(record.setup)} setup stone(s)" in got.findings[0].message
+    # the second line of the first tree took the first line's check as it is
+    opening._LAST_LINE.kept = None
+    first, second = check_opening(records[0], rules), check_opening(records[1], rules)
+    assert second.findings[0] is first.findings[0]
+
+
 def test_empty_steps_of_two_rulesets_are_not_mistaken_for_each_other(tmp_path: Path) -> None:
     # () is one object: a protocol of no steps and an empty option of a branch without a
     # chooser were found under the same key, an int taken for steps (TypeError, exit 3)
