@@ -111,11 +111,13 @@ _TOKEN_RE = lazy_compile(
     (?P<num>[0-9]+\.(?:\.\.)?)
     | (?P<result>1-0|0-1|1/2-1/2|\*){_END}
     | (?P<empty>--){_END}
-    | (?P<choice>(?i:black|white)){_END}
+    | (?P<choice>(?ai:black|white)){_END}
     | (?P<stone>[a-zA-Z][1-9][0-9]?){_END}
     | (?P<bad>[^\s\[{{;]+)
     """,
-    # no global IGNORECASE: with it [a-z] would match the Kelvin sign, which parse_point refuses
+    # no global IGNORECASE: with it [a-z] would match the Kelvin sign, which parse_point refuses;
+    # the colour words are case-insensitive in ASCII only (under Unicode folding "whİte" matched,
+    # and "whi̇te" is no colour)
     re.VERBOSE,
 )
 _TAG_RE = lazy_compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
