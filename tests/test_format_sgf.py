@@ -1017,7 +1017,13 @@ _PIECES = [
     b"(;PB[\xe9]C[x])CA[GBK] ",  # (a root without a move is scanned up to the next tree)
     b"(;CA[bogus];B[hh])",  # an unknown charset: a note
     b"(;CA[cp037];B[hh])",  # EBCDIC: a note
-    b"(;AB[hh]PB[x];W[ii])",  # setup: the parser's
+    b"(;AB[hh]PB[x];W[ii])",  # setup stones on an info root
+    b"(;SZ[15]AB[aa:ao][ba:bo]AW[hh];B[ki];B[lc])",  # compressed lists; black twice
+    b"(;AB[hh]PL[W];W[ii];B[jj])",  # who plays first
+    b"(;AB[hh][hh]AW[hh];B[hh])",  # a point set twice, then played on
+    b"(;AB[aa:zz];B[hh])",  # more stones than the board has points: the line's problem
+    b"(;AB[aa:oo]AW[aa];B[hh])",  # every point, and one of them again
+    b"(;AW[zz]AB[h];B[hh])",  # below the board, a bad point
     b"(;AddBlack[hh];W[ii])",
     b"(;SW[Y];B[hh])",
     b"(;B[hh]PB[x];W[ii])",  # a move on the root
@@ -1071,11 +1077,12 @@ def test_short_games_read_as_the_parser_reads_them(
 #: game one for the parser, or say something of their own)
 _NAMES = [b"GM", b"FF", b"RU", b"PB", b"PW", b"RE", b"DT", b"EV", b"ON", b"GN", b"GC", b"C"]
 _ODD_NAMES = [b"SZ", b"CA", b"ca", b"KM", b"XX", b"pb", b"Pb", b"AB", b"AE", b"SW", b"5A", b"B"]
+_ODD_NAMES += [b"AW", b"PL", b"AddWhite"]
 _VALUES = [b"", b"4", b"15", b"19", b"15:17", b"x", b"renju", b"RIF", b"renju-rif", b"Soosyrv-8"]
 _VALUES += [b"swap2 game", b"B+R", b"W+Time", b"0", b"?", b"d4", b"I13", b"Ann  Lee", b"2024-05-01"]
 _ODD_VALUES = [b" ", b"30", b"nonsense", b"Zo\xc3\xab", b"\xe9", b"\x81", b"\x81]", b"a\\]b"]
 _ODD_VALUES += [b"(x)", b"(;x", b"two\nlines", b" CA[GBK", b"UTF-8", b"latin-1", b"GBK", b"cp037"]
-_ODD_VALUES += [b"hh", b"aa:bb", b"x" * 40]
+_ODD_VALUES += [b"hh", b"aa:bb", b"x" * 40, b"B", b"W", b"aa:oo", b"ba:bo", b"zz"]
 _MOVES = [b"hh", b"ii", b"hi", b"oa", b"aa"]
 _ODD_MOVES = [b"", b"tt", b"pp", b"zz", b"a"]  # passes, off the board, below it, malformed
 
