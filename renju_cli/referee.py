@@ -282,17 +282,9 @@ def _report_like(
         if judged.forbidden_moves
         else [],
         [
-            Finding(
-                f.code,
-                f.message,
-                f.severity,
-                f.move,
-                f.point,
+            f.at(
                 None if f.line is None else f.line + line_shift,
                 None if f.offset is None else f.offset + offset_shift,
-                dict(f.counts) if f.counts else None,
-                dict(f.unlisted) if f.unlisted else None,
-                f.why,
             )
             for f in judged.findings
         ]

@@ -90,6 +90,22 @@ class Finding:
         if not self.severity:
             self.severity = CODES.get(self.code, ERROR)
 
+    def at(self, line: int | None, offset: int | None) -> Finding:
+        """A copy of this finding at another line and offset, its counts its own (built
+        positionally, as the fields are declared: a third of what ``replace`` costs)."""
+        return Finding(
+            self.code,
+            self.message,
+            self.severity,
+            self.move,
+            self.point,
+            line,
+            offset,
+            dict(self.counts) if self.counts else None,
+            dict(self.unlisted) if self.unlisted else None,
+            self.why,
+        )
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "code": self.code,
