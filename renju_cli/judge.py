@@ -517,6 +517,13 @@ class PerRecord(Allowance):
     def __init__(self, limit: int, terms: str = "", per: int = 0) -> None:
         super().__init__(limit, terms, 1 if per else 0, per)
 
+    def next_record(self) -> None:
+        """Count a record: ``per`` more (``Allowance.next_record`` with ``every`` 1, or a gain of
+        0; once per record of a batch, without the test)."""
+        self.records += 1
+        self.left += self.gain
+        self.limit += self.gain
+
 
 class WalkSteps(PerRecord):
     """Steps of opening-protocol walks a run's records may still take (``opening``): a step
@@ -563,7 +570,7 @@ class Judgements(Allowance):
 
     def next_record(self) -> None:
         """Count a record, for the walk steps and the findings listed too."""
-        super().next_record()
+        Allowance.next_record(self)
         if self.walk_steps is not None:
             self.walk_steps.next_record()
         if self.listed is not None:
