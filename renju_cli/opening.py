@@ -1369,6 +1369,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
         for finding in _declared_id(record, ident, sum(p is not None for p in points[:3]) == 3):
             found.put(finding)
     state: _State | None = None
+    stones_read: int | None = None  # of the first moves, when only they decide the check
     if protocol is not None:
         summary = {"id": None, "name": None, "symmetry": None, **summary}
         summary["protocol"] = protocol.name
@@ -1380,8 +1381,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
                     f"{protocol.name} opening protocol is not checked",
                 )
             )
-            if read is not None:  # (no stone read: the setup and the events decide it)
-                read[0] = max([0, *(n + 1 for n in board_events)])
+            stones_read = 0  # (the setup and the events decide it)
         else:
             ctx = _Context(record, ruleset, protocol, tuple(points), width, height, c, events)
             budget = [0, 0, 0]  # paths tried, steps applied, whether options were left untried
@@ -1399,8 +1399,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
                     )
                 )
             else:
-                if read is not None and not record.setup:
-                    read[0] = max([ctx.read[0], *(n + 1 for n in board_events)])
+                stones_read = ctx.read[0]
                 _steps_taken += budget[0] + budget[1]  # (a path tried costs a step)
                 found = state.findings
                 if budget[2]:
@@ -1421,6 +1420,8 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
                     summary.update(ident.to_json() if ident else {"id": None, "name": None})
     elif not record.setup:
         _events_without_protocol(record, ruleset, board_events, found)
+    if read is not None and stones_read is not None:  # (and the moves of the board events)
+        read[0] = max([stones_read, *(n + 1 for n in board_events)])
     course, more = _course(record, ruleset, state, board_events)
     for finding in more:
         found.put(finding)

@@ -90,6 +90,14 @@ class Finding:
         if not self.severity:
             self.severity = CODES.get(self.code, ERROR)
 
+    def unlisted_tally(self) -> dict[tuple[str, str], int]:
+        """The findings a ``too-many-findings`` finding stands for, by code and severity: its
+        ``unlisted``, or (one made by hand, with ``counts`` only) its counts at its own
+        severity; empty for any other finding."""
+        if self.unlisted is not None:
+            return self.unlisted
+        return {(code, self.severity): n for code, n in (self.counts or {}).items()}
+
     def at(self, line: int | None, offset: int | None) -> Finding:
         """A copy of this finding at another line and offset, its counts its own (built
         positionally, as the fields are declared: a third of what ``replace`` costs)."""
@@ -142,9 +150,9 @@ def elide_findings(
     # (plain dicts: past the run's bound on findings listed, every record is cut here)
     tally = dict(dropped) if dropped else {}
     last = findings[-1] if findings else None
-    if last is not None and last.code == TOO_MANY and last.unlisted is not None:
+    if last is not None and last.code == TOO_MANY and last.counts is not None:
         why = why or last.why
-        for key, n in last.unlisted.items():
+        for key, n in last.unlisted_tally().items():
             tally[key] = tally.get(key, 0) + n
         findings = findings[:-1]
     kept = findings[:cap]
@@ -204,7 +212,7 @@ def filter_findings(
         elif code == TOO_MANY and f.counts is not None:
             if code in ignore:
                 continue
-            unlisted = f.unlisted or {(c, f.severity): n for c, n in f.counts.items()}
+            unlisted = f.unlisted_tally()
             left = {key: n for key, n in unlisted.items() if kept(key[0])}
             if len(left) == len(unlisted) and len(out) == len(findings) - 1:
                 out.append(f)  # nothing filtered out
@@ -353,12 +361,9 @@ class Summary:
                 self.findings[f.code] += 1
                 self.severities[f.severity] += 1
                 if f.counts:  # the findings a too-many-findings finding stands for count too
-                    self.findings.update(f.counts)
-                    if f.unlisted:
-                        for (_, severity), n in f.unlisted.items():
-                            self.severities[severity] += n
-                    else:  # (a finding made by hand, without its severities)
-                        self.severities[f.severity] += sum(f.counts.values())
+                    for (code, severity), n in f.unlisted_tally().items():
+                        self.findings[code] += n
+                        self.severities[severity] += n
                 internal = internal or f.code == "internal-error"
             if internal and not report.unreadable:
                 self.internal_errors += 1
