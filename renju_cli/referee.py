@@ -266,7 +266,8 @@ def _report_like(
     """The report of ``record`` with fresh copies of what the replay of ``judged`` found
     (result, first five, forbidden moves, findings with their lines and offsets shifted,
     opening): a report handed out is the caller's to change, and the memo or the resumable
-    replay keeps its own."""
+    replay keeps its own.  (Findings not shifted are shared: nothing changes a finding once
+    made, as the opening check's memo shares them too.)"""
     r, ff = judged.result, judged.first_five
     return GameReport(
         record.source,
@@ -281,19 +282,28 @@ def _report_like(
         [ForbiddenMove(f.move, f.point, list(f.kinds)) for f in judged.forbidden_moves]
         if judged.forbidden_moves
         else [],
-        [
-            f.at(
-                None if f.line is None else f.line + line_shift,
-                None if f.offset is None else f.offset + offset_shift,
-            )
-            for f in judged.findings
-        ]
-        if judged.findings
-        else [],
+        _findings_at(judged.findings, line_shift, offset_shift),
         dict(record.metadata),
         list(record.notes),
         record.unreadable,
     )
+
+
+def _findings_at(findings: list[Finding], line_shift: int, offset_shift: int) -> list[Finding]:
+    """A list of its own of ``findings``, their lines and offsets shifted: those that do not
+    move are shared (a line of a variation tree, whose findings stay where they are, repeats
+    its root's problems in every line)."""
+    if not line_shift and not offset_shift:
+        return list(findings)
+    return [
+        f.at(
+            None if f.line is None else f.line + line_shift,
+            None if f.offset is None else f.offset + offset_shift,
+        )
+        if f.line is not None or f.offset is not None
+        else f
+        for f in findings
+    ]
 
 
 _SCALARS = (str, int, bool, type(None))

@@ -330,6 +330,32 @@ def test_variation_records_are_their_paths_read_alone() -> None:
     assert note.moves[2] is not offers.moves[2]  # C[a note] is set on a copy
 
 
+def test_lines_of_a_tree_have_a_declared_result_of_their_own() -> None:
+    # (the root's game info is read once for the lines of its tree: each gets a copy)
+    a, b = read("(;GM[4]RE[B+R];B[hh](;W[ii])(;W[jj]))")
+    assert a.declared_result == b.declared_result == DeclaredResult("black", "resign", "B+R")
+    assert a.declared_result is not b.declared_result
+
+
+def test_a_node_read_ahead_at_a_parenthesis_is_not_read_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # at each "(" the parser reads the next node to see whether it starts a new game (GM, FF);
+    # a node that does not is taken as read: four nodes, four reads (six before)
+    parsed: list[int] = []
+    parse_node = sgf._Parser._parse_node
+
+    def counted(self: Any, line: int, is_root: bool = False) -> Any:
+        parsed.append(line)
+        return parse_node(self, line, is_root)
+
+    monkeypatch.setattr(sgf._Parser, "_parse_node", counted)
+    records = read("(;GM[4]\n;B[hh]\n(;W[ii]!)\n(;W[jj]))")
+    assert parsed == [1, 2, 3, 4]
+    assert [names(r) for r in records] == [["h8", "i7"], ["h8", "j6"]]
+    assert [[p.line for p in r.problems] for r in records] == [[3], []]
+
+
 NODES = st.sampled_from(
     [
         "B[hh]",
@@ -347,9 +373,12 @@ NODES = st.sampled_from(
         "SW[3]",
         "5A[hh][ii]",
         "RE[W+T]",
+        "RE[B+R]",
         "PB[P]",
         "GN[renju]",
         "RU[bad]",
+        "ON[D4]",
+        "W[gg]!",  # (junk: a problem of the node, read ahead at a "(" and then taken as read)
         "",
     ]
 )
@@ -361,9 +390,10 @@ TREES: st.SearchStrategy[Tree] = st.recursive(
 
 
 @settings(max_examples=150, deadline=None)
-@given(TREES, st.sampled_from([4096, 2]))
-def test_random_trees_paths_are_read_alone_alike(root: Tree, max_moves: int) -> None:
-    assert_paths_read_alone_alike(root, max_moves=max_moves)
+@given(TREES, st.sampled_from([4096, 2]), st.sampled_from(["", "GM[3]"]))
+def test_random_trees_paths_are_read_alone_alike(root: Tree, max_moves: int, game: str) -> None:
+    # (``GM`` on the root only: on a variation's first node it starts a new game)
+    assert_paths_read_alone_alike((game + root[0], root[1]), max_moves=max_moves)
 
 
 def test_deep_comb_shares_moves_and_walks_each_node_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -365,6 +365,10 @@ class _Parser:
         self.room = MAX_NODE_PROBLEMS
         self.dropped = 0
         self.problem_words: dict[str, str] = {}
+        #: the node ``_starts_new_game`` read ahead and found not to start a game, with where
+        #: it starts and the state after it: the node the parse reads next, not read twice (a
+        #: tree of many short variations would read each first node twice)
+        self.ahead: tuple[int, _Node, int, int, str | None, int, int] | None = None
 
     # -- low level
 
@@ -572,9 +576,14 @@ class _Parser:
             if self.pos >= len(self.data) or self.data[self.pos] != 0x3B:
                 return False
             self.pos += 1
+            start = self.pos
             node = self._parse_node(self.line)
-            return node.has("GM", "FF")
-        finally:  # (a look ahead: the node is parsed again, its problems counted then)
+            if node.has("GM", "FF"):
+                return True
+            # (the parse takes it at ``start``, as it stands after it, problems counted then)
+            self.ahead = (start, node, self.pos, self.line, self.dbcs, self.room, self.dropped)
+            return False
+        finally:  # (a look ahead: taken back)
             self.pos, self.line, self.dbcs, self.room, self.dropped = pos, line, dbcs, room, dropped
 
     def _skip_subtree(self) -> bool:
@@ -708,7 +717,15 @@ class _Parser:
             elif c == 0x3B:  # ;
                 line = self.line
                 self.pos += 1
-                node = self._parse_node(line, is_root=tree.root is None and current is None)
+                is_root = tree.root is None and current is None
+                ahead = self.ahead
+                if ahead is not None and ahead[0] == self.pos and not is_root:
+                    # read ahead as it is read here (a root's ``CA`` may change the decoding)
+                    node = ahead[1]
+                    self.pos, self.line, self.dbcs, self.room, self.dropped = ahead[2:]
+                else:
+                    node = self._parse_node(line, is_root=is_root)
+                self.ahead = None
                 if (
                     in_sequence
                     and not node.props
@@ -849,6 +866,10 @@ class _Ctx:
         #: normalising the name cost as much as the rest of a short game's root (names of
         #: rules are short: a longer value is not kept)
         self.rules: dict[str, str | None] = {}
+        #: ``RE`` value -> its declared result (a copy is handed out: a record's is its own):
+        #: every line of a tree repeats its root's, and the pattern match cost as much as the
+        #: rest of the line's game info
+        self.results: dict[str, DeclaredResult] = {}
 
     def rule(self, name: str) -> str | None:
         """The shipped ruleset of an ``RU`` value (``ruleset_for``), or ``None``."""
@@ -858,6 +879,15 @@ class _Ctx:
         if len(name) <= 4 * _MEMO_KEY_BYTES and len(self.rules) < _MEMO_ENTRIES:
             self.rules[name] = rule
         return rule
+
+    def result(self, text: str) -> DeclaredResult:
+        """The declared result of an ``RE`` value (``parse_result``), a copy of its own."""
+        known = self.results.get(text)
+        if known is None:
+            known = parse_result(text)
+            if len(text) <= 4 * _MEMO_KEY_BYTES and len(self.results) < _MEMO_ENTRIES:
+                self.results[text] = known
+        return DeclaredResult(known.winner, known.reason, known.text)
 
     def text(self, raw: bytes, notes: list[str], ident: str, line: int, simple: bool = True) -> str:
         text = self.decode(raw)
@@ -1419,6 +1449,7 @@ class _PathWalk:
         "events",
         "events_cut",
         "info",
+        "info_made",
         "info_order",
         "joined",
         "marks",
@@ -1462,6 +1493,9 @@ class _PathWalk:
         #: the order they were added (to take them back)
         self.info: dict[str, str] = {}
         self.info_order: list[str] = []
+        #: what ``info`` says (``_game_info``), until it changes: every line of a tree repeats
+        #: its root's game info
+        self.info_made: _GameInfo | None = None
         self.stopped = False  # a bad move or ``max_moves``: the path's moves end here
         #: ``marks[k]``: the state before node ``k`` of the current path (not kept for a tree
         #: of one path, which is never rewound)
@@ -1494,9 +1528,11 @@ class _PathWalk:
         self.event_weight, self.events_cut = mark.event_weight, mark.events_cut
         del self.problems[mark.problems :]
         del self.notes[mark.notes :]
-        for ident in self.info_order[mark.info :]:
-            del self.info[ident]
-        del self.info_order[mark.info :]
+        if mark.info < len(self.info_order):
+            for ident in self.info_order[mark.info :]:
+                del self.info[ident]
+            del self.info_order[mark.info :]
+            self.info_made = None
         del self.root_pieces[mark.root_pieces :]
         if self.joined is not None and mark.pieces < self.joined[2]:
             self.joined = None  # its pieces are taken back: others may come at their places
@@ -1534,6 +1570,7 @@ class _PathWalk:
             if ident not in self.info:
                 self.info[ident] = text
                 self.info_order.append(ident)
+                self.info_made = None
         if ni.notes:
             self.notes.extend(ni.notes)
         if self.stopped:
@@ -1681,26 +1718,16 @@ class _PathWalk:
         rule: str | None = None
         opening_id = None
         if info:  # (bare games, the many trees of a big collection, have no game info)
-            # in the order of ``_INFO_KEYS`` (of metadata as written out), but a look-up per
-            # property of the path, not per known property (a collection's game states one)
-            said = [ident for ident in info if ident in _INFO_KEYS and info[ident]]
-            if len(said) > 1:
-                said.sort(key=_INFO_RANK.__getitem__)
-            for ident in said:
-                meta[_INFO_KEYS[ident]] = info[ident]
-            gm = info.get("GM")
-            if gm is not None and gm.strip() not in ("4", "5"):
-                notes.append(f"GM[{gm}] is not gomoku/renju (GM[4] or GM[5]); read as gomoku")
-            declared = parse_result(info["RE"]) if "RE" in info else None
-            if "RU" in info:
-                meta["rule_name"] = info["RU"]
-                rule = ctx.rule(info["RU"])
-            elif "GN" in info:
-                rule, matched = ruleset_for(info["GN"], search=True)
-                if matched is not None:
-                    meta["rule_name"] = matched
-            if "ON" in info and _OPENING_ID.fullmatch(info["ON"].strip()):
-                opening_id = info["ON"].strip().upper()
+            made = self.info_made
+            if made is None or made.ctx is not ctx:
+                made = self.info_made = _game_info(info, ctx)
+            meta.update(made.metadata)
+            if made.note:
+                notes.append(made.note)
+            if made.declared is not None:
+                d = made.declared  # (a copy: a record's is its own)
+                declared = DeclaredResult(d.winner, d.reason, d.text)
+            rule, opening_id = made.rule, made.opening_id
         events: list[OpeningEvent] = []
         if self.events:
             if self.sorted_events is None:
@@ -1729,6 +1756,46 @@ class _PathWalk:
             None,  # protocol_not_followed
             _player(self.player),  # to_move
         )
+
+
+class _GameInfo(NamedTuple):
+    """What a path's game info says of its record (``_game_info``), made under ``ctx``."""
+
+    ctx: _Ctx
+    metadata: dict[str, str]
+    note: str
+    declared: DeclaredResult | None
+    rule: str | None
+    opening_id: str | None
+
+
+def _game_info(info: dict[str, str], ctx: _Ctx) -> _GameInfo:
+    """The metadata, note, declared result, rule and opening id of a path's game info."""
+    meta: dict[str, str] = {}
+    # in the order of ``_INFO_KEYS`` (of metadata as written out), but a look-up per property
+    # of the path, not per known property (a collection's game states one)
+    said = [ident for ident in info if ident in _INFO_KEYS and info[ident]]
+    if len(said) > 1:
+        said.sort(key=_INFO_RANK.__getitem__)
+    for ident in said:
+        meta[_INFO_KEYS[ident]] = info[ident]
+    note = ""
+    gm = info.get("GM")
+    if gm is not None and gm.strip() not in ("4", "5"):
+        note = f"GM[{gm}] is not gomoku/renju (GM[4] or GM[5]); read as gomoku"
+    declared = ctx.result(info["RE"]) if "RE" in info else None
+    rule: str | None = None
+    if "RU" in info:
+        meta["rule_name"] = info["RU"]
+        rule = ctx.rule(info["RU"])
+    elif "GN" in info:
+        rule, matched = ruleset_for(info["GN"], search=True)
+        if matched is not None:
+            meta["rule_name"] = matched
+    opening_id = None
+    if "ON" in info and _OPENING_ID.fullmatch(info["ON"].strip()):
+        opening_id = info["ON"].strip().upper()
+    return _GameInfo(ctx, meta, note, declared, rule, opening_id)
 
 
 def _player(value: str | None) -> Color | None:
