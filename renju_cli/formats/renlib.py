@@ -474,13 +474,23 @@ def _record(
     for key, parts in texts.items():
         metadata[key] = "\n".join(parts)
     leaf = line[-1]
+    # positional arguments, in field order (path, index, line, offset, variation; then moves,
+    # source, width, height, declared result, rule, opening id, metadata, setup, events,
+    # notes, problems, format): keywords cost a third more, and a library is thousands of lines
     record = Record(
-        moves=moves,
-        source=SourceLocation(path, index, offset=leaf.offset, variation=str(index + 1)),
-        width=BOARD_SIZE,
-        height=BOARD_SIZE,
-        metadata=metadata,
-        format=NAME,
+        moves,
+        SourceLocation(path, index, None, leaf.offset, str(index + 1)),
+        BOARD_SIZE,
+        BOARD_SIZE,
+        None,
+        None,
+        None,
+        metadata,
+        [],
+        [],
+        [],
+        [],
+        NAME,
     )
     if len(moves) > options.max_moves:
         del moves[options.max_moves :]
