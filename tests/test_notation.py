@@ -153,6 +153,34 @@ def test_points_written_without_blanks_read_as_the_tokenizer_reads_them() -> Non
     assert notation._plain_moves("h8i9j100", 1) is None  # (the tokenizer says what is wrong)
 
 
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(["h8", "H8", "j10", "a1", "z26", "k07", "h100", "x", "1"]), max_size=8
+        ),
+        max_size=4,
+    ),
+    st.sampled_from([None, 0, 1, 2, 3, 5, 100]),
+)
+def test_points_without_blanks_read_in_one_call_as_match_by_match(
+    groups: list[list[str]], limit: int | None
+) -> None:
+    # a token of points written without blanks is read in one ``findall`` when nothing lies
+    # between its points, else match by match: both give the tokenizer's moves, with its bound
+    body = " ".join("".join(group) for group in groups)
+    at_once = notation._plain_moves(body, 3, limit)
+    saved = notation._JOINED_CHARS
+    try:
+        notation._JOINED_CHARS = 0  # (every token match by match)
+        one_by_one = notation._plain_moves(body, 3, limit)
+    finally:
+        notation._JOINED_CHARS = saved
+    assert at_once == one_by_one
+    if at_once is not None:
+        assert at_once == notation._tokenize(body, 3, limit)[0]
+
+
 def test_lines_with_events_read_blank_by_blank() -> None:
     # the shape of a swap line (25,000 of them made a hostile file): read without the tokenizer
     simple = notation._simple_events("h8 h9 i10 swap i7 {j10 g10} j10 k7", 1, 100)

@@ -72,6 +72,10 @@ _LEADING_RESULT = re.compile(
 )
 _CONTINUATION = re.compile(r"^\s*(\d+)\.")
 _POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
+#: Points written without blanks are read in one ``findall`` up to this many characters (a game
+#: on the largest board is about 1,700); a longer token is read match by match, no further than
+#: the limit of moves.
+_JOINED_CHARS = 4096
 
 
 def sniff(head: bytes) -> int:
@@ -151,8 +155,21 @@ def _plain_moves(body: str, line: int, limit: int | None = None) -> list[Move] |
                 # points written without blanks (h8i9j10, a web page's game): as the
                 # tokenizer reads them, point by point, without it (a 600-move game of
                 # them spent a seventh of its check in the tokenizer), and no further than
-                # it (one more than the limit); match by match, not by one pattern of the
-                # whole token, whose backtracking stack took 80 MB for a line of 500,000
+                # it (one more than the limit)
+                parts = _POINT.findall(token) if len(token) <= _JOINED_CHARS else None
+                if parts is not None and sum(map(len, parts)) == len(token):
+                    # nothing between the points (the matches cover the token): in one call
+                    take = parts if limit is None else parts[: max(limit + 1 - len(moves), 0)]
+                    for part in take:
+                        moves.append(
+                            Move(point_of.get(part) or _learnt(part), None, line, None, part)
+                        )
+                    if len(take) < len(parts):
+                        break  # (the tokenizer stops there too: the rest is not read)
+                    continue
+                # a long token, or one with something between its points: match by match, not
+                # by one pattern of the whole token, whose backtracking stack took 80 MB for a
+                # line of 500,000, and no further than the limit
                 end = 0
                 for m in _POINT.finditer(token):
                     if m.start() != end:
