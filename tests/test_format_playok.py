@@ -751,3 +751,33 @@ def test_an_early_result_followed_by_no_stone_is_said_too() -> None:
         "movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)",
     ]
     assert rec.declared_result is not None and rec.declared_result.text == "1-0"  # the tag
+
+
+#: The damaged-tag pattern as it was, matched whole against the line as it stands: blanks at
+#: both of its ends, around the optional brackets, made it cost the square of a line of blanks.
+_OLD_BROKEN_TAG = r'\s*\[?\s*[A-Za-z][A-Za-z0-9_]*\s+"[^"]*"\s*\]?\s*'
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=' \t\u3000\x85[]"aZ_9x', max_size=24))
+def test_the_damaged_tag_pattern_matches_stripped_lines_as_it_matched_whole_lines(
+    line: str,
+) -> None:
+    import re
+
+    old = re.fullmatch(_OLD_BROKEN_TAG, line) is not None
+    assert (playok._BROKEN_TAG_RE.fullmatch(line.strip()) is not None) == old
+
+
+@pytest.mark.parametrize(
+    "line",
+    [" " * 200_000 + "1", 'Event "x"' + " " * 200_000 + "y", '  Time "07:53:48"]' + " " * 200_000],
+)
+def test_a_long_line_of_blanks_in_a_tag_section_is_read_in_one_pass(line: str) -> None:
+    # each took minutes at 1 MB (the pattern's blanks backtracked over each other); a line of
+    # 200,000 blanks would take about a minute at the square of its length
+    text = f'[Site "PlayOK"]\n[Black "ann"]\n{line}\n\n1. h8 h9 1-0\n'
+    (rec,) = read_text(text)
+    assert rec.metadata["black"] == "ann"
+    damaged = [p.message for p in rec.problems if "lost its '['" in p.message]
+    assert len(damaged) == (1 if "Time" in line else 0)

@@ -434,3 +434,56 @@ def test_one_damaged_opening_line_does_not_lose_the_file() -> None:
     assert [len(r.moves) for r in recs] == [3, 3, 0, 3] and recs[2].unreadable
     # two bad lines of four is no opening file
     assert gomocup_openings.sniff(b"0,0, 1,0\nh8 h9\n0,0, 1,1\nh8\n") == 0
+
+
+#: The header and opening-line patterns as they were, matched whole against the line as it
+#: stands: blanks at their ends, around an optional part, made them cost the square of a line
+#: of blanks (a header and 1 MB of spaces ran for minutes).
+_OLD_HEADER = r"\s*Piskvorky\s+(\d+)\s*[xX]\s*(\d+)\s*(?:,\s*(.*?))?\s*"
+_OLD_OPENING_LINE = (
+    rb"[ \t]*-?\d{1,2}[ \t]*,[ \t]*-?\d{1,2}(?:[ \t]*,[ \t]*-?\d{1,2}[ \t]*,[ \t]*-?\d{1,2})*"
+    rb"[ \t]*,?[ \t]*"
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.sampled_from(["Piskvorky 20x20", " piskvorky 7 X 9", "Piskvorky 20x20, 0", "Piskvorky"]),
+    st.text(alphabet=" \t\u3000\x1c,0:x", max_size=12),
+)
+def test_the_header_pattern_reads_stripped_lines_as_it_read_whole_lines(
+    head: str, tail: str
+) -> None:
+    import re
+
+    line = head + tail
+    old = re.fullmatch(_OLD_HEADER, line, re.I)
+    new = psq._HEADER.fullmatch(line.strip())
+    assert (old is None) == (new is None)
+    if old is not None and new is not None:
+        assert old.group(1, 2) == new.group(1, 2)
+        assert (old.group(3) or "").strip() == (new.group(3) or "").strip()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=" \t,-0123x", max_size=20))
+def test_the_opening_line_pattern_reads_stripped_lines_as_it_read_whole_lines(line: str) -> None:
+    import re
+
+    raw = line.encode("ascii")
+    old = re.fullmatch(_OLD_OPENING_LINE, raw) is not None
+    assert psq.is_opening_line(raw + b"\r\n") == old
+    assert (psq.opening_offsets(line) is not None) == old
+
+
+def test_a_header_or_an_opening_line_padded_with_blanks_is_read_in_one_pass() -> None:
+    # minutes each at 1 MB before; 200,000 blanks would take about a minute at their square
+    blanks = " " * 200_000
+    record = psq.parse_psq(["Piskvorky 20x20, 0" + blanks + "0", "1,1,0", "2,2,0"], "x.psq")
+    assert (record.width, record.height, len(record.moves)) == (20, 20, 2)
+    assert record.metadata["psq_levels"] == "0" + blanks + "0"
+    refused = psq.parse_psq(["Piskvorky 20x20" + blanks + "y", "1,1,0"], "x.psq")
+    assert [p.message for p in refused.problems] == ["not a psq record: no header and no moves"]
+    assert psq.opening_offsets("0,0" + blanks + "x") is None
+    assert psq.opening_offsets("0,0" + blanks) == [(0, 0)]
+    assert not psq.is_opening_line(b"1,1" + blanks.encode() + b"x\n")

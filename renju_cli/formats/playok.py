@@ -123,7 +123,10 @@ _TOKEN_RE = lazy_compile(
 _TAG_RE = lazy_compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 #: A tag line that lost a bracket (``Time "07:53:48"]``, ``[Time "07:53:48"``): in a tag
 #: section it is a damaged tag, not the start of the movetext
-_BROKEN_TAG_RE = lazy_compile(r'\s*\[?\s*[A-Za-z][A-Za-z0-9_]*\s+"[^"]*"\s*\]?\s*')
+#: (matched whole against the stripped line: blanks at both ends of the pattern, around the
+#: optional brackets, backtracked over each other, and a line of 1 MB of spaces in a tag
+#: section ran for minutes)
+_BROKEN_TAG_RE = lazy_compile(r'\[?\s*[A-Za-z][A-Za-z0-9_]*\s+"[^"]*"\s*\]?')
 _UNESCAPE_RE = lazy_compile(r"\\(.)")
 # bounded digit runs: int() of a 5000-digit string raises (and costs quadratic time)
 _GAMETYPE_RE = lazy_compile(r"\s*([0-9]{1,9})\s*(?:,\s*([0-9]{1,9})\s*)?")
@@ -435,7 +438,7 @@ class _Reader:
             and not game.in_movetext
             and self.in_comment is None
             and not line.lstrip().startswith("[")
-            and _BROKEN_TAG_RE.fullmatch(line)
+            and _BROKEN_TAG_RE.fullmatch(line.strip())
         ):
             # (a "[Key" line without its "]" is reported by the tag scanner itself)
             game.problems.append(

@@ -74,7 +74,10 @@ EXTENSIONS = (".psq",)
 FORMAT = "psq"
 OPENING_FORMAT = "gomocup-opening"
 
-_HEADER = lazy_compile(r"\s*Piskvorky\s+(\d+)\s*[xX]\s*(\d+)\s*(?:,\s*(.*?))?\s*", re.I)
+#: The header line, matched whole once stripped: blanks at either end of a pattern matched whole,
+#: around an optional part, backtrack over each other (a header and 1 MB of spaces ran for
+#: minutes); a stripped line leaves one way to match.
+_HEADER = lazy_compile(r"Piskvorky\s+(\d+)\s*[xX]\s*(\d+)(?:\s*,\s*(.*))?", re.I)
 _MOVE = lazy_compile(r"\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*(?:,\s*(-?\d{1,12})\s*)?")
 _CODE = lazy_compile(r"-?\d{1,12}")
 _JUDGE = lazy_compile(r"(-?\d{1,12})\s*,\s*([^\d\s,+-].*)")
@@ -82,9 +85,11 @@ _JUDGE = lazy_compile(r"(-?\d{1,12})\s*,\s*([^\d\s,+-].*)")
 #: (``11,`` from ``11,12`` at the end of a file cut in the middle of its last line) or damaged.
 #: (one pass, no backtracking: ``[\d,]*\d[\d,]*`` is quadratic on a long line of digits)
 _BROKEN_STONE = lazy_compile(r"[\d\s,+-]+")
+#: A Gomocup opening line, matched whole once its blanks are stripped at both ends, as the header:
+#: ``[ \t]*,?[ \t]*`` at its end took 100 s for a file of lines ``0,0`` and 16,000 spaces.
 _OPENING_LINE = re.compile(
-    rb"[ \t]*-?\d{1,2}[ \t]*,[ \t]*-?\d{1,2}(?:[ \t]*,[ \t]*-?\d{1,2}[ \t]*,[ \t]*-?\d{1,2})*"
-    rb"[ \t]*,?[ \t]*"
+    rb"-?\d{1,2}[ \t]*,[ \t]*-?\d{1,2}(?:[ \t]*,[ \t]*-?\d{1,2}[ \t]*,[ \t]*-?\d{1,2})*"
+    rb"(?:[ \t]*,)?"
 )
 _OPENING_INT = lazy_compile(r"-?\d+")
 #: Trailer lines read at most (names, codes, judge lines); the rest is ignored with a note.
@@ -136,7 +141,7 @@ def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -
     while i < len(lines) and not lines[i].strip():
         i += 1
     width = height = opts.board_size
-    header = _HEADER.fullmatch(lines[i]) if i < len(lines) else None
+    header = _HEADER.fullmatch(lines[i].strip()) if i < len(lines) else None
     if header is not None:
         # (a size of thousands of digits is just unsupported: never given to int whole)
         w_text, h_text = header.group(1), header.group(2)
@@ -358,12 +363,12 @@ def write(records: Iterable[Record], out: TextIO) -> None:
 
 def is_opening_line(line: bytes) -> bool:
     """Whether a line is an even number (2 or more) of comma-separated small signed integers."""
-    return _OPENING_LINE.fullmatch(line.rstrip(b"\r\n")) is not None
+    return _OPENING_LINE.fullmatch(line.rstrip(b"\r\n").strip(b" \t")) is not None
 
 
 def opening_offsets(text: str) -> list[tuple[int, int]] | None:
     """The ``(dx, dy)`` pairs of one opening line, or ``None`` when it is not one."""
-    if _OPENING_LINE.fullmatch(text.encode("ascii", "replace")) is None:
+    if _OPENING_LINE.fullmatch(text.encode("ascii", "replace").strip(b" \t")) is None:
         return None
     values = [int(v) for v in _OPENING_INT.findall(text)]
     return list(zip(values[0::2], values[1::2], strict=True))
