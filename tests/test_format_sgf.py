@@ -11,7 +11,7 @@ import io
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from renju_cli.coords import Point, parse_point
@@ -1289,3 +1289,99 @@ def test_pl_says_who_plays_move_1() -> None:
     out = io.StringIO()
     sgf.write([with_pl], out)
     assert "PL[B]" in out.getvalue() and one(out.getvalue()).to_move is BLACK
+
+
+#: Pieces of a value's bytes: escapes, closing brackets, line breaks, the starts of lines that
+#: start a node or a game, lead bytes of a double-byte charset.
+_VALUE_PIECES = [
+    b"a",
+    b"\\",
+    b"]",
+    b"\n",
+    b"\r\n",
+    b"(",
+    b";",
+    b" ",
+    b"GM[",
+    b"\n(;",
+    b"\n (;GM[",
+    b"\\\n",
+    b" (;GM[",
+    b"(;",
+    b"\x81",
+    b"\xe0",
+]
+
+
+@settings(max_examples=2000, deadline=None)
+@example([b"a", b"\\\n", b"(", b";", b"]"], None, True)  # an escape takes the newline
+@example([b"a", b"\\\n", b" (;GM[", b"]"], None, False)
+@example([b"a", b"\\", b"\n(;", b"]"], None, True)
+@example([b"\x81", b"\n(;", b"]"], "dbcs", True)  # a lead byte takes it, and keeps it
+@example([b"a", b"\n(;", b"]"], None, True)
+@given(
+    st.lists(st.sampled_from(_VALUE_PIECES), max_size=24),
+    st.sampled_from([None, "dbcs", "sjis"]),
+    st.booleans(),
+)
+def test_a_value_is_cut_where_it_would_run_over_a_new_node_as_if_read_whole(
+    pieces: list[bytes], dbcs: str | None, short: bool
+) -> None:
+    # a value stops being read at a line that starts a node (a point, a number: ``_RESYNC``) or
+    # a game (any value: ``_RESYNC_GAME``): the value read whole would hold it, and the parser
+    # takes it as not terminated then.  (Read whole, a file of such lines closed only at its end
+    # was read to its end once per line.)  The cut must judge as the value read whole did.
+    data = b"B[" + b"".join(pieces)
+    cut = sgf._RESYNC if short else sgf._RESYNC_GAME
+
+    def left_open(value: bytes | None) -> bool:
+        if value is None:
+            return True
+        if short:
+            return sgf._RESYNC.search(value) is not None
+        return b"\n" in value and sgf._RESYNC_GAME.search(value) is not None
+
+    whole, bounded = sgf._Parser(data, ReadOptions()), sgf._Parser(data, ReadOptions())
+    for parser in (whole, bounded):
+        parser.pos, parser.dbcs = 1, dbcs
+    read_whole = whole._read_value()
+    read_cut = bounded._read_value(cut)
+    assert left_open(read_cut) == left_open(read_whole)
+    if not left_open(read_whole):
+        assert read_cut == read_whole
+        assert (bounded.pos, bounded.line) == (whole.pos, whole.line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b"(;B[hh\n", b"(;W[ii\r\n", b"(;C[x\n", b"(;C[\\x\n", b"(;B[\\]\n", b"(;GM[4]C[x\n"],
+)
+@pytest.mark.parametrize("end", [b"", b"]\n"])
+def test_a_value_left_open_on_every_line_is_a_problem_of_each_game(line: bytes, end: bytes) -> None:
+    # each line a game whose value is never closed (or closed only at the end of the file): a
+    # record each, its problem said, none swallowing the games after it; read in one pass
+    # (each line once: the search for the "]" stops at the next line that starts a game)
+    data = line * 3000 + end
+    records = list(sgf.read(io.BytesIO(data), "open.sgf", ReadOptions()))
+    swallowed = line.startswith(b"(;C[") and end  # (a comment may hold "(;": read whole)
+    if not swallowed:
+        assert len(records) == 3000
+        # (the last one's value is closed by the "]" at the end, when there is one)
+        for k, record in enumerate(records[:-1] if end else records):
+            said = [p.message for p in record.problems]
+            assert f"property value opened at line {k + 1} is never closed (missing ']')" in said
+
+
+def test_lines_are_counted_back_when_a_value_read_past_a_new_game_is_taken_back() -> None:
+    # B's value is "(;x\n\n" once its soft line break is taken out: it starts a node, so it was
+    # never closed, and reading goes on at line 2 (the "(;" after the break); the lines read
+    # up to its "]" at line 4 were counted on from there (the next tree said line 4, not 2)
+    data = b"(;B[\\\n(;x\n\n]\n(;W[ii])\n"
+    first, second = sgf.read(io.BytesIO(data), "x.sgf", ReadOptions())
+    assert [p.line for p in first.problems] == [1]
+    assert second.source.line == 2
+    assert [(p.message, p.line) for p in second.problems] == [
+        ("game tree opened at line 2 is not closed (missing ')')", 2),
+        ("property x has no value", 2),
+        ("unexpected text ']' in a node", 4),
+    ]

@@ -369,6 +369,14 @@ class _Parser:
         #: it starts and the state after it: the node the parse reads next, not read twice (a
         #: tree of many short variations would read each first node twice)
         self.ahead: tuple[int, _Node, int, int, str | None, int, int] | None = None
+        #: (from, dbcs): a value read from ``from`` in that mode found no ``]`` closing it up to
+        #: the end of the data, so no value starting later does either (``_read_value``): a
+        #: file of lines ``(;C[x`` without a ``]`` would scan to its end once per line
+        self.unclosed: tuple[int, str | None] = (len(data) + 1, None)
+        #: for each pattern that cuts a value short (``_RESYNC``, ``_RESYNC_GAME``): (from, at),
+        #: ``at`` the newline of its first match whose newline is at or after ``from`` (the
+        #: data's length: none); a later position up to ``at`` has the same (``_cut_at``)
+        self.cuts: dict[re.Pattern[bytes], tuple[int, int]] = {}
 
     # -- low level
 
@@ -406,7 +414,10 @@ class _Parser:
         return problem
 
     def _advance(self, newpos: int) -> None:
-        self.line += self.data.count(b"\n", self.pos, newpos)
+        if newpos >= self.pos:
+            self.line += self.data.count(b"\n", self.pos, newpos)
+        else:  # back to where a value found unterminated began to be read wrong
+            self.line -= self.data.count(b"\n", newpos, self.pos)
         self.pos = newpos
 
     def _skip_ws(self) -> None:
@@ -416,26 +427,54 @@ class _Parser:
         if m is not None and m.end() > self.pos:
             self._advance(m.end())
 
-    def _read_value(self) -> bytes | None:
+    def _cut_at(self, cut: re.Pattern[bytes], i: int) -> int:
+        """The newline of the first match of ``cut`` (``_RESYNC``: the newline before the
+        line it matches; ``_RESYNC_GAME``: its own first byte) that lies at or after ``i``; the
+        data's length when there is none.  Found once for the positions up to it."""
+        known = self.cuts.get(cut)
+        if known is not None and known[0] <= i <= known[1]:
+            return known[1]
+        n = len(self.data)
+        if cut is _RESYNC:  # (``^``: a match at ``i + 1`` or later has its newline at ``i``...)
+            m = cut.search(self.data, i + 1)
+            at = m.start() - 1 if m is not None else n
+        else:
+            m = cut.search(self.data, i)
+            at = m.start() if m is not None else n
+        self.cuts[cut] = (i, at)
+        return at
+
+    def _read_value(self, cut: re.Pattern[bytes] | None = None) -> bytes | None:
         """Read ``[...]`` at ``pos``; escapes resolved, soft line breaks removed.
 
-        Returns ``None`` (and leaves ``pos`` on the ``[``) when the value is not terminated.
+        Returns ``None`` (and leaves ``pos`` on the ``[``) when the value is not terminated:
+        no ``]`` closes it, or (``cut``) it runs over a match of ``cut`` whose newline no
+        escape took (the value read whole would hold that match: the caller takes it as not
+        terminated then).  The scan stops there: a file of lines that each open a value
+        closed only at the end of the file would scan to the end once per line.
         """
         data = self.data
         start = self.pos + 1
         dbcs = self.dbcs
+        n = len(data)
+        if start >= self.unclosed[0] and dbcs == self.unclosed[1]:
+            return None
+        limit = self._cut_at(cut, start) if cut is not None else n
         if dbcs is None:
-            end = data.find(b"]", start)
+            end = data.find(b"]", start, limit)
             if end >= 0 and data.find(b"\\", start, end) < 0:
                 self._advance(end + 1)
                 return data[start:end]
         special = _VALUE_SPECIAL if dbcs is None else _VALUE_SPECIAL_DBCS
         out = bytearray()
         i = start
-        n = len(data)
         while True:
-            m = special.search(data, i)
+            if cut is not None and i > limit:  # (an escape took the newline: the next match)
+                limit = self._cut_at(cut, i)
+            m = special.search(data, i, limit)
             if m is None:
+                if limit >= n:  # (nothing closes it, nor a value starting later)
+                    self.unclosed = (start, dbcs)
                 return None
             j = m.start()
             out += data[i:j]
@@ -445,6 +484,7 @@ class _Parser:
                 return bytes(out)
             if b == 0x5C:  # backslash
                 if j + 1 >= n:
+                    self.unclosed = (start, dbcs)
                     return None
                 nb = data[j + 1]
                 i = j + 2
@@ -456,6 +496,8 @@ class _Parser:
                 continue
             # a high byte in a double-byte charset: a lead byte takes its trail byte along
             if dbcs is not None and j + 1 < n and _is_lead(b, dbcs):
+                if j + 1 == limit:  # (the cut's newline as a trail byte: still in the value)
+                    return None
                 out += data[j : j + 2]
                 i = j + 2
             else:
@@ -509,8 +551,10 @@ class _Parser:
                 self.pos = end
                 continue
             if self.dbcs is None:
-                # the common case in one match: a name and plain values (no escapes)
-                prop = _PLAIN_PROPERTY.match(data, self.pos)
+                # the common case in one match: a name and plain values (no escapes), none of
+                # them running over a line that starts a node (which the loop below judges,
+                # and a match could otherwise look to the end of the file for a "]")
+                prop = _PLAIN_PROPERTY.match(data, self.pos, self._cut_at(_RESYNC, self.pos))
                 # (a value that is not plain after the plain ones: read them all slowly below)
                 if prop is not None and data[prop.end() : prop.end() + 1] != b"[":
                     ident = self._ident(prop.group(1))
@@ -538,7 +582,7 @@ class _Parser:
                 if self.pos >= n or data[self.pos] != 0x5B:
                     break
                 vline, vpos = self.line, self.pos
-                value = self._read_value()
+                value = self._read_value(_RESYNC if ident in _SHORT_PROPS else _RESYNC_GAME)
                 if (
                     value is None
                     or (ident in _SHORT_PROPS and _RESYNC.search(value))
