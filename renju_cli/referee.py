@@ -383,12 +383,14 @@ class _Memo:
         return memo
 
     def takes(self, record: Record) -> bool:
-        """Whether ``record`` is short and plain: one the memo keys."""
+        """Whether ``record`` is short and plain: one the memo keys (its opening events too,
+        when they are few and small: a file may repeat a line of a swap or a declared offer
+        count thousands of times, and such a record's check costs more than one without)."""
         return (
             len(record.moves) <= MEMO_MOVES
             and len(record.setup) <= MEMO_MOVES
             and len(record.problems) <= MEMO_MOVES
-            and not record.opening_events
+            and (not record.opening_events or _small_events(record.opening_events))
             # (its report depends on what this process judged before: never shared)
             and record.protocol_not_followed is None
             and self.enabled
@@ -409,6 +411,18 @@ class _Memo:
             record.opening_id,
             declared.winner if declared is not None else None,
             tuple(setup),
+            tuple(
+                (
+                    e.kind,
+                    e.after,
+                    e.value,
+                    tuple(e.points),
+                    None if e.line is None else e.line - line,
+                )
+                for e in record.opening_events
+            )
+            if record.opening_events
+            else (),
             tuple(
                 (
                     p.message,
@@ -466,6 +480,16 @@ class _Memo:
         if len(self.reports) >= MEMO_SIZE:
             self.reports.clear()
         self.reports[key] = template
+
+
+def _small_events(events: list[OpeningEvent]) -> bool:
+    """Whether a record's opening events are few and small enough to key (``_Memo.takes``)."""
+    if len(events) > MEMO_MOVES:
+        return False
+    for e in events:  # noqa: SIM110 (no generator: asked once per short record)
+        if len(e.points) > MEMO_MOVES:
+            return False
+    return True
 
 
 _MEMOS: dict[int, _Memo] = {}

@@ -17,6 +17,7 @@ from renju_cli.record import (
     Color,
     DeclaredResult,
     Move,
+    OpeningEvent,
     ParseProblem,
     Record,
     SourceLocation,
@@ -391,6 +392,18 @@ def test_every_core_ruleset_replays_a_plain_game(name: str) -> None:
 # -- the memo of short records ---------------------------------------------------------------------
 _POINTS = [Point(7, 7), Point(7, 8), Point(8, 8), Point(0, 0), Point(20, 20), None]
 _STONES = [p for p in _POINTS if p is not None]
+#: Opening events (kind, value) of short records: the memo keys them too.
+_EVENTS = [
+    ("swap", None),
+    ("no-swap", None),
+    ("choose", "black"),
+    ("choose", "white"),
+    ("declare", "2"),
+    ("declare", "x"),
+    ("offers", None),
+    ("reject", None),
+    ("relocate", None),
+]
 
 
 @settings(max_examples=300, deadline=None)
@@ -413,6 +426,15 @@ _STONES = [p for p in _POINTS if p is not None]
         st.tuples(st.sampled_from(["bad token", "cut"]), st.integers(0, 4), st.booleans()),
         max_size=2,
     ),
+    events=st.lists(
+        st.tuples(
+            st.sampled_from(_EVENTS),
+            st.integers(0, 5),  # after
+            st.lists(st.integers(0, 4), max_size=3),  # points
+            st.integers(0, 4),  # line step
+        ),
+        max_size=3,
+    ),
 )
 def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
     picks: list[tuple[int, Color | None]],
@@ -423,8 +445,10 @@ def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
     spread: list[int],
     setup: list[tuple[int, Color]],
     problems: list[tuple[str, int, bool]],
+    events: list[tuple[tuple[str, str | None], int, list[int], int]],
 ) -> None:
-    # the same record at two places of a file (other lines, offsets): each gets its own lines
+    # the same record at two places of a file (other lines, offsets): each gets its own lines,
+    # its opening events' findings too
     ruleset = load(rules)
     for start in starts:
         line = start
@@ -442,6 +466,10 @@ def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
             problems=[
                 ParseProblem(text, start + step, start * 7 + step, fatal)
                 for text, step, fatal in problems
+            ],
+            opening_events=[
+                OpeningEvent(kind, after, value, [_STONES[i] for i in points], start + step)
+                for (kind, value), after, points, step in events
             ],
         )
         expected = replay_uncached(record, ruleset).to_json()
