@@ -529,6 +529,34 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-dense-26x26": lambda n: _fill(_dense_26x26(), n),
     # a 4,000-move line with one-move siblings: every line is a whole game
     "sgf-long-comb": lambda n: _fill(b"(;B[aa])", n, _long_line(), b")"),
+    # red team, stop 22: patterns matched whole against a line, with blanks at both ends around
+    # an optional part, backtracked over a line of blanks (each ran for minutes at 1 MB)
+    "psq-header-trailing-spaces": lambda n: _fill(b" ", n - 2, b"Piskvorky 20x20", b"y\n"),
+    "psq-header-rest-spaces": lambda n: _fill(b" ", n - 2, b"Piskvorky 20x20, 0", b"0\n"),
+    "gomocup-trailing-spaces": lambda n: _fill(b" ", n - 2, b"0,0\n1,1\n0,1\n2,2\n0,0", b"x\n"),
+    # the same in lines of 16 kB, no two alike (identical lines are matched once)
+    "gomocup-trailing-spaces-distinct": lambda n: _numbered_pieces(
+        n, lambda k: b"0,0" + b" " * (16000 + k) + b"x\n", b"0,0\n1,1\n0,1\n"
+    ),
+    "playok-indented-line-in-tags": lambda n: _fill(b" ", n - 2, b'[Site "PlayOK"]\n', b"1\n"),
+    "playok-broken-tag-trailing-spaces": lambda n: _fill(
+        b" ", n - 2, b'[Site "PlayOK"]\nEvent "x"', b"y\n"
+    ),
+    # a value left open on every line: its search for a "]" ran to the end of the file once per
+    # line (quadratic: minutes at 1 MB), with a "]" only at the end too
+    "sgf-unterminated-move-every-line": lambda n: _fill(b"(;B[hh\n", n),
+    "sgf-unterminated-move-every-line-crlf": lambda n: _fill(b"(;W[ii\r\n", n),
+    "sgf-unterminated-value-every-line": lambda n: _fill(b"(;C[x\n", n),
+    "sgf-unterminated-escapes-every-line": lambda n: _fill(b"(;C[\\x\n", n),
+    "sgf-unterminated-then-close-at-end": lambda n: _fill(b"(;B[hh\n", n - 2, b"", b"]\n"),
+    "sgf-unterminated-escaped-moves-then-close": lambda n: _fill(b"(;B[\\]\n", n - 2, b"", b"]\n"),
+    "sgf-unterminated-dbcs-then-close": lambda n: _fill(
+        b"(;B[\x81\n", n - 2, b"(;CA[gbk]C[x])", b"]\n"
+    ),
+    # identical short records with opening events (the memo of short records keys none)
+    "notation-declare-lines": lambda n: _fill(b"h8 h9 i10 N=999 N=10 N=5 i11 j12\n", n),
+    "notation-swap-lines-identical": lambda n: _fill(b"h8 h9 i10 swap i11\n", n),
+    "jsonl-declare-identical": lambda n: _fill(b'{"moves":"h8 h9 i10 N=2 i11"}\n', n),
 }
 
 
