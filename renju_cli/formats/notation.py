@@ -53,6 +53,8 @@ _TOKEN = re.compile(
     """,
     re.VERBOSE,
 )
+#: A declared offer count written alone (``N=2``), as the tokenizer's ``declare`` reads it.
+_DECLARE = re.compile(r"[nN]=\d{1,3}")
 _RESULT_WORDS = {
     "black": "black",
     "white": "white",
@@ -107,7 +109,8 @@ def parse_moves(
     if plain is not None:
         return plain, []
     _, body = split_result(text)
-    moves, events, problem = _parse_body(body, line or 1)
+    # (the points-only reading failed already when no result word was taken off)
+    moves, events, problem = _parse_body(body, line or 1, plain=body is not text)
     if problem is not None:
         raise ValueError(problem.message)
     return moves, [e for e in events if e.kind not in ("result", "boards")]
@@ -152,6 +155,9 @@ def _plain_moves(body: str, line: int, limit: int | None = None) -> list[Move] |
         if point is None:  # not seen before: learn it if it is a point
             point = _learnt(token)
             if point is None:
+                first = token[0]
+                if not (first.isascii() and first.isalpha()) or token.isalpha():
+                    return None  # (no point starts it, or it has no digit: a word, an offer)
                 # points written without blanks (h8i9j10, a web page's game): as the
                 # tokenizer reads them, point by point, without it (a 600-move game of
                 # them spent a seventh of its check in the tokenizer), and no further than
@@ -321,8 +327,9 @@ def _simple_events(
     body: str, line: int, limit: int | None
 ) -> tuple[list[Move], list[OpeningEvent]] | None:
     """``_parse_body``'s moves and events of a body whose every blank-separated token is a
-    point, a word (pass, swap, noswap, reject, black, white, draw) or part of a group of offers
-    of plain points (``{j10 g10}``), read without the tokenizer; ``None`` for anything else
+    point, a word (pass, swap, noswap, reject, black, white, draw), a declared count (``N=2``)
+    or part of a group of offers of plain points (``{j10 g10}``), read without the tokenizer;
+    ``None`` for anything else
     (numbers, results, comments, joined tokens, a bound reached), which the tokenizer then
     reads to the same moves and events.  A file of 25,000 short lines with a swap and offers
     each spent a quarter of its check matching their tokens one by one."""
@@ -358,6 +365,13 @@ def _simple_events(
                     moves.append(Move(None, line=line, token=token))
                 elif kind:
                     events.append(OpeningEvent(kind, len(moves), value, [], line))
+                continue
+            if token[0] in "nN" and _DECLARE.fullmatch(token):  # a declared offer count
+                if room is not None:
+                    if room <= 0:
+                        return None
+                    room -= 1
+                events.append(OpeningEvent("declare", len(moves), token[2:], [], line))
                 continue
             if token[0] != "{":
                 point = _learnt(token)
