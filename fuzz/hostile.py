@@ -553,7 +553,7 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-unterminated-dbcs-then-close": lambda n: _fill(
         b"(;B[\x81\n", n - 2, b"(;CA[gbk]C[x])", b"]\n"
     ),
-    # identical short records with opening events (the memo of short records keys none)
+    # identical short records with opening events (the memo of short records keyed none before)
     "notation-declare-lines": lambda n: _fill(b"h8 h9 i10 N=999 N=10 N=5 i11 j12\n", n),
     "notation-swap-lines-identical": lambda n: _fill(b"h8 h9 i10 swap i11\n", n),
     "jsonl-declare-identical": lambda n: _fill(b'{"moves":"h8 h9 i10 N=2 i11"}\n', n),
