@@ -527,10 +527,6 @@ class _Checkpoint(NamedTuple):
     walk: tuple[int, int, tuple[int, Point, tuple[str, ...], int] | None]
 
 
-#: What ``_Replay.add`` counts for an ``occupied`` finding past the cap (``run`` counts it itself).
-_OCCUPIED = ("occupied", CODES["occupied"])
-
-
 class _Replay:
     """The state of one replay; ``run`` walks the moves."""
 
@@ -721,7 +717,6 @@ class _Replay:
         # tells whether the move may be forbidden and whether it makes a five.
         board, rules, judge, result = self.board, self.rules, self.judge, self.result
         report = self.report
-        findings = report.findings  # (the list itself: ``_finish`` cuts it after the run)
         cells, width, height = board.cells, board.width, board.height
         index_of_point = board.geometry.index_of_point
         shape, place, hot, quiet = judge.shape, board.place, judge.hot, judge.quiet
@@ -812,11 +807,6 @@ class _Replay:
                 )
                 continue
             if cells[index] != EMPTY:
-                if len(findings) >= self.cap and checkpoints is None:
-                    # past the cap, only counted (``add`` would): a hostile record may play
-                    # every move on one point, and a flood of such records drops most of them
-                    self.dropped.append(_OCCUPIED)
-                    continue
                 self.add(
                     "occupied",
                     partial(self._occupied, number, point),  # made only if listed

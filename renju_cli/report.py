@@ -99,8 +99,9 @@ class Finding:
         return {(code, self.severity): n for code, n in (self.counts or {}).items()}
 
     def at(self, line: int | None, offset: int | None) -> Finding:
-        """A copy of this finding at another line and offset, its counts its own (built
-        positionally, as the fields are declared: a third of what ``replace`` costs)."""
+        """A copy of this finding at another line and offset (built positionally, as the
+        fields are declared: a third of what ``replace`` costs).  Its counts are shared, as
+        whole findings are where they do not move: nothing changes a finding once made."""
         return Finding(
             self.code,
             self.message,
@@ -109,8 +110,8 @@ class Finding:
             self.point,
             line,
             offset,
-            dict(self.counts) if self.counts else None,
-            dict(self.unlisted) if self.unlisted else None,
+            self.counts,
+            self.unlisted,
             self.why,
         )
 

@@ -53,8 +53,6 @@ _TOKEN = re.compile(
     """,
     re.VERBOSE,
 )
-#: A declared offer count written alone (``N=2``), as the tokenizer's ``declare`` reads it.
-_DECLARE = re.compile(r"[nN]=\d{1,3}")
 _RESULT_WORDS = {
     "black": "black",
     "white": "white",
@@ -366,7 +364,8 @@ def _simple_events(
                 elif kind:
                     events.append(OpeningEvent(kind, len(moves), value, [], line))
                 continue
-            if token[0] in "nN" and _DECLARE.fullmatch(token):  # a declared offer count
+            declared = _TOKEN.fullmatch(token) if token[0] in "nN" else None
+            if declared is not None and declared.lastgroup == "declare":  # N=2, as the tokenizer
                 if room is not None:
                     if room <= 0:
                         return None

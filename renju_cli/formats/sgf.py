@@ -910,9 +910,9 @@ class _Ctx:
         #: normalising the name cost as much as the rest of a short game's root (names of
         #: rules are short: a longer value is not kept)
         self.rules: dict[str, str | None] = {}
-        #: ``RE`` value -> its declared result (a copy is handed out: a record's is its own):
-        #: every line of a tree repeats its root's, and the pattern match cost as much as the
-        #: rest of the line's game info
+        #: ``RE`` value -> its declared result (shared: ``_PathWalk.record`` gives each record
+        #: a copy): every line of a tree repeats its root's, and the pattern match cost as much
+        #: as the rest of the line's game info
         self.results: dict[str, DeclaredResult] = {}
 
     def rule(self, name: str) -> str | None:
@@ -925,13 +925,13 @@ class _Ctx:
         return rule
 
     def result(self, text: str) -> DeclaredResult:
-        """The declared result of an ``RE`` value (``parse_result``), a copy of its own."""
+        """The declared result of an ``RE`` value (``parse_result``); shared, not to be changed."""
         known = self.results.get(text)
         if known is None:
             known = parse_result(text)
             if len(text) <= 4 * _MEMO_KEY_BYTES and len(self.results) < _MEMO_ENTRIES:
                 self.results[text] = known
-        return DeclaredResult(known.winner, known.reason, known.text)
+        return known
 
     def text(self, raw: bytes, notes: list[str], ident: str, line: int, simple: bool = True) -> str:
         text = self.decode(raw)
