@@ -3,7 +3,7 @@
 Each finding a report lists is built, worded, written and counted: 3-5 microseconds.  A
 record lists ``MAX_FINDINGS`` at most, but a hostile file of records of ten moves on one point
 lists nine each, 315,000 in a megabyte.  A run's reports list at most
-``ReadOptions.listed_allowance`` (65,536) findings plus ``listed_per_record`` (2) for each
+``ReadOptions.listed_allowance`` (16,384) findings plus ``listed_per_record`` (2) for each
 record (``--limit findings=N``: N, no more by records); past it, a record's findings are
 counted in its ``too-many-findings`` finding, which says why, and the summary and the exit
 code still count every one.  Real records list next to none (59 in 4,920).
@@ -66,7 +66,7 @@ def test_past_the_run_s_bound_a_record_s_findings_are_counted_not_listed(
 
 def test_by_default_each_record_adds_two_to_the_bound(tmp_path: Path, capsys: Any) -> None:
     # 3 findings a record, 2 more allowed a record: nothing is cut before the allowance of
-    # 65,536 is spent, so a few records list all they have
+    # 16,384 is spent, so a few records list all they have
     path = tmp_path / "same-point.txt"
     path.write_text("a1 h8 h8 h8\nb1 h8 h8 h8 h8\n")
     _, records = _check(capsys, str(path))
@@ -75,9 +75,9 @@ def test_by_default_each_record_adds_two_to_the_bound(tmp_path: Path, capsys: An
     # how a record past the default bound says it
     bound = _bound_of(Settings())
     assert bound.listed is not None
-    assert (bound.listed.limit, bound.listed.gain, bound.listed.every) == (65536, 2, 1)
+    assert (bound.listed.limit, bound.listed.gain, bound.listed.every) == (16384, 2, 1)
     assert _unlisted(bound.listed) == (
-        "the run's reports may list 65536 finding(s) (at most 65536 + 2 per record; "
+        "the run's reports may list 16384 finding(s) (at most 16384 + 2 per record; "
         "--limit findings=N sets it)"
     )
 

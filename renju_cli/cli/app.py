@@ -79,7 +79,7 @@ LIMITS: dict[str, tuple[str, str]] = {
     "findings": (
         "max_listed",
         "findings the reports of a whole run list, past which a record's findings are "
-        "counted, not listed; by default no more than 65536 + 2 per record (16M)",
+        "counted, not listed; by default no more than 16384 + 2 per record (16M)",
     ),
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),

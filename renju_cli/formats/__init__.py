@@ -134,16 +134,19 @@ class ReadOptions:
     walk_steps_allowance: int = 1 << 16
     walk_steps_per_record: int = 32
     #: Bound on the findings a run's reports list (each is built, worded, written and
-    #: counted, 3-5 microseconds; a record lists ``report.MAX_FINDINGS`` at most):
-    #: ``listed_allowance`` plus ``listed_per_record`` for each record.  Real records list
-    #: next to none (59 in the 4,920 records of the corpus and examples; 1.2 a record under a
-    #: ruleset whose opening protocol they do not follow); a hostile file of records of ten
-    #: moves on one point lists nine each, 315,000 in a megabyte, half of its 3 s.  Past it, a
-    #: record's findings are counted, not listed, in its ``too-many-findings`` finding, which
-    #: says why; the summary and the exit code count them all.  ``--limit findings=N`` sets
-    #: it to N.
+    #: counted: about 20,000 instructions, 5-8 microseconds; a record lists
+    #: ``report.MAX_FINDINGS`` at most): ``listed_allowance`` plus ``listed_per_record`` for
+    #: each record.  Real records list next to none (59 in the 4,920 records of the corpus and
+    #: examples; 1.2 a record under a ruleset whose opening protocol they do not follow, which
+    #: the 2 a record covers whatever the run's size); a hostile file of records of ten moves
+    #: on one point lists nine each, 315,000 in a megabyte, half of its 3 s.  The allowance
+    #: was 65,536 before stop 23: a sixth to a third of the time of the floods that reach
+    #: the bound (a megabyte of columns of black stones or of SGF damage listed 86,000 to
+    #: 147,000 findings), for nothing real records need.  Past it, a record's findings are
+    #: counted, not listed, in its ``too-many-findings`` finding, which says why; the summary
+    #: and the exit code count them all.  ``--limit findings=N`` sets it to N.
     max_listed: int = 16 << 20
-    listed_allowance: int = 1 << 16
+    listed_allowance: int = 1 << 14
     listed_per_record: int = 2
     #: The line number of the stream's first line: line-based readers (move lists, JSON Lines)
     #: read a slice of a big file in a worker process and still number lines as in the file.
