@@ -192,7 +192,7 @@ def test_a_check_past_the_bound_is_never_remembered() -> None:
 
 # -- the run's bound on walk steps (``ReadOptions.walk_steps_allowance``) -------------------------
 #: Steps of opening-protocol walks (each step applied in each option tried, and each option
-#: tried) a run may take: 65,536 + 32 per record.  Real records take 9 (RIF) to 33 (Super
+#: tried) a run may take: 16,384 + 33 per record.  Real records take 9 (RIF) to 33 (Super
 #: Sakata); a user's protocol of thousands of steps took 70 ms a record.  Past the bound, a
 #: record's opening is named and its protocol not followed, with a finding.
 STEPS_SAID = "steps of opening-protocol walks"
@@ -249,7 +249,7 @@ def _not_followed_check(check: opening.OpeningCheck) -> bool:
 
 def test_real_records_take_few_walk_steps() -> None:
     # every shipped protocol on the examples: at most 33 steps (paths tried included) a
-    # record, within the 32 each record adds to the bound
+    # record, within the 33 each record adds to the bound
     from renju_cli import api
 
     examples = Path(__file__).resolve().parents[1] / "examples"

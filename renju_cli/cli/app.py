@@ -74,7 +74,7 @@ LIMITS: dict[str, tuple[str, str]] = {
         "max_walk_steps",
         "steps of opening-protocol walks (each step applied in each option tried) of a whole "
         "run, past which a record's protocol is not followed, with a warning; by default no "
-        "more than 65536 + 32 per record (16M)",
+        "more than 16384 + 33 per record (16M)",
     ),
     "findings": (
         "max_listed",

@@ -126,13 +126,14 @@ class ReadOptions:
     #: take 18 each: 16 a record turned 3,214 of them away); Super Sakata records of
     #: decisions no step explains take 114 (1 MB: 4.6 s at 64 a record, 2.5 s at 16; and
     #: 3.2 s with an allowance of 262,144, 2.7 s with 65,536: the allowance alone is 0.6 s of
-    #: walks); a user's protocol of 20,000 steps (YAML aliases) took 70 ms a record, 1 MB in 9
-    #: minutes.  Past it, a record's opening is named
-    #: but its protocol is not followed, with a finding (``opening.check_opening``).
-    #: ``--limit walk-steps=N`` sets it to N.
+    #: walks; at stop 23, 65,536 + 32 a record went to 16,384 + 33: every real record is
+    #: covered in a run of any size, and that file took 6.6 % fewer instructions); a user's
+    #: protocol of 20,000 steps (YAML aliases) took 70 ms a record, 1 MB in 9 minutes.  Past
+    #: it, a record's opening is named but its protocol is not followed, with a finding
+    #: (``opening.check_opening``).  ``--limit walk-steps=N`` sets it to N.
     max_walk_steps: int = 16 << 20
-    walk_steps_allowance: int = 1 << 16
-    walk_steps_per_record: int = 32
+    walk_steps_allowance: int = 1 << 14
+    walk_steps_per_record: int = 33
     #: Bound on the findings a run's reports list (each is built, worded, written and
     #: counted: about 20,000 instructions, 5-8 microseconds; a record lists
     #: ``report.MAX_FINDINGS`` at most): ``listed_allowance`` plus ``listed_per_record`` for
