@@ -219,6 +219,7 @@ def _tokenize(
     # the opening tokens left to read, one per token and per offered point: bounded by ``limit``
     # as the moves are (a line of 100,000 ``swap``, or one offer of 300,000 points)
     room = limit
+    result_read = False
     pos = 0
     size = len(body)
     while pos < size:
@@ -274,7 +275,10 @@ def _tokenize(
                 # positional, in field order: kind, after, value, points, line
                 events.append(OpeningEvent(event, len(moves), value, [], line))
         elif kind == "result":
-            if text != "*":
+            # only the first result word counts (``parse_record``): a line of a megabyte of
+            # ``1-0`` is one event, not 260,000 (which were also taken out one by one: minutes)
+            if text != "*" and not result_read:
+                result_read = True
                 events.append(
                     OpeningEvent("result", len(moves), value=_RESULT_WORDS[text], line=line)
                 )
@@ -443,12 +447,16 @@ def parse_record(
     declared, body = split_result(text)
     moves, events, problem = _parse_body(body, line, opts.max_moves, body is not text)
     metadata: dict[str, str] = {}
-    for e in [e for e in events if e.kind in ("result", "boards")]:
-        if e.kind == "boards":
-            metadata["boards"] = e.value or ""
-        else:
-            declared = declared or e.value
-        events.remove(e)
+    if events:  # the result and the boards of the stones are not opening events: one pass
+        kept = []
+        for e in events:
+            if e.kind == "boards":
+                metadata["boards"] = e.value or ""
+            elif e.kind == "result":
+                declared = declared or e.value
+            else:
+                kept.append(e)
+        events = kept
     record = Record(
         moves=moves,
         source=SourceLocation(path, index, line),
