@@ -1352,6 +1352,38 @@ def test_a_value_is_cut_where_it_would_run_over_a_new_node_as_if_read_whole(
         assert (bounded.pos, bounded.line) == (whole.pos, whole.line)
 
 
+@settings(max_examples=1500, deadline=None)
+@example([[b"a", b"\\", b"]"], [b"a", b"\n"]], None, [False], True)
+@example([[b"\x81"], [b"]", b"\n"]], "dbcs", [True], False)
+@example([[b"a"], [b"\n(;"], [b"]"]], None, [False, True], False)  # another cut: another memo
+@given(
+    st.lists(st.lists(st.sampled_from(_VALUE_PIECES), max_size=8), min_size=1, max_size=6),
+    st.sampled_from([None, "dbcs", "sjis"]),
+    st.lists(st.booleans(), min_size=1, max_size=3),
+    st.booleans(),
+)
+def test_values_read_one_after_another_judge_as_each_read_alone(
+    chunks: list[list[bytes]], dbcs: str | None, shorts: list[bool], game_below: bool
+) -> None:
+    # a parser remembers that a value found nothing closing it up to the cut (``unclosed_cut``:
+    # lines ``(;C[x`` above one far game were each read down to it, minutes a megabyte); every
+    # later value starting before that cut is left open without a scan.  Values read at
+    # increasing starts by one parser must judge as each read by a parser of its own.
+    data = b"".join(b"[" + b"".join(chunk) for chunk in chunks)
+    if game_below:
+        data += b"\n(;GM[4]]"
+    starts = [i for i, b in enumerate(data) if b == 0x5B]
+    shared = sgf._Parser(data, ReadOptions())
+    shared.dbcs = dbcs
+    for k, start in enumerate(starts):  # (each with the cut of a point or of any value)
+        cut = sgf._RESYNC if shorts[k % len(shorts)] else sgf._RESYNC_GAME
+        alone = sgf._Parser(data, ReadOptions())
+        alone.pos, alone.dbcs = start, dbcs
+        shared.pos, shared.line = start, alone.line
+        assert shared._read_value(cut) == alone._read_value(cut), start
+        assert shared.pos == alone.pos
+
+
 @pytest.mark.parametrize(
     "line",
     [b"(;B[hh\n", b"(;W[ii\r\n", b"(;C[x\n", b"(;C[\\x\n", b"(;B[\\]\n", b"(;GM[4]C[x\n"],
