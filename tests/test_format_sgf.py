@@ -1417,3 +1417,56 @@ def test_lines_are_counted_back_when_a_value_read_past_a_new_game_is_taken_back(
         ("property x has no value", 2),
         ("unexpected text ']' in a node", 4),
     ]
+
+
+def test_a_player_value_is_read_once_at_its_node_whatever_the_lines_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # PL's word is found at its node, not for each record of the line: a root PL of half a
+    # megabyte was lower-cased for each of 24,000 leaves (24 s)
+    calls: list[str] = []
+    real = sgf._player_word
+
+    def counted(value: str) -> str:
+        calls.append(value)
+        return real(value)
+
+    monkeypatch.setattr(sgf, "_player_word", counted)
+    leaves = "".join(f"(;W[{chr(97 + k % 15)}{chr(97 + k // 15)}])" for k in range(200))
+    records = read(f"(;SZ[15]PL[ {'b' * 100_000} ];B[hh]{leaves})")
+    assert len(records) == 200 and len(calls) == 1
+    assert all(r.to_move is None for r in records)  # (no colour: alternation)
+    # the words, as some programs write them, blanks and case aside
+    for value, to_move in ((" Black ", BLACK), ("1", BLACK), ("WHITE", WHITE), ("2", WHITE)):
+        assert one(f"(;PL[{value}];B[hh])").to_move is to_move, value
+    for value in ("", "x", "bw"):
+        assert one(f"(;PL[{value}];B[hh])").to_move is None, value
+
+
+def test_a_long_value_is_quoted_by_its_start_in_every_problem() -> None:
+    # a bad move, a setup value or a property name of half a megabyte, quoted whole in the
+    # problem of every line of a tree, made reports of gigabytes
+    value = "x" * 100_000
+    for data in (
+        f"(;SZ[15];B[hh];W[{value}])",
+        f"(;SZ[15]AB[{value}];B[hh])",
+        f"(;SZ[15];B[hh]{value.upper()};W[ii])",
+    ):
+        (record,) = read(data)
+        assert record.problems
+        for p in record.problems:
+            assert len(p.message) < 200 and "x" * 40 + "..." in p.message.lower(), p.message
+
+
+def test_a_declared_result_repeated_in_every_line_counts_against_the_budget() -> None:
+    # RE is given to each line of its tree: 40,000 leaves under an RE of half a megabyte wrote
+    # gigabytes.  Its text counts as metadata does (16 characters a move).
+    leaves = "".join(f"(;W[{chr(97 + k % 15)}{chr(97 + k // 15 % 15)}])" for k in range(3000))
+    data = f"(;SZ[15]RE[B+{'x' * 50_000}];B[hh]{leaves})"
+    records = read(data)
+    budget = ReadOptions().move_budget(len(data))
+    said = sum(len(r.declared_result.text or "") for r in records if r.declared_result)
+    assert said <= 16 * budget
+    assert len(records) < 3000 and "a tree this repetitive is refused" in str(
+        records[-1].problems[0].message
+    )

@@ -90,6 +90,7 @@ from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
 from renju_cli.formats import (
     ReadOptions,
     budget_terms,
+    clip,
     read_whole,
     shipped_by_lower_name,
     text_codec,
@@ -614,7 +615,9 @@ class _Parser:
                 values.append(value)
             if not values:
                 if self._room():
-                    node.problem(self._problem(f"property {raw_ident} has no value", ident_line))
+                    node.problem(
+                        self._problem(f"property {clip(raw_ident)} has no value", ident_line)
+                    )
                 continue
             if ident == "CA" and is_root:
                 self._root_charset(values[0])
@@ -1021,13 +1024,19 @@ def _parse_size(raw: bytes | None, default: int) -> tuple[int, int] | str:
 _SIZE = re.compile(rb"(\d{1,3})\s*(?::\s*(\d{1,3}))?")
 
 
+def _move_token(ident: str, value: bytes) -> str:
+    """A move as written, for messages: its value quoted by its start when it is long (the
+    lines of a tree repeat it: a value of half a megabyte made a report of gigabytes)."""
+    return f"{ident}[{clip(value[:41].decode('latin-1'))}]"
+
+
 def _point(raw: bytes, ctx: _Ctx, allow_pass: bool) -> Point | str | None:
     """A point value -> ``Point``, ``None`` (pass) or an error message."""
     s = raw.strip()
     if allow_pass and (not s or (s == b"tt" and ctx.width <= 19 and ctx.height <= 19)):
         return None
-    if len(s) != 2:
-        return f"bad coordinate [{s.decode('latin-1')}]"
+    if len(s) != 2:  # (a value of a megabyte is quoted by its start: lines repeat it)
+        return f"bad coordinate [{clip(s[:41].decode('latin-1'))}]"
     x, row = s[0] - 0x61, s[1] - 0x61  # letters a..z
     if not (0 <= x < 26 and 0 <= row < 26):
         return f"bad coordinate [{s.decode('latin-1')}] (letters a-z expected)"
@@ -1175,7 +1184,7 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
             for v in values:
                 known = memo.get((ident, v))
                 if known is None:
-                    known = (f"{ident}[{v.decode('latin-1')}]", _point(v, ctx, allow_pass=True))
+                    known = (_move_token(ident, v), _point(v, ctx, allow_pass=True))
                     if len(v) <= _MEMO_KEY_BYTES and len(memo) < _MEMO_ENTRIES:
                         memo[ident, v] = known
                 token, p = known
@@ -1220,7 +1229,9 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
         elif ident == "AE":
             ni.erase = True
         elif ident == "PL":
-            ni.player = values[0].decode("latin-1") if values else None
+            # its word once, here: the walk hands it to every record of the line (a root
+            # ``PL`` of half a megabyte was lower-cased for each of 24,000 leaves: 24 s)
+            ni.player = _player_word(values[0].decode("latin-1")) if values else None
         elif ident in ("5A", "FA"):
             offers: list[Point] = ni.offers if ni.offers is not None else []
             for v in values:
@@ -1858,14 +1869,20 @@ def _game_info(info: dict[str, str], ctx: _Ctx) -> _GameInfo:
     return _GameInfo(ctx, meta, note, declared, rule, opening_id)
 
 
-def _player(value: str | None) -> Color | None:
-    """The colour of a ``PL`` value (``B``/``W``, as some programs write it ``black``/``1``...)."""
-    if not value:
-        return None
-    v = value.strip().lower()
-    if v in ("b", "black", "1"):
+def _player_word(value: str) -> str:
+    """A ``PL`` value as ``_player`` reads it: ``b``, ``w`` or ``""`` (no colour)."""
+    return _PLAYER_WORDS.get(value.strip().lower(), "")
+
+
+#: The words of ``PL`` values (``B``/``W``, as some programs write them ``black``/``1``...).
+_PLAYER_WORDS = {"b": "b", "black": "b", "1": "b", "w": "w", "white": "w", "2": "w"}
+
+
+def _player(word: str | None) -> Color | None:
+    """The colour of a ``PL`` word (``_player_word``), if any."""
+    if word == "b":
         return BLACK
-    if v in ("w", "white", "2"):
+    if word == "w":
         return WHITE
     return None
 
@@ -2008,7 +2025,7 @@ def _short_game(
         ident = "B" if ident_raw == b"B" else "W"
         known = memo.get((ident, v))
         if known is None:
-            known = (f"{ident}[{v.decode('latin-1')}]", _point(v, ctx, allow_pass=True))
+            known = (_move_token(ident, v), _point(v, ctx, allow_pass=True))
             if len(memo) < _MEMO_ENTRIES:
                 memo[ident, v] = known
         token, p = known
