@@ -1470,3 +1470,26 @@ def test_a_declared_result_repeated_in_every_line_counts_against_the_budget() ->
     assert len(records) < 3000 and "a tree this repetitive is refused" in str(
         records[-1].problems[0].message
     )
+
+
+def test_a_game_name_is_searched_for_a_rule_once_while_the_lines_repeat_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # leaves with game info of their own make their line's info again; the search for a rule
+    # in a long GN (NFKD and eight patterns) is not made again for the same name (10 s a MB)
+    searched: list[str] = []
+    real = sgf.ruleset_for
+
+    def counted(raw: str, search: bool = False) -> tuple[str | None, str | None]:
+        searched.append(raw)
+        return real(raw, search)
+
+    monkeypatch.setattr(sgf, "ruleset_for", counted)
+    leaves = "".join(f"(;W[{chr(97 + k % 15)}{chr(97 + k // 15)}]PB[p{k}])" for k in range(50))
+    records = read(f"(;SZ[15]GN[{'a game ' * 1000}under RIF rules];B[hh]{leaves})")
+    assert len(records) == 50 and len(searched) == 1
+    assert {r.rule for r in records} == {"renju-rif"}
+    # another name is searched anew
+    other = read("(;GN[a yamaguchi game];B[hh](;W[ii]PB[a])(;W[jj]PB[b]))(;GN[gomoku];B[hh])")
+    assert [r.rule for r in other] == ["yamaguchi", "yamaguchi", "freestyle"]
+    assert searched[1:] == ["a yamaguchi game", "gomoku"]

@@ -934,6 +934,10 @@ class _Ctx:
         #: a copy): every line of a tree repeats its root's, and the pattern match cost as much
         #: as the rest of the line's game info
         self.results: dict[str, DeclaredResult] = {}
+        #: the last ``GN`` value a rule was looked for in, and what was found: each line of a
+        #: tree whose leaves carry game info of their own makes its info again, and the search
+        #: (NFKD and eight patterns) over a long name took 20 ms a line, 10 s a megabyte
+        self.named_in: tuple[str, tuple[str | None, str | None]] | None = None
 
     def rule(self, name: str) -> str | None:
         """The shipped ruleset of an ``RU`` value (``ruleset_for``), or ``None``."""
@@ -943,6 +947,16 @@ class _Ctx:
         if len(name) <= 4 * _MEMO_KEY_BYTES and len(self.rules) < _MEMO_ENTRIES:
             self.rules[name] = rule
         return rule
+
+    def rule_named_in(self, name: str) -> tuple[str | None, str | None]:
+        """The shipped ruleset a game name (``GN``) names, and the name matched
+        (``ruleset_for`` with ``search``)."""
+        known = self.named_in
+        if known is not None and known[0] == name:
+            return known[1]
+        found = ruleset_for(name, search=True)
+        self.named_in = (name, found)
+        return found
 
     def result(self, text: str) -> DeclaredResult:
         """The declared result of an ``RE`` value (``parse_result``); shared, not to be changed."""
@@ -1860,7 +1874,7 @@ def _game_info(info: dict[str, str], ctx: _Ctx) -> _GameInfo:
         meta["rule_name"] = info["RU"]
         rule = ctx.rule(info["RU"])
     elif "GN" in info:
-        rule, matched = ruleset_for(info["GN"], search=True)
+        rule, matched = ctx.rule_named_in(info["GN"])
         if matched is not None:
             meta["rule_name"] = matched
     opening_id = None
