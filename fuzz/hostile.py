@@ -264,6 +264,7 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     ),
     "sgf-deep-nesting": lambda n: _fill(b"(;B[hh]", n),
     "sgf-comb": _sgf_comb,
+    "sgf-comb-bad-leaves": lambda n: _bad_leaves_comb(n),
     "sgf-tiny-games": lambda n: _fill(b"(;B[hh])", n),
     # problems of the root node repeat in every line of the tree (found by fuzz/mutate.py)
     "sgf-problems-in-every-line": lambda n: (
@@ -584,6 +585,16 @@ def _comb_points() -> tuple[list[bytes], list[bytes]]:
     rest = [(x, y) for y in range(0, 26, 2) for x in range(0, 26, 2) if (x, y) not in first]
     leaves = [(x, y) for y in range(1, 26, 2) for x in range(1, 26, 2)]
     return [point(*p) for p in (first + rest)[:205]], [point(*p) for p in leaves]
+
+
+def _bad_leaves_comb(size: int) -> bytes:
+    # a trunk of 205 stones, then one-node variations of a bad move, each on its own line: each
+    # line says a problem of its own (its line), and lines of other problems were replayed
+    # whole (16 s a megabyte with 600 stones)
+    stones, _ = _comb_points()
+    trunk = b"".join(b";%c[%s]" % (b"BW"[i % 2], p) for i, p in enumerate(stones))
+    head = b"(;GM[4]SZ[26]" + trunk
+    return head + b"(;W[a])\n" * max(0, (size - len(head) - 1) // 8) + b")"
 
 
 def _repeated_branch_comb(size: int) -> bytes:

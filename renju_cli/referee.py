@@ -31,7 +31,7 @@ from renju_cli.judge import (
     row_through,
 )
 from renju_cli.opening import Course, OpeningCheck, check_opening
-from renju_cli.record import MAIN_LINE, Color, Move, OpeningEvent, Record
+from renju_cli.record import MAIN_LINE, Color, Move, OpeningEvent, ParseProblem, Record
 from renju_cli.report import (
     CODES,
     ERROR,
@@ -195,10 +195,12 @@ def _new_report(record: Record, ruleset: Ruleset) -> GameReport:
     # the first ``MAX_FINDINGS`` only: they sort first, so the rest would never be listed (a
     # tree's problems repeat in each of its lines); ``_Replay`` counts the rest as dropped
     for problem in record.problems[:MAX_FINDINGS]:
-        report.findings.append(
-            Finding("parse-error", problem.message, line=problem.line, offset=problem.offset)
-        )
+        report.findings.append(_problem_finding(problem))
     return report
+
+
+def _problem_finding(problem: ParseProblem) -> Finding:
+    return Finding("parse-error", problem.message, line=problem.line, offset=problem.offset)
 
 
 def _problems_not_made(record: Record) -> Counter[tuple[str, str]] | None:
@@ -466,6 +468,10 @@ class _Memo:
             self.walker = walker
         else:
             resume = walker.rewind(shared)
+            if record.problems != walker.record.problems:  # (as many: ``shared_prefix``)
+                findings = walker.report.findings
+                for i, problem in enumerate(record.problems[:MAX_FINDINGS]):
+                    findings[i] = _problem_finding(problem)
             walker.record = record
         # (past the run's bound on findings listed, a line drops what it cannot list; one
         # resumed from a line that dropped more lists no more than that line did)
@@ -609,7 +615,9 @@ class _Replay:
             != (self.board.width, self.board.height)
             or record.setup != old.setup
             or record.to_move != old.to_move
-            or record.problems != old.problems
+            # (as many problems: they are the first findings, rewritten in place by
+            # ``replay_line``; a comb of bad leaves says one of its own in each line)
+            or len(record.problems) != len(old.problems)
             or record.opening_events != old.opening_events
             or course != self.course
         ):

@@ -33,6 +33,7 @@ def _tree_inputs() -> dict[str, bytes]:
     }
     out["sgf-comb"] = hostile.HOSTILE["sgf-comb"](20_000)
     out["renlib-comb"] = hostile.HOSTILE["renlib-comb"](20_000)
+    out["sgf-comb-bad-leaves"] = hostile.HOSTILE["sgf-comb-bad-leaves"](8_000)
     return out
 
 
@@ -117,3 +118,25 @@ def test_the_first_line_of_a_tree_is_replayed_as_any_record() -> None:
         assert replay(record, ruleset).to_json() == replay_uncached(record, ruleset).to_json()
     walker = referee._Memo.of(ruleset).walker
     assert walker is not None and walker.record is records[-1]
+
+
+def test_lines_of_as_many_problems_resume_with_their_own() -> None:
+    # a comb of bad leaves: each line says one problem of its own (its line); the lines resume
+    # the line before, with their own problem where its was (it was replayed whole: 16 s a MB)
+    from renju_cli import referee
+
+    data = hostile.HOSTILE["sgf-comb-bad-leaves"](8_000)
+    records = list(read_stream(io.BytesIO(data), "c.sgf"))
+    assert records[-1].unreadable  # (past the file's budget of moves: the rest refused)
+    records = records[:-1]
+    ruleset = api.choose_ruleset(records[0], None)
+    reports = [replay(r, ruleset).to_json() for r in records]
+    assert len(reports) > 100
+    said = [[f["line"] for f in r["findings"] if f["code"] == "parse-error"] for r in reports]
+    assert [len(s) for s in said[1:]] == [1] * (len(said) - 1)  # (the first: the trunk alone)
+    assert [s[0] for s in said[1:]] == list(range(2, len(said) + 1))  # (each its own line)
+    walker = referee._Memo.of(ruleset).walker
+    assert walker is not None and walker.checkpoints is not None
+    assert len(walker.checkpoints) <= 207  # (resumed: never more than the trunk walked)
+    for record, got in zip(records, reports, strict=True):
+        assert got == replay_uncached(record, ruleset).to_json()
