@@ -4,6 +4,7 @@ dropped without a word."""
 from __future__ import annotations
 
 import io
+import tracemalloc
 
 import pytest
 
@@ -129,6 +130,64 @@ def test_damaged_lines_are_bounded_per_record_and_records_per_file() -> None:
     records = read_diagram("\n".join(board()) + "\n" + "zz\n" * 10, ReadOptions(max_records=4))
     assert [r.source.line for r in records] == [1, 16, 17, 18, 19]
     assert "more than 4 records" in records[-1].problems[0].message
+
+
+def test_damaged_lines_past_those_listed_are_counted_wherever_they_lie() -> None:
+    # the lines past the 20 listed are only counted now (each was held and worded): the first
+    # ones are still listed with their lines, the count and the line of the first left out
+    # still add up, and damage after the last row is still a record of its own per line
+    text = "X . X . X\n" * 5 + "z\n" * 30 + "# c\n" + "\ufffd\n" * 10 + "X . X . X\nq\nq\n"
+    diagram_record, *after = read_diagram(text)
+    said = problems([diagram_record])
+    assert len(said) == 21 and diagram_record.unreadable and diagram_record.source.line == 1
+    assert said[0] == (
+        6,
+        "line 6: 'z' among the diagram's rows is no row ('z' is none of the cells X, O, .): "
+        "the diagram cannot be read",
+    )
+    assert [line for line, _ in said[:20]] == list(range(6, 26))
+    assert said[20] == (26, "and 20 more such lines, not listed")  # 10 'z', 10 U+FFFD
+    assert [(r.source.index, r.source.line) for r in after] == [(1, 48), (2, 49)]
+    assert problems(after)[0] == (
+        48,
+        "line 48: 'q' is neither a diagram row ('q' is none of the cells X, O, .), a column "
+        "label nor a # comment: not read",
+    )
+    # rows of another width: listed and counted the same way
+    rows = [EMPTY_ROW] * 10 + [" ".join("." * 14)] * 25 + [EMPTY_ROW] * 20
+    [record] = read_diagram("\n".join(rows) + "\n")
+    said = problems([record])
+    assert said[0] == (
+        11,
+        "line 11: diagram row 11 from the top has 14 cells where most rows have 15",
+    )
+    assert [line for line, _ in said[:20]] == list(range(11, 31))
+    assert said[20:] == [
+        (31, "and 5 more rows of another width, not listed"),
+        (1, "lines 1-55: the diagram has 55 row(s) of 15 cells; it must be square (N rows of N)"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"X . X . X\n" * 5 + b"\xff\n" * 131_000 + b"X . X . X\n",  # bad bytes between rows
+        b"X\n" + b"z\n" * 131_000 + b"X\n",  # damage between two rows
+        b"X\nz\n" * 65_536,  # damage inside short rows, and one line after them
+    ],
+    ids=["bad-bytes", "between-two-rows", "inside-short-rows"],
+)
+def test_a_file_of_damaged_lines_is_read_in_memory_of_its_size(data: bytes) -> None:
+    # every damaged line was held and worded before 20 were kept: 40 to 90 MB at 256 KB
+    # (400 MB at 1 MB); now a few copies of the text
+    tracemalloc.start()
+    try:
+        records = list(diagram.read(io.BytesIO(data), "d.board", ReadOptions()))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(records[0].problems) == 21 and records[0].problems[-1].message.startswith("and ")
+    assert peak < 12_000_000
 
 
 def test_a_file_of_labels_and_comments_has_nothing_to_check() -> None:

@@ -20,10 +20,12 @@ Every message names the line of the file.
 from __future__ import annotations
 
 import codecs
+import io
 import re
 import string
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import BinaryIO
 
 from renju_cli.board import BLACK, DIAGRAM_CELLS, EMPTY
@@ -36,12 +38,16 @@ EXTENSIONS = (".diagram", ".board")
 
 #: Column label lines: the letters of the columns, with ``i`` or (the Go habit) without.
 _LABELS = (COLUMNS, COLUMNS.replace("i", ""))
+#: Their starts, each a label line (a set: a file of damaged lines asks for each of them).
+_LABEL_STARTS = frozenset(label[:k] for label in _LABELS for k in range(1, len(label) + 1))
 #: The legend ``renju show`` writes under its board.
 _LEGEND = re.compile(r"\d+ move\(s\), (?:black|white) to move(?:;.*)?")
 #: Problems listed at most for one diagram (a damaged file may have a line of each kind per
 #: row, and rows by the hundred thousand); one more says how many were not listed.
 _MAX_PROBLEMS = 20
 _CELLS_SAID = "X, O, ."
+#: Lines whose kind one reading keeps (``_line_kind``): a damaged file repeats a few lines.
+_MAX_KINDS = 4096
 
 
 def _is_board_row(line: str) -> bool:
@@ -78,7 +84,8 @@ def sniff(head: bytes) -> int:
 
 def _line_kind(line: str) -> list[int] | str | None:
     """What one non-blank line of a diagram file (spaces stripped) is: a row (its cells), a
-    line the reader passes over (``None``), or damage (why it is no row, for the message)."""
+    line the reader passes over (``None``), or damage (the character that is no cell: ``_why``
+    words it only for the lines a message names)."""
     if line.startswith("#"):
         return None
     cells: list[int] = []
@@ -96,51 +103,92 @@ def _line_kind(line: str) -> list[int] | str | None:
     if letters.isdigit():
         return None
     is_word = letters.isascii() and letters.isalpha()
-    if is_word and any(label.startswith(letters.lower()) for label in _LABELS):
+    if is_word and letters.lower() in _LABEL_STARTS:
         return None
     if _LEGEND.fullmatch(line):
         return None
+    return stray
+
+
+def _why(stray: str) -> str:
+    """Why a line is no row, for its message (``stray``: what ``_line_kind`` found in it)."""
     return f"{stray!r} is none of the cells {_CELLS_SAID}"
 
 
-#: A damaged line: its number, its text and why it is no row.
+#: A damaged line: its number, its text and the character that is no cell (``_line_kind``).
 _Damage = tuple[int, str, str]
 #: A row: its line number and its cells.
 _Row = tuple[int, list[int]]
 
 
-def _listed(problems: list[ParseProblem], what: str) -> list[ParseProblem]:
-    """``problems`` cut to ``_MAX_PROBLEMS``, with one more saying how many were left out."""
-    if len(problems) <= _MAX_PROBLEMS:
-        return problems
-    left = len(problems) - _MAX_PROBLEMS
-    last = problems[_MAX_PROBLEMS]
+#: The kinds of lines read so far (``_line_kind``), up to ``_MAX_KINDS`` of them.
+_Kinds = dict[str, list[int] | str | None]
+
+
+def _kind(line: str, kinds: _Kinds) -> list[int] | str | None:
+    """``_line_kind(line)``, kept in ``kinds`` (a damaged file repeats a few lines by the
+    100,000; rows share their cells then, which nothing changes)."""
+    if line in kinds:
+        return kinds[line]
+    kind = _line_kind(line)
+    if len(kinds) < _MAX_KINDS:
+        kinds[line] = kind
+    return kind
+
+
+def _last_row(text: str, kinds: _Kinds) -> int:
+    """The number of the last row's line in ``text`` (0: no row), looked for from the end: it
+    tells damage among the rows (listed in the diagram's record, up to a bound) from damage
+    after them (records of their own) as the lines come, so that no line is held back."""
+    number = text.count("\n") + 1
+    end = len(text)
+    while end >= 0:
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end].strip()
+        if line and isinstance(_kind(line, kinds), list):
+            return number
+        number -= 1
+        end = start - 1
+    return 0
+
+
+def _listed(problems: Iterable[ParseProblem], total: int, what: str) -> list[ParseProblem]:
+    """The first ``_MAX_PROBLEMS`` of ``problems`` (``total`` in all), with one more saying how
+    many were left out; the rest are never made (a damaged file has them by the 100,000)."""
+    kept = list(islice(problems, _MAX_PROBLEMS + 1))
+    if total <= _MAX_PROBLEMS:
+        return kept
     return [
-        *problems[:_MAX_PROBLEMS],
-        ParseProblem(f"and {left} more {what}, not listed", line=last.line, fatal=True),
+        *kept[:_MAX_PROBLEMS],
+        ParseProblem(
+            f"and {total - _MAX_PROBLEMS} more {what}, not listed",
+            line=kept[_MAX_PROBLEMS].line,
+            fatal=True,
+        ),
     ]
 
 
-def _diagram_problems(rows: list[_Row], damaged: list[_Damage]) -> list[ParseProblem]:
-    """Why the rows of a diagram, with the damaged lines among them, make no board (nothing
-    when they make one)."""
-    if damaged:
+def _diagram_problems(rows: list[_Row], damaged: list[_Damage], count: int) -> list[ParseProblem]:
+    """Why the rows of a diagram, with the ``count`` damaged lines among them (``damaged``: the
+    first of them, one more than are listed), make no board (nothing when they make one)."""
+    if count:
         return _listed(
-            [
+            (
                 ParseProblem(
-                    f"line {number}: {clip(line)!r} among the diagram's rows is no row ({why}): "
-                    "the diagram cannot be read",
+                    f"line {number}: {clip(line)!r} among the diagram's rows is no row "
+                    f"({_why(stray)}): the diagram cannot be read",
                     line=number,
                     fatal=True,
                 )
-                for number, line, why in damaged
-            ],
+                for number, line, stray in damaged
+            ),
+            count,
             "such lines",
         )
     widths = Counter(len(cells) for _, cells in rows)
     usual = widths.most_common(1)[0][0]
     problems = _listed(
-        [
+        (
             ParseProblem(
                 f"line {number}: diagram row {k} from the top has {len(cells)} cells where "
                 f"most rows have {usual}",
@@ -149,7 +197,8 @@ def _diagram_problems(rows: list[_Row], damaged: list[_Damage]) -> list[ParsePro
             )
             for k, (number, cells) in enumerate(rows, start=1)
             if len(cells) != usual
-        ],
+        ),
+        len(rows) - widths[usual],
         "rows of another width",
     )
     first, last, count = rows[0][0], rows[-1][0], len(rows)
@@ -163,12 +212,19 @@ def _diagram_problems(rows: list[_Row], damaged: list[_Damage]) -> list[ParsePro
 
 
 def _diagram(
-    rows: list[_Row], damaged: list[_Damage], path: str, index: int, labels: list[str]
+    first: int,
+    rows: list[_Row],
+    damaged: tuple[list[_Damage], int],
+    path: str,
+    index: int,
+    labels: list[str],
 ) -> Record:
-    """The record of the diagram whose rows are ``rows``: unreadable when they make no board
-    or damaged lines lie among them.  ``labels``: the number each row starts with (``""``)."""
-    source = SourceLocation(path, index, rows[0][0])
-    problems = _diagram_problems(rows, damaged)
+    """The record of the diagram whose first row is on line ``first`` and whose rows are
+    ``rows`` (none kept once damage lies among them): unreadable when they make no board or
+    damaged lines lie among them (``damaged``: the first ones and how many).  ``labels``: the
+    number each row starts with (``""``)."""
+    source = SourceLocation(path, index, first)
+    problems = _diagram_problems(rows, *damaged)
     if problems:
         return Record(moves=[], source=source, problems=problems, format=NAME)
     size = len(rows)
@@ -185,10 +241,10 @@ def _diagram(
 
 def _outside(path: str, index: int, damage: _Damage) -> Record:
     """The unreadable record of a damaged line before or after the diagram's rows."""
-    number, line, why = damage
+    number, line, stray = damage
     message = (
-        f"line {number}: {clip(line)!r} is neither a diagram row ({why}), a column label nor "
-        "a # comment: not read"
+        f"line {number}: {clip(line)!r} is neither a diagram row ({_why(stray)}), a column "
+        "label nor a # comment: not read"
     )
     return Record(
         moves=[],
@@ -205,41 +261,55 @@ def records_from_text(
     rows as an unreadable record of its own, in the order of the file (none when the file
     holds only blank lines, comments and labels)."""
     opts = options or ReadOptions()
-    rows: list[_Row] = []
-    labels: list[str] = []  # the number each row starts with, if any
-    damaged: list[_Damage] = []
     # lines end at LF (CR LF, CR): ``splitlines`` also ends them at form feeds, U+2028 and
     # other characters a comment may hold, and the line numbers drifted
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    for number, raw in enumerate(lines, start=1):
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    kinds: _Kinds = {}
+    last = _last_row(text, kinds)
+    first = 0  # the line of the first row, once read
+    rows: list[_Row] = []  # (no more kept once damage among them makes the diagram unreadable)
+    labels: list[str] = []  # the number each row starts with, if any
+    inside: list[_Damage] = []  # the first damaged lines among the rows: those listed, one more
+    inside_count = 0
+    index = 0
+    # one line at a time (a list of them all held a string per line of a file of short lines);
+    # only LF ends a line now, and ``strip`` drops it
+    for number, raw in enumerate(io.StringIO(text, newline="\n"), start=1):
         line = raw.strip()
         if not line:
             continue
-        kind = _line_kind(line)
+        kind = _kind(line, kinds)
+        if kind is None:
+            # blank lines, comments and labels alone: no record (``read_stream`` says the file
+            # held nothing to check, as for any format)
+            continue
+        entry: _Damage | None = None  # None: the diagram, once its last row is read
         if isinstance(kind, list):
-            rows.append((number, kind))
-            labels.append(line[: len(line) - len(line.lstrip(string.digits))])
-        elif kind is not None:
-            damaged.append((number, line, kind))
-    # blank lines, comments and labels alone: no record (``read_stream`` says the file held
-    # nothing to check, as for any format)
-    # None stands for the diagram, in its place among the damaged lines around it
-    order: list[_Damage | None] = list(damaged)
-    inside: list[_Damage] = []
-    if rows:
-        first, last = rows[0][0], rows[-1][0]
-        before = [d for d in damaged if d[0] < first]
-        order = [*before, None, *(d for d in damaged if d[0] > last)]
-        inside = [d for d in damaged if first < d[0] < last]
-    for index, entry in enumerate(order):
+            first = first or number
+            if not inside_count:
+                rows.append((number, kind))
+                labels.append(line[: len(line) - len(line.lstrip(string.digits))])
+            if number != last:
+                continue
+        elif first and number < last:
+            inside_count += 1
+            if len(inside) <= _MAX_PROBLEMS:
+                inside.append((number, line, kind))
+            if inside_count == 1:  # the board is read no more: only the damage is said
+                rows.clear()
+                labels.clear()
+            continue
+        else:
+            entry = (number, line, kind)  # before the rows or after them: a record of its own
         if index >= opts.max_records:
-            yield too_many_records(path, index, rows[0][0] if entry is None else entry[0], opts)
+            yield too_many_records(path, index, first if entry is None else entry[0], opts)
             return
         yield (
             _outside(path, index, entry)
             if entry is not None
-            else _diagram(rows, inside, path, index, labels)
+            else _diagram(first, rows, (inside, inside_count), path, index, labels)
         )
+        index += 1
 
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:

@@ -169,6 +169,7 @@ class _Game:
         "events",
         "in_movetext",
         "index",
+        "keys",
         "last_line",
         "line",
         "moves",
@@ -189,6 +190,9 @@ class _Game:
         self.tags: list[tuple[str, str, int]] = []
         self.tags_cut = False  # past MAX_TAGS tag lines: the rest are read past
         self.tags_ended = False  # a blank line came after the tags (the movetext is next)
+        #: the keys of ``tags``, once a tag came after ``tags_ended`` (each such tag asks if its
+        #: key is there: a scan of the list was quadratic; most games never need the set)
+        self.keys: set[str] | None = None
         self.moves: list[Move] = []
         self.events: list[OpeningEvent] = []
         self.notes = notes
@@ -526,19 +530,24 @@ class _Reader:
             )
             return done, len(line)
         key, value = m.group(1, 2)
-        if game.tags_ended and done is None and any(k == key for k, _, _ in game.tags):
-            # after the blank line that ends a tag section, a key it holds already: the next
-            # game's tags, after a game of tags alone (its moves missing), which would
-            # otherwise take them over
-            done = self._finish()
-            game = self._open(n)
-            game.last_line = n
+        if game.tags_ended and done is None:
+            if game.keys is None:
+                game.keys = {k for k, _, _ in game.tags}
+            if key in game.keys:
+                # after the blank line that ends a tag section, a key it holds already: the next
+                # game's tags, after a game of tags alone (its moves missing), which would
+                # otherwise take them over
+                done = self._finish()
+                game = self._open(n)
+                game.last_line = n
         if "\\" in value:  # the regex only for escapes, which real tags never hold
             value = _UNESCAPE_RE.sub(r"\1", value)
         if len(value) > self.options.max_string:
             game.note(f"line {n}: tag {key} cut to {self.options.max_string} chars")
             value = value[: self.options.max_string]
         game.tags.append((key, value, n))
+        if game.keys is not None:
+            game.keys.add(key)
         return done, m.end()
 
     def _token(self, kind: str, tok: str, point: Point | None, n: int) -> Record | None:
