@@ -558,7 +558,44 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "notation-declare-lines": lambda n: _fill(b"h8 h9 i10 N=999 N=10 N=5 i11 j12\n", n),
     "notation-swap-lines-identical": lambda n: _fill(b"h8 h9 i10 swap i11\n", n),
     "jsonl-declare-identical": lambda n: _fill(b'{"moves":"h8 h9 i10 N=2 i11"}\n', n),
+    # red teams, stop 23.  Every result word of a move list was an event, taken out one by one
+    # (7-13 s a megabyte; minutes after 4,096 declared counts)
+    "notation-many-results": lambda n: _fill(b"1-0 ", n, b"h8 ", b"\n"),
+    "notation-declares-then-results": lambda n: _fill(b"1-0 ", n, b"h8 " + b"N=2 " * 4096, b"\n"),
+    # damaged lines between a diagram's rows: each held and worded (400 MB a megabyte)
+    "diagram-bad-bytes-between-rows": lambda n: _fill(
+        b"\xff\n", n, b"X . X . X\n" * 5, b"X . X . X\n"
+    ),
+    # tags after the blank line that ends a game's tags: each scanned all before it (8 s)
+    "playok-tags-after-blank": lambda n: _fill(_playok_late_tags(), n, b'[Site "PlayOK"]\n'),
+    # values left open on every line, one game far below: each read down to it (minutes)
+    "sgf-unterminated-lines-then-game": lambda n: _fill(b"(;C[x\n", n, b"", b"(;GM[4];B[hh])\n"),
+    "sgf-unterminated-escaped-then-game": lambda n: _fill(
+        b"(;C[a\\]b\n", n, b"", b"(;GM[4];B[hh])\n"
+    ),
+    # a comb under a root of half a megabyte of PL (lower-cased for every line: 24 s), RE and
+    # a bad move (quoted whole in every line: reports of gigabytes), GN with game info in
+    # every leaf (searched for a rule for every line: 10 s)
+    "sgf-long-pl-comb": lambda n: _sgf_long_root_comb(n, b"PL[", b"b"),
+    "sgf-long-re-comb": lambda n: _sgf_long_root_comb(n, b"RE[B+", b"x"),
+    "sgf-long-bad-move-comb": lambda n: _sgf_long_root_comb(n, b";B[hh];W[", b"x"),
+    "sgf-long-gn-info-leaves": lambda n: _fill(
+        b"(;W[aa]PB[x])", n, b"(;SZ[15]GN[" + "\u00e9t\u00e9 ".encode() * 8192 + b"];B[hh]", b")"
+    ),
 }
+
+
+def _playok_late_tags() -> bytes:
+    alphabet = b"abcdefghijklmnopqrstuvwxyz0123456789"
+    keys = [bytes([alphabet[i // 36], alphabet[i % 36]]) for i in range(1024)]
+    return b"[" + keys[0] + b' ""]\n\n' + b"".join(b'[%s""]' % k for k in keys[1:]) + b"\n*\n\n"
+
+
+def _sgf_long_root_comb(size: int, opening: bytes, unit: bytes) -> bytes:
+    head = b"(;SZ[15]" + opening + unit * (size // 2) + b"]"
+    if not opening.startswith(b";"):
+        head += b";B[hh]"
+    return head + b"(;W[aa])" * max(0, (size - len(head) - 1) // 8) + b")"
 
 
 def _xml_game_attribute(size: int, name: bytes, unit: bytes) -> bytes:
