@@ -579,6 +579,13 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-long-pl-comb": lambda n: _sgf_long_root_comb(n, b"PL[", b"b"),
     "sgf-long-re-comb": lambda n: _sgf_long_root_comb(n, b"RE[B+", b"x"),
     "sgf-long-bad-move-comb": lambda n: _sgf_long_root_comb(n, b";B[hh];W[", b"x"),
+    # JSON nested just under what the decoder took, whose message the encoder wrote a few
+    # frames deeper: exit 3 and the rest of the file lost
+    "jsonl-deep-window": lambda n: _fill(
+        b'{"moves":"h8 h9 i10"}\n',
+        n,
+        b"".join(b'{"moves":"h8","size":' + b"[" * d + b"]" * d + b"}\n" for d in range(900, 1000)),
+    ),
     "sgf-long-gn-info-leaves": lambda n: _fill(
         b"(;W[aa]PB[x])", n, b"(;SZ[15]GN[" + "\u00e9t\u00e9 ".encode() * 8192 + b"];B[hh]", b")"
     ),

@@ -82,7 +82,11 @@ LIMITS: dict[str, tuple[str, str]] = {
         "counted, not listed; by default no more than 16384 + 2 per record (16M)",
     ),
     "moves": ("max_moves", "moves per record (4096)"),
-    "depth": ("max_depth", "nesting of XML elements, SGF variations, a RenLib line (4096)"),
+    "depth": (
+        "max_depth",
+        "nesting of XML elements, SGF variations, a RenLib line (4096), JSON Lines arrays "
+        "and objects (512 at most)",
+    ),
     "string": ("max_string", "length of one comment, name or line (1M)"),
     "whole-file": ("max_file", "bytes of an SGF, psq or Gomocup openings file (64M)"),
 }

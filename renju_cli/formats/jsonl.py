@@ -10,16 +10,20 @@ or a boolean in it, is unreadable: ``{"Moves": ...}`` is no game of no moves), i
 standard notation (with the opening extension of the notation format) or a list of points;
 ``result`` a winner word or ``{"winner": ..., "reason": ...}``; ``swaps`` RenjuNet's swap flags
 (``"s-s"``: swapped, declined, swapped at the protocol's 1st, 2nd and 3rd opportunities),
-decisions a database records without the move they came after.
+decisions a database records without the move they came after.  A line whose arrays and objects
+nest deeper than ``MAX_JSON_DEPTH`` (or ``--limit depth``) is unreadable: the decoder never sees
+it, whatever the caller's stack.
 """
 
 from __future__ import annotations
 
 import codecs
 import json
-from collections.abc import Iterable, Iterator
-from itertools import islice
-from typing import Any, BinaryIO, TextIO
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from itertools import accumulate, islice
+from typing import Any, BinaryIO, TextIO, TypeVar
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, parse_point
 from renju_cli.formats import (
@@ -44,6 +48,11 @@ NAME = "jsonl"
 #: Swap flags read from ``swaps`` at most (a protocol has a handful of opportunities).
 _MAX_SWAP_FLAGS = 4096
 EXTENSIONS = (".jsonl", ".ndjson")
+#: Arrays and objects inside one another that a line may hold at most (``max_depth``, when
+#: lower): the JSON decoder and encoder recurse once a level, so a deeper line is refused
+#: before either sees it, whatever room the caller's stack leaves (see ``_roomy``).  Real
+#: records nest two or three deep; lines some 970 deep (by the caller's stack) overflowed.
+MAX_JSON_DEPTH = 512
 
 
 def sniff(head: bytes) -> int:
@@ -51,18 +60,33 @@ def sniff(head: bytes) -> int:
     first = head.lstrip().split(b"\n", 1)[0]
     if not first.startswith(b"{"):
         return 0
+    maybe = 1 if b'"moves"' in first else 0
     try:
-        obj = json.loads(first)
-    except (ValueError, RecursionError):  # cut by the head, or nested thousands deep
-        return 1 if b'"moves"' in first else 0
+        # decoded as json.loads decodes bytes: the head of a UTF-16 file is scanned as its text
+        text = first.decode(json.detect_encoding(first), "surrogatepass")
+        if _nests_deeper(text.encode("utf-8", "surrogatepass"), MAX_JSON_DEPTH):
+            return maybe
+        obj = _roomy(json.loads, text)
+    except (ValueError, RecursionError):  # cut by the head
+        return maybe
     return 2 if isinstance(obj, dict) and "moves" in obj else 0
 
 
 def record_from_json(
     obj: Any, path: str, index: int, line: int, options: ReadOptions | None = None
 ) -> Record:
-    """Build a record from one decoded JSON object (problems go into the record)."""
+    """Build a record from one decoded JSON object (problems go into the record); an object
+    nested deeper than a line may be is refused as ``read`` refuses the line."""
     options = options or ReadOptions()
+    depth = min(options.max_depth, MAX_JSON_DEPTH)
+    if _value_nests_deeper(obj, depth):
+        return _bad_line(path, index, line, f"not valid JSON: {_too_deep(depth)}")
+    return _record(obj, path, index, line, options)
+
+
+def _record(obj: Any, path: str, index: int, line: int, options: ReadOptions) -> Record:
+    """``record_from_json`` of an object nested no deeper than ``MAX_JSON_DEPTH`` (``read``
+    checked its line), which the encoder can write back for a message or a metadata field."""
     source = SourceLocation(path, index, line)
     if not isinstance(obj, dict):
         return _bad_line(path, index, line, "expected a JSON object")
@@ -154,7 +178,7 @@ def record_from_json(
     meta = obj.get("metadata")
     metadata: dict[str, str] = {}
     if isinstance(meta, dict):
-        metadata = {k: v if isinstance(v, str) else json.dumps(v) for k, v in meta.items()}
+        metadata = {k: v if isinstance(v, str) else _json_text(v) for k, v in meta.items()}
     swaps = obj.get("swaps")
     if isinstance(swaps, str):
         if len(swaps) > _MAX_SWAP_FLAGS:
@@ -228,6 +252,7 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """One record per non-empty line."""
     index = 0
     number = options.first_line - 1
+    depth = min(options.max_depth, MAX_JSON_DEPTH)
     # readline with a bound: a file without line ends is never read into memory whole
     while raw := stream.readline(options.max_string + 1):
         number += 1
@@ -245,13 +270,11 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
             index += 1
             continue
         try:
-            obj = _loads(raw.decode("utf-8", errors="replace"))
-        except RecursionError:  # arrays nested some thousands deep
-            yield _bad_line(path, index, number, "not valid JSON: nested too deeply")
+            obj = _decode(raw, depth)
         except ValueError as e:
             yield _bad_line(path, index, number, f"not valid JSON: {e}")
         else:
-            yield record_from_json(obj, path, index, number, options)
+            yield _record(obj, path, index, number, options)
         index += 1
 
 
@@ -267,6 +290,88 @@ def _integer(digits: str) -> int | str:
 
 
 _DECODER = json.JSONDecoder(parse_int=_integer)
+
+
+def _decode(raw: bytes, depth: int) -> Any:
+    """The value of one line, or ``ValueError`` saying why there is none: a line nested deeper
+    than ``depth`` is refused before the decoder sees it."""
+    # (a line of no more bytes than the bound cannot open more arrays and objects)
+    if len(raw) > depth and _nests_deeper(raw, depth):
+        raise ValueError(_too_deep(depth))
+    try:
+        return _roomy(_loads, raw.decode("utf-8", errors="replace"))
+    except RecursionError:  # not even with the room the bound needs: no crash, a refusal
+        raise ValueError(_too_deep(depth)) from None
+
+
+def _too_deep(depth: int) -> str:
+    return f"nested too deeply (arrays and objects deeper than {depth} levels)"
+
+
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def _nests_deeper(raw: bytes, depth: int) -> bool:
+    """Whether the arrays and objects of a JSON text nest deeper than ``depth`` (the deepest
+    the decoder would go), told without recursion: brackets outside strings opened and not yet
+    closed.  Where the text stops being JSON the decoder stops, so what follows can only make
+    this answer yes more often, never no where the decoder would go deeper.  ``raw`` is UTF-8,
+    where a bracket, quote or backslash is never part of another character (nor of the bad
+    bytes the line's decoding replaces)."""
+    if raw.count(b"[") + raw.count(b"{") <= depth:  # the usual line: two scans in C
+        return False
+    # escapes first (left to right, as the decoder pairs them; outside a string a backslash
+    # stops the decoder), so that every quote left opens or closes a string: between them,
+    # the odd pieces; one left open runs to the end.  In C throughout: a regex over the
+    # strings took twice the decoder's time on a line of many.
+    unescaped = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    outside = b"".join(unescaped.split(b'"')[::2])
+    brackets = outside.translate(None, _NOT_BRACKETS)
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > depth
+
+
+_CONTAINERS = (dict, list, tuple)
+
+
+def _value_nests_deeper(value: Any, depth: int) -> bool:
+    """Whether a value's dicts and lists nest deeper than ``depth``, told without recursion
+    (one that contains itself is found deeper than any bound)."""
+    stack: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, _CONTAINERS) else []
+    while stack:
+        item, level = stack.pop()
+        if level > depth:
+            return True
+        inside = item.values() if isinstance(item, dict) else item
+        stack.extend((v, level + 1) for v in inside if isinstance(v, _CONTAINERS))
+    return False
+
+
+_A = TypeVar("_A")
+_R = TypeVar("_R")
+
+#: Recursion the decoder and encoder are given above the caller's stack when it left them too
+#: little (``_roomy``): the deepest value a line may hold, and the json module's own frames.
+_ROOM = MAX_JSON_DEPTH + 64
+_ROOM_LOCK = threading.Lock()
+
+
+def _roomy(call: Callable[[_A], _R], arg: _A) -> _R:
+    """``call(arg)`` for the JSON decoder or encoder on something nested no deeper than
+    ``MAX_JSON_DEPTH``: they recurse once a level, so a caller deep in its own stack, or under a
+    lowered recursion limit, could leave them too little and a line's reading would depend on
+    who reads it; then it runs again with ``_ROOM`` more than the limit, wherever the stack is."""
+    try:
+        return call(arg)
+    except RecursionError:
+        pass
+    with _ROOM_LOCK:  # the limit is the interpreter's: one raises it and restores it at a time
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(limit + _ROOM)
+        try:
+            return call(arg)
+        finally:
+            sys.setrecursionlimit(limit)
 
 
 def _loads(text: str) -> Any:
@@ -291,7 +396,25 @@ def _loads(text: str) -> Any:
 def _number_or_json(value: Any) -> str:
     if isinstance(value, _LongNumber):
         return f"a number of {len(value.lstrip('-'))} digits"
-    return clip(json.dumps(value))
+    return clip(_json_text(value))
+
+
+def _json_text(value: Any) -> str:
+    """``json.dumps(value)`` for a message or a metadata field, never raising.  The value is
+    one ``_record`` was given, nested no deeper than ``MAX_JSON_DEPTH``: ``_roomy`` gives the
+    encoder the room that takes; what it still refuses is named by its kind."""
+    try:
+        return _roomy(json.dumps, value)
+    except (RecursionError, ValueError, TypeError):  # none from a line: a set, a huge int
+        return f"{_kind(value)} that JSON cannot write"
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    return f"a value of type {type(value).__name__}"
 
 
 def _bad_line(path: str, index: int, number: int, message: str) -> Record:
