@@ -570,6 +570,11 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "playok-tags-after-blank": lambda n: _fill(_playok_late_tags(), n, b'[Site "PlayOK"]\n'),
     # values left open on every line, one game far below: each read down to it (minutes)
     "sgf-unterminated-lines-then-game": lambda n: _fill(b"(;C[x\n", n, b"", b"(;GM[4];B[hh])\n"),
+    # the same, lines of a comment and of a move (the two cuts) in turn: one memo of either
+    # took the other's over (15 s at 256 kB)
+    "sgf-unterminated-mixed-then-game": lambda n: _fill(
+        b"(;C[x\n(;B[x\n", n, b"", b"(;GM[4]FF[4]SZ[15];B[hh])\n"
+    ),
     "sgf-unterminated-escaped-then-game": lambda n: _fill(
         b"(;C[a\\]b\n", n, b"", b"(;GM[4];B[hh])\n"
     ),

@@ -164,15 +164,24 @@ def test_the_bound_is_the_depth_of_the_line_itself() -> None:
     assert not meta.problems
 
 
-def test_a_lower_depth_limit_bounds_json_lines_too() -> None:
-    ok, deep = read_bytes(
+def test_a_lower_depth_limit_leaves_json_lines_alone() -> None:
+    # --limit depth bounds XML, SGF and RenLib; a record nests two or three deep, and a bound
+    # lowered for those must not turn it away (the JSON bound is MAX_JSON_DEPTH, fixed)
+    ok, also = read_bytes(
         b'{"moves":"h8","metadata":{"a":[[]]}}\n{"moves":"h8","metadata":{"a":[[[]]]}}\n',
-        ReadOptions(max_depth=4),
+        ReadOptions(max_depth=2),
     )
     assert ok.metadata == {"a": "[[]]"} and not ok.problems
-    assert deep.problems[0].message == (
-        "line 2: not valid JSON: nested too deeply (arrays and objects deeper than 4 levels)"
-    )
+    assert also.metadata == {"a": "[[[]]]"} and not also.problems
+
+
+@pytest.mark.parametrize("tail", [b" " + b"[" * 600, b", " + b"[" * 600])
+def test_a_broken_line_says_what_the_decoder_says_whatever_brackets_follow(tail: bytes) -> None:
+    # the depth is told once the line decodes: brackets past where a broken line stops being
+    # JSON said "nested too deeply" instead of what is wrong with it
+    [record] = read_bytes(b'{"moves":"h8"}' + tail + b"\n", ReadOptions())
+    said = record.problems[0].message
+    assert said.startswith("line 1: not valid JSON: ") and "nested too deeply" not in said
 
 
 def test_brackets_in_strings_and_escapes_do_not_count() -> None:

@@ -84,8 +84,8 @@ LIMITS: dict[str, tuple[str, str]] = {
     "moves": ("max_moves", "moves per record (4096)"),
     "depth": (
         "max_depth",
-        "nesting of XML elements, SGF variations, a RenLib line, and of JSON Lines arrays "
-        "and objects, these never past 512 (4096)",
+        "nesting of XML elements, SGF variations, a RenLib line; not of JSON Lines, whose "
+        "arrays and objects nest 512 deep at most (4096)",
     ),
     "string": ("max_string", "length of one comment, name or line (1M)"),
     "whole-file": ("max_file", "bytes of an SGF, psq or Gomocup openings file (64M)"),

@@ -11,8 +11,9 @@ standard notation (with the opening extension of the notation format) or a list 
 ``result`` a winner word or ``{"winner": ..., "reason": ...}``; ``swaps`` RenjuNet's swap flags
 (``"s-s"``: swapped, declined, swapped at the protocol's 1st, 2nd and 3rd opportunities),
 decisions a database records without the move they came after.  A line whose arrays and objects
-nest deeper than ``MAX_JSON_DEPTH`` (or ``--limit depth``) is unreadable: the decoder never sees
-it, whatever the caller's stack.
+nest deeper than ``MAX_JSON_DEPTH`` is unreadable, whatever the caller's stack (``--limit depth``
+bounds other formats: real records nest two or three deep, and a lower bound for XML or SGF
+must not turn them away).
 """
 
 from __future__ import annotations
@@ -48,10 +49,11 @@ NAME = "jsonl"
 #: Swap flags read from ``swaps`` at most (a protocol has a handful of opportunities).
 _MAX_SWAP_FLAGS = 4096
 EXTENSIONS = (".jsonl", ".ndjson")
-#: Arrays and objects inside one another that a line may hold at most (``max_depth``, when
-#: lower): the JSON decoder and encoder recurse once a level, so a deeper line is refused
-#: before either sees it, whatever room the caller's stack leaves (see ``_roomy``).  Real
-#: records nest two or three deep; lines some 970 deep (by the caller's stack) overflowed.
+#: Arrays and objects inside one another that a line may hold at most: the JSON decoder and
+#: encoder recurse once a level, so a deeper line is refused (``_decode``) and nothing deeper
+#: ever reaches the encoder, whatever room the caller's stack leaves (see ``_roomy``).  Real
+#: records nest two or three deep; lines some 970 deep (by the caller's stack) were decoded,
+#: then overflowed the encoder of a message (exit 3, the rest of the file lost).
 MAX_JSON_DEPTH = 512
 
 
@@ -78,9 +80,8 @@ def record_from_json(
     """Build a record from one decoded JSON object (problems go into the record); an object
     nested deeper than a line may be is refused as ``read`` refuses the line."""
     options = options or ReadOptions()
-    depth = min(options.max_depth, MAX_JSON_DEPTH)
-    if _value_nests_deeper(obj, depth):
-        return _bad_line(path, index, line, f"not valid JSON: {_too_deep(depth)}")
+    if _value_nests_deeper(obj, MAX_JSON_DEPTH):
+        return _bad_line(path, index, line, f"not valid JSON: {_too_deep(MAX_JSON_DEPTH)}")
     return _record(obj, path, index, line, options)
 
 
@@ -252,7 +253,6 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """One record per non-empty line."""
     index = 0
     number = options.first_line - 1
-    depth = min(options.max_depth, MAX_JSON_DEPTH)
     # readline with a bound: a file without line ends is never read into memory whole
     while raw := stream.readline(options.max_string + 1):
         number += 1
@@ -270,7 +270,7 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
             index += 1
             continue
         try:
-            obj = _decode(raw, depth)
+            obj = _decode(raw)
         except ValueError as e:
             yield _bad_line(path, index, number, f"not valid JSON: {e}")
         else:
@@ -292,16 +292,20 @@ def _integer(digits: str) -> int | str:
 _DECODER = json.JSONDecoder(parse_int=_integer)
 
 
-def _decode(raw: bytes, depth: int) -> Any:
+def _decode(raw: bytes) -> Any:
     """The value of one line, or ``ValueError`` saying why there is none: a line nested deeper
-    than ``depth`` is refused before the decoder sees it."""
-    # (a line of no more bytes than the bound cannot open more arrays and objects)
-    if len(raw) > depth and _nests_deeper(raw, depth):
-        raise ValueError(_too_deep(depth))
+    than ``MAX_JSON_DEPTH`` is refused, whatever room the decoder found for it."""
     try:
-        return _roomy(_loads, raw.decode("utf-8", errors="replace"))
+        obj = _roomy(_loads, raw.decode("utf-8", errors="replace"))
     except RecursionError:  # not even with the room the bound needs: no crash, a refusal
-        raise ValueError(_too_deep(depth)) from None
+        raise ValueError(_too_deep(MAX_JSON_DEPTH)) from None
+    # Decoded, the line is JSON: its brackets outside strings tell its depth exactly.  (Told
+    # after the decoder, so that a broken line says what the decoder says of it, as before the
+    # bound: brackets past where it stops would have said "nested too deeply".  A line of no
+    # more bytes than the bound cannot open more arrays and objects.)
+    if len(raw) > MAX_JSON_DEPTH and _nests_deeper(raw, MAX_JSON_DEPTH):
+        raise ValueError(_too_deep(MAX_JSON_DEPTH))
+    return obj
 
 
 def _too_deep(depth: int) -> str:

@@ -374,18 +374,14 @@ class _Parser:
         #: the end of the data, so no value starting later does either (``_read_value``): a
         #: file of lines ``(;C[x`` without a ``]`` would scan to its end once per line
         self.unclosed: tuple[int, str | None] = (len(data) + 1, None)
-        #: (from, to, dbcs, cut): a value read from ``from`` in that mode, cut short by
+        #: (cut, dbcs) -> (from, to): a value read from ``from`` in that mode, cut short by
         #: ``cut``, found nothing closing it before ``to`` (a match of ``cut``), so no value
         #: starting later up to ``to`` does either: a value's scan reaches any later start in
         #: the state a scan from there begins in (a start follows a ``[``, which is neither an
         #: escape nor a lead byte).  Lines ``(;C[x`` with a game far below (``(;GM[4]``) would
-        #: scan to that game once per line
-        self.unclosed_cut: tuple[int, int, str | None, re.Pattern[bytes] | None] = (
-            len(data) + 1,
-            -1,
-            None,
-            None,
-        )
+        #: scan to that game once per line; one entry per cut and mode, as lines of short
+        #: values (``(;B[x``, the other cut) between them would take a single one over
+        self.unclosed_cut: dict[tuple[re.Pattern[bytes], str | None], tuple[int, int]] = {}
         #: for each pattern that cuts a value short (``_RESYNC``, ``_RESYNC_GAME``): (from, at),
         #: ``at`` the newline of its first match whose newline is at or after ``from`` (the
         #: data's length: none); a later position up to ``at`` has the same (``_cut_at``)
@@ -472,9 +468,10 @@ class _Parser:
         n = len(data)
         if start >= self.unclosed[0] and dbcs == self.unclosed[1]:
             return None
-        known = self.unclosed_cut
-        if known[0] <= start <= known[1] and cut is known[3] and dbcs == known[2]:
-            return None
+        if cut is not None:
+            known = self.unclosed_cut.get((cut, dbcs))
+            if known is not None and known[0] <= start <= known[1]:
+                return None
         limit = self._cut_at(cut, start) if cut is not None else n
         if dbcs is None:
             end = data.find(b"]", start, limit)
@@ -491,8 +488,8 @@ class _Parser:
             if m is None:
                 if limit >= n:  # (nothing closes it, nor a value starting later)
                     self.unclosed = (start, dbcs)
-                else:  # (nor a value starting later up to the cut)
-                    self.unclosed_cut = (start, limit, dbcs, cut)
+                elif cut is not None:  # (nor a value starting later up to the cut)
+                    self.unclosed_cut[cut, dbcs] = (start, limit)
                 return None
             j = m.start()
             out += data[i:j]
