@@ -1365,7 +1365,7 @@ def test_a_value_is_cut_where_it_would_run_over_a_new_node_as_if_read_whole(
 def test_values_read_one_after_another_judge_as_each_read_alone(
     chunks: list[list[bytes]], dbcs: str | None, shorts: list[bool], game_below: bool
 ) -> None:
-    # a parser remembers that a value found nothing closing it up to the cut (``unclosed_cut``:
+    # a parser remembers that a value found nothing closing it up to the cut (``unclosed``:
     # lines ``(;C[x`` above one far game were each read down to it, minutes a megabyte); every
     # later value starting before that cut is left open without a scan.  Values read at
     # increasing starts by one parser must judge as each read by a parser of its own.

@@ -370,18 +370,15 @@ class _Parser:
         #: it starts and the state after it: the node the parse reads next, not read twice (a
         #: tree of many short variations would read each first node twice)
         self.ahead: tuple[int, _Node, int, int, str | None, int, int] | None = None
-        #: (from, dbcs): a value read from ``from`` in that mode found no ``]`` closing it up to
-        #: the end of the data, so no value starting later does either (``_read_value``): a
-        #: file of lines ``(;C[x`` without a ``]`` would scan to its end once per line
-        self.unclosed: tuple[int, str | None] = (len(data) + 1, None)
         #: (cut, dbcs) -> (from, to): a value read from ``from`` in that mode, cut short by
-        #: ``cut``, found nothing closing it before ``to`` (a match of ``cut``), so no value
-        #: starting later up to ``to`` does either: a value's scan reaches any later start in
-        #: the state a scan from there begins in (a start follows a ``[``, which is neither an
-        #: escape nor a lead byte).  Lines ``(;C[x`` with a game far below (``(;GM[4]``) would
-        #: scan to that game once per line; one entry per cut and mode, as lines of short
-        #: values (``(;B[x``, the other cut) between them would take a single one over
-        self.unclosed_cut: dict[tuple[re.Pattern[bytes], str | None], tuple[int, int]] = {}
+        #: ``cut``, found nothing closing it before ``to`` (a match of ``cut``; with no cut, the
+        #: end of the data, which holds for any cut), so no value starting later up to ``to``
+        #: does either (``_read_value``): a value's scan reaches any later start in the state a
+        #: scan from there begins in (a start follows a ``[``, which is neither an escape nor a
+        #: lead byte).  Lines ``(;C[x`` without a ``]``, or with a game far below
+        #: (``(;GM[4]``), would each scan to the end or to that game; one entry per cut and
+        #: mode, as lines of short values (``(;B[x``, the other cut) would take a single one over
+        self.unclosed: dict[tuple[re.Pattern[bytes] | None, str | None], tuple[int, int]] = {}
         #: for each pattern that cuts a value short (``_RESYNC``, ``_RESYNC_GAME``): (from, at),
         #: ``at`` the newline of its first match whose newline is at or after ``from`` (the
         #: data's length: none); a later position up to ``at`` has the same (``_cut_at``)
@@ -466,12 +463,12 @@ class _Parser:
         start = self.pos + 1
         dbcs = self.dbcs
         n = len(data)
-        if start >= self.unclosed[0] and dbcs == self.unclosed[1]:
-            return None
-        if cut is not None:
-            known = self.unclosed_cut.get((cut, dbcs))
-            if known is not None and known[0] <= start <= known[1]:
-                return None
+        unclosed = self.unclosed
+        if unclosed:
+            for key in ((None, dbcs), (cut, dbcs)):  # (to the end, then to this cut)
+                known = unclosed.get(key)
+                if known is not None and known[0] <= start <= known[1]:
+                    return None
         limit = self._cut_at(cut, start) if cut is not None else n
         if dbcs is None:
             end = data.find(b"]", start, limit)
@@ -485,11 +482,8 @@ class _Parser:
             if cut is not None and i > limit:  # (an escape took the newline: the next match)
                 limit = self._cut_at(cut, i)
             m = special.search(data, i, limit)
-            if m is None:
-                if limit >= n:  # (nothing closes it, nor a value starting later)
-                    self.unclosed = (start, dbcs)
-                elif cut is not None:  # (nor a value starting later up to the cut)
-                    self.unclosed_cut[cut, dbcs] = (start, limit)
+            if m is None:  # (nothing closes it, nor a value starting later up to the limit)
+                unclosed[None if limit >= n else cut, dbcs] = (start, limit)
                 return None
             j = m.start()
             out += data[i:j]
@@ -499,7 +493,7 @@ class _Parser:
                 return bytes(out)
             if b == 0x5C:  # backslash
                 if j + 1 >= n:
-                    self.unclosed = (start, dbcs)
+                    unclosed[None, dbcs] = (start, n)
                     return None
                 nb = data[j + 1]
                 i = j + 2
@@ -1035,10 +1029,15 @@ def _parse_size(raw: bytes | None, default: int) -> tuple[int, int] | str:
 _SIZE = re.compile(rb"(\d{1,3})\s*(?::\s*(\d{1,3}))?")
 
 
+def _quoted(raw: bytes) -> str:
+    """A value as a message quotes it: by its start when it is long (the lines of a tree
+    repeat a node's problems: a value of half a megabyte made a report of gigabytes)."""
+    return clip(raw[:41].decode("latin-1"))  # (Latin-1: a byte a character, 40 and one more)
+
+
 def _move_token(ident: str, value: bytes) -> str:
-    """A move as written, for messages: its value quoted by its start when it is long (the
-    lines of a tree repeat it: a value of half a megabyte made a report of gigabytes)."""
-    return f"{ident}[{clip(value[:41].decode('latin-1'))}]"
+    """A move as written, for messages."""
+    return f"{ident}[{_quoted(value)}]"
 
 
 def _point(raw: bytes, ctx: _Ctx, allow_pass: bool) -> Point | str | None:
@@ -1046,8 +1045,8 @@ def _point(raw: bytes, ctx: _Ctx, allow_pass: bool) -> Point | str | None:
     s = raw.strip()
     if allow_pass and (not s or (s == b"tt" and ctx.width <= 19 and ctx.height <= 19)):
         return None
-    if len(s) != 2:  # (a value of a megabyte is quoted by its start: lines repeat it)
-        return f"bad coordinate [{clip(s[:41].decode('latin-1'))}]"
+    if len(s) != 2:
+        return f"bad coordinate [{_quoted(s)}]"
     x, row = s[0] - 0x61, s[1] - 0x61  # letters a..z
     if not (0 <= x < 26 and 0 <= row < 26):
         return f"bad coordinate [{s.decode('latin-1')}] (letters a-z expected)"
