@@ -21,8 +21,10 @@ The key is a 16-byte digest, so a batch of millions of records keeps a small ind
 from __future__ import annotations
 
 import functools
+import itertools
 from array import array
 from collections.abc import Callable
+from typing import cast
 
 from renju_cli.coords import Point
 from renju_cli.record import Color, Record, SourceLocation
@@ -108,37 +110,57 @@ def game_key(record: Record, ruleset: Ruleset) -> bytes | None:
 
 
 # -- the same key, by table: the lines of a variation tree are keyed whole, each of them, and
-# -- a megabyte comb of long lines took 20 s with a Python call per stone and symmetry
+# -- a megabyte comb of long lines took 20 s with a Python call per stone and symmetry, then
+# -- 3 s with a Python step per stone and all 8 symmetries mapped whole (lines of 4,000 moves)
 def _record_codes(record: Record, width: int, height: int) -> tuple[list[int], list[int]] | None:
     """The setup stones and the moves of ``record`` as ``_stones`` gives them, each as one
     number (``colour * (cells + 1) + cell``, the pass as cell ``cells``); ``None`` when a
     stone is off the board, on any side (no table holds its images; RenLib writes a row -1,
-    whose cell would be another point's).  One pass over the moves: a tree's
-    lines are keyed whole, each of them."""
+    whose cell would be another point's).  Worked out by loops in C when every move states
+    its colour (as tree formats do), else in one pass over the moves."""
     cells = width * height
     stride = cells + 1
+    cell_of = _cells(width, height)
     setup = []
     for p, c in record.setup:
-        if not (0 <= p.x < width and 0 <= p.y < height):
+        cell = cell_of.get(p)
+        if cell is None:
             return None
-        setup.append((0 if c is Color.BLACK else stride) + p.x * height + p.y)
+        setup.append((0 if c is Color.BLACK else stride) + cell)
     blacks = sum(1 for code in setup if code < stride)
-    to_move = 0 if blacks <= len(setup) - blacks else 1
-    moves: list[int] = []
-    append = moves.append
-    black = Color.BLACK
-    for m in record.moves:
-        stated = m.color
-        colour = to_move if stated is None else (0 if stated is black else 1)
-        point = m.point
-        if point is None:
-            append(colour * stride + cells)
-        elif 0 <= point.x < width and 0 <= point.y < height:
-            append(colour * stride + point.x * height + point.y)
-        else:
+    moves = record.moves
+    stated = [m.color for m in moves]
+    if None not in stated:
+        # each move's colour is its own: its code is its colour's base plus its cell
+        found = list(map(cell_of.get, [m.point for m in moves]))
+        if None in found:
             return None
+        base: dict[Color | None, int] = {Color.BLACK: 0, Color.WHITE: stride}
+        cells_found = cast("list[int]", found)  # (no None among them)
+        return setup, list(map(int.__add__, map(base.__getitem__, stated), cells_found))
+    to_move = 0 if blacks <= len(setup) - blacks else 1
+    codes: list[int] = []
+    append = codes.append
+    black = Color.BLACK
+    for m, color in zip(moves, stated, strict=True):
+        colour = to_move if color is None else (0 if color is black else 1)
+        cell = cell_of.get(m.point)
+        if cell is None:
+            return None
+        append(colour * stride + cell)
         to_move = 1 - colour
-    return setup, moves
+    return setup, codes
+
+
+@functools.lru_cache(maxsize=16)
+def _cells(width: int, height: int) -> dict[Point | None, int]:
+    """The cell of every point on a ``width`` x ``height`` board, and of the pass (``None``):
+    cell ``width * height``."""
+    out: dict[Point | None, int] = {
+        Point(x, y): x * height + y for x in range(width) for y in range(height)
+    }
+    out[None] = width * height
+    return out
 
 
 @functools.lru_cache(maxsize=16)
@@ -159,21 +181,56 @@ def _images(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tables)
 
 
+#: Moves after the opening stones whose images first tell the symmetries apart
+#: (``_least_image``); a window four times longer at each round while several are alike.
+FIRST_TAIL = 16
+
+
+def _least_image(
+    setup: list[int], head: list[int], tail: list[int], tables: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The least of the images of (the setup and the opening stones as sorted sets, the rest
+    in order) under the symmetries whose ``tables`` are given.
+
+    Tuples compare from their first element, so a symmetry whose image is greater within the
+    first moves of the tail is greater whole: the symmetries are compared on the tail window
+    by window, each window four times longer than the one before, while several are alike,
+    and only the least is mapped on to the end (a tree keys each of its lines, each of 4,000
+    moves in a hostile comb).  Those alike over the whole tail have equal images: any of
+    them gives the least.  Each move is mapped once by each symmetry at most, as when every
+    image was mapped whole (a line of passes and centre stones, alike under all eight)."""
+    parts = [
+        (
+            tuple(sorted(map(t.__getitem__, setup))) if setup else (),  # (most games: none)
+            tuple(sorted(map(t.__getitem__, head))),
+        )
+        for t in tables
+    ]
+    least = min(parts)
+    # each symmetry still the least so far, with its image of the tail so far
+    alike: list[tuple[tuple[int, ...], list[tuple[int, ...]]]]
+    alike = [(t, []) for t, part in zip(tables, parts, strict=True) if part == least]
+    start, k = 0, FIRST_TAIL
+    while len(alike) > 1 and start < len(tail):
+        window = tail[start:k]
+        images = [tuple(map(t.__getitem__, window)) for t, _ in alike]
+        first = min(images)
+        alike = [
+            (t, [*done, image])
+            for (t, done), image in zip(alike, images, strict=True)
+            if image == first
+        ]
+        start, k = k, 4 * k
+    table, done = alike[0]
+    return (*least, tuple(itertools.chain(*done, map(table.__getitem__, tail[start:]))))
+
+
 def _key_of_codes(setup: list[int], moves: list[int], width: int, height: int) -> bytes:
     """``game_key`` of stones as codes: the least of their images under the symmetries (the
     setup and the opening stones as sorted sets, the rest in order), as a digest."""
-    head, tail = moves[:OPENING_STONES], moves[OPENING_STONES:]
-    best: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
-    for table in _images(width, height):
-        image = table.__getitem__
-        form = (
-            tuple(sorted(map(image, setup))),
-            tuple(sorted(map(image, head))),
-            tuple(map(image, tail)),
-        )
-        if best is None or form < best:
-            best = form
-    assert best is not None
+    best = _least_image(
+        setup, moves[:OPENING_STONES], moves[OPENING_STONES:], _images(width, height)
+    )
     numbers = array("H", (width, height, len(best[0]), len(best[1])))
     for part in best:
         numbers.extend(part)

@@ -236,3 +236,103 @@ def test_a_stone_off_the_board_below_is_no_stone_on_the_board() -> None:
     below = record([parse_point("h8"), parse_point("i9"), Point(1, -1)])
     corner = record([parse_point("h8"), parse_point("i9"), Point(0, 14)])
     assert game_key(below, RENJU) != game_key(corner, RENJU)
+
+
+# moves on a 5x5 board (its centre c3 and its diagonals are fixed by some symmetries, and a
+# pass by all: images of such lines stay alike for long) with a colour stated or not
+small_moves = st.lists(
+    st.tuples(
+        st.one_of(st.none(), st.tuples(st.integers(-1, 5), st.integers(-1, 5))),
+        st.sampled_from([None, BLACK, WHITE]),
+    ),
+    max_size=120,
+)
+
+
+def _record_of(moves: list[tuple[tuple[int, int] | None, object]], setup: list[Point]) -> Record:
+    return Record(
+        moves=[
+            Move(Point(*p) if p is not None else None, color=c)  # type: ignore[arg-type]
+            for p, c in moves
+        ],
+        setup=[(p, BLACK if i % 3 else WHITE) for i, p in enumerate(setup)],
+        source=SourceLocation("x"),
+        width=5,
+        height=5,
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    small_moves,
+    st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), max_size=6, unique=True),
+    st.sampled_from([1, 2, 4, 16]),
+)
+def test_the_least_image_is_the_least_of_all_images_mapped_whole(
+    moves: list[tuple[tuple[int, int] | None, object]],
+    setup: list[tuple[int, int]],
+    first_tail: int,
+) -> None:
+    # The key of a tree line maps the moves by one symmetry only, chosen on the first moves
+    # (narrowed on longer prefixes while several are alike).  It must be the least image of
+    # all: each symmetry's image of the whole game, compared whole, as defined.  Also: the
+    # codes of moves that all state their colour (worked out by loops in C) are those of the
+    # same moves worked out one by one.
+    from renju_cli import duplicates
+
+    record = _record_of(moves, [Point(*p) for p in setup])
+    codes = duplicates._record_codes(record, 5, 5)
+    on_board = all(p is None or (0 <= p[0] < 5 and 0 <= p[1] < 5) for p, _ in moves)
+    assert (codes is not None) == on_board
+    if codes is None:
+        return
+    stones, played = codes
+    # the same moves with every colour stated as the alternation gives it
+    stated_record = _record_of(
+        [(p, BLACK if code < 26 else WHITE) for (p, _), code in zip(moves, played, strict=True)],
+        [Point(*p) for p in setup],
+    )
+    assert duplicates._record_codes(stated_record, 5, 5) == codes
+    tables = duplicates._images(5, 5)
+    head, tail = played[:3], played[3:]
+    every = [
+        (
+            tuple(sorted(t[c] for c in stones)),
+            tuple(sorted(t[c] for c in head)),
+            tuple(t[c] for c in tail),
+        )
+        for t in tables
+    ]
+    kept = duplicates.FIRST_TAIL
+    try:
+        duplicates.FIRST_TAIL = first_tail  # (short prefixes: several rounds of narrowing)
+        assert duplicates._least_image(stones, head, tail, tables) == min(every)
+    finally:
+        duplicates.FIRST_TAIL = kept
+
+
+def test_a_line_alike_under_symmetries_for_long_is_keyed_by_the_least_image() -> None:
+    # Diagram (5x5): the stones of moves 1-40 lie on the centre c3 or are passes, which every
+    # symmetry leaves where they are; only move 41 tells the eight images apart.
+    #
+    #   5 . . . . .
+    #   4 . . . . .
+    #   3 . . X . .      X: c3, then passes
+    #   2 . . . . .
+    #   1 . . . . O      O: move 41, e1 (the corner each symmetry moves elsewhere)
+    #     a b c d e
+    moves = [parse_point("c3")] + [None] * 39
+    corner = [*moves, parse_point("e1")]
+    keys = {
+        game_key(
+            Record(
+                moves=[Move(Point(*t(p.x, p.y)) if p is not None else None) for p in corner],
+                source=SourceLocation("x"),
+                width=5,
+                height=5,
+            ),
+            RENJU,
+        )
+        for t in symmetries(5, 5)
+    }
+    assert len(keys) == 1
