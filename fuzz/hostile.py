@@ -812,6 +812,28 @@ def run(
     return out
 
 
+#: What ``calibrate`` took on this project's VM at its fastest (the team's machines: 2 cores,
+#: a speed that varies by up to 2x over a session).  ``check_seconds_at_reference`` scales a
+#: check's time by it: sweeps made in slow and fast phases can be compared.
+REFERENCE_CALIBRATION = 0.39
+
+
+def calibrate() -> float:
+    """Processor seconds of a fixed loop of dictionary stores, in a fresh process (the least
+    of two runs): how fast the machine runs Python just now."""
+    loop = (
+        "import time\nt = time.process_time()\nd = {}\n"
+        "for i in range(3000000): d[i & 1023] = i\nprint(time.process_time() - t)"
+    )
+    runs = []
+    for _ in range(2):
+        out = subprocess.run(
+            [sys.executable, "-c", loop], capture_output=True, text=True, check=True
+        )
+        runs.append(float(out.stdout))
+    return min(runs)
+
+
 def _as_installed() -> None:
     """Time the checks as an installed package runs: with its byte-code.  A shell that sets
     ``PYTHONDONTWRITEBYTECODE`` (as this VM's does) made every check compile the changed
@@ -845,6 +867,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-read", action="store_true", help="measure the check only, not the reader alone"
     )
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="time a fixed loop before each file and add check_seconds_at_reference: the "
+        f"check's time at the loop's {REFERENCE_CALIBRATION} s (the bound still applies to "
+        "the time measured)",
+    )
     args = parser.parse_args(argv)
     _as_installed()
     bad = 0
@@ -854,7 +883,14 @@ def main(argv: list[str] | None = None) -> int:
             for name in args.names or sorted(HOSTILE)
             for ruleset in args.ruleset or [None]
         ):
+            speed = calibrate() if args.calibrate else None
             r = run(name, args.size, Path(tmp), tuple(args.limit), ruleset, not args.no_read)
+            if speed is not None:
+                r["calibration_seconds"] = round(speed, 3)
+                r["check_seconds_at_reference"] = round(
+                    float(r["check_seconds"]) * REFERENCE_CALIBRATION / speed,  # type: ignore[arg-type]
+                    3,
+                )
             over = (
                 "read_error" in r
                 or r["check_exit"] == 3
