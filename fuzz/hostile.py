@@ -761,9 +761,11 @@ def run(
     limits: tuple[str, ...] = (),
     ruleset: str | None = None,
     read: bool = True,
+    duplicates: str | None = None,
 ) -> dict[str, object]:
     """Write one hostile file and measure reading it (unless not ``read``) and checking it (with
-    ``--limit`` each of ``limits``, and ``-r ruleset`` if one is named), each in a new process."""
+    ``--limit`` each of ``limits``, ``-r ruleset`` if one is named and ``--duplicates`` if
+    given), each in a new process."""
     path = directory / f"{name}.bin"
     path.write_bytes(HOSTILE[name](size))
     out: dict[str, object] = {"name": name, "bytes": path.stat().st_size}
@@ -795,6 +797,7 @@ def run(
                 "jsonl",
                 *(arg for limit in limits for arg in ("--limit", limit)),
                 *(("-r", ruleset) if ruleset is not None else ()),
+                *(("--duplicates", duplicates) if duplicates is not None else ()),
             ],
             stdout=devnull,
             stderr=subprocess.PIPE,
@@ -868,6 +871,12 @@ def main(argv: list[str] | None = None) -> int:
         "--no-read", action="store_true", help="measure the check only, not the reader alone"
     )
     parser.add_argument(
+        "--duplicates",
+        choices=("off", "report", "skip"),
+        default=None,
+        help="renju check --duplicates (keys every record: every line of a tree)",
+    )
+    parser.add_argument(
         "--calibrate",
         action="store_true",
         help="time a fixed loop before each file and add check_seconds_at_reference: the "
@@ -884,7 +893,15 @@ def main(argv: list[str] | None = None) -> int:
             for ruleset in args.ruleset or [None]
         ):
             speed = calibrate() if args.calibrate else None
-            r = run(name, args.size, Path(tmp), tuple(args.limit), ruleset, not args.no_read)
+            r = run(
+                name,
+                args.size,
+                Path(tmp),
+                tuple(args.limit),
+                ruleset,
+                not args.no_read,
+                args.duplicates,
+            )
             if speed is not None:
                 r["calibration_seconds"] = round(speed, 3)
                 r["check_seconds_at_reference"] = round(

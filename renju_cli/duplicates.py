@@ -73,6 +73,13 @@ def _stones(record: Record) -> tuple[list[_Stone], list[_Stone]]:
     return setup, moves
 
 
+#: Games of at most this many stones have their keys remembered by their codes (``game_key``),
+#: up to ``_KEYS_KEPT`` of them (then forgotten all at once).
+_REMEMBERED_STONES = 64
+_KEYS_KEPT = 4096
+_KEYS: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], bytes] = {}
+
+
 def game_key(record: Record, ruleset: Ruleset) -> bytes | None:
     """The duplicate key of a record judged under ``ruleset`` (its board size when the record
     states none); ``None`` when the record has no stone."""
@@ -82,7 +89,19 @@ def game_key(record: Record, ruleset: Ruleset) -> bytes | None:
     height = record.height or record.width or ruleset.height
     codes = _record_codes(record, width, height)
     if codes is not None:
-        return _key_of_codes(*codes, width, height)
+        stones, played = codes
+        if len(stones) + len(played) > _REMEMBERED_STONES:
+            return _key_of_codes(stones, played, width, height)
+        # a short game is looked up by its codes first: a batch repeats a few games thousands
+        # of times (each copy keyed: 8 images and a digest, a third of a copy's check)
+        seen = (width, height, tuple(stones), tuple(played))
+        key = _KEYS.get(seen)
+        if key is None:
+            key = _key_of_codes(stones, played, width, height)
+            if len(_KEYS) >= _KEYS_KEPT:
+                _KEYS.clear()
+            _KEYS[seen] = key
+        return key
     # a stone off the board: the symmetries worked out stone by stone
     setup, moves = _stones(record)
     head, tail = moves[:OPENING_STONES], moves[OPENING_STONES:]
@@ -258,10 +277,22 @@ class DuplicateIndex:
 
 def duplicate_finding(first: SourceLocation) -> Finding:
     """The ``duplicate`` finding of a record that repeats the game at ``first``."""
+    global _LAST_DUPLICATE
+    last = _LAST_DUPLICATE  # (once: read and written in one step, as threads may share it)
+    if last is not None and last[0] is first:
+        # the copies of one game in a row name the same first occurrence: one finding,
+        # shared (nothing changes a finding once made)
+        return last[1]
     from renju_cli.render import place
 
-    return Finding(
+    finding = Finding(
         "duplicate",
         f"the same game as {place(first)} (up to a board symmetry and the order of the "
         f"opening stones)",
     )
+    _LAST_DUPLICATE = (first, finding)
+    return finding
+
+
+#: The last ``duplicate`` finding made, and the first occurrence it names.
+_LAST_DUPLICATE: tuple[SourceLocation, Finding] | None = None

@@ -336,3 +336,22 @@ def test_a_line_alike_under_symmetries_for_long_is_keyed_by_the_least_image() ->
         for t in symmetries(5, 5)
     }
     assert len(keys) == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, st.sampled_from([9, 15, 19]))
+def test_remembered_keys_are_the_keys_worked_out(points: list[tuple[int, int]], size: int) -> None:
+    # short games' keys are remembered by their codes and board: the same game asked twice,
+    # or on another board, gets the key worked out afresh
+    from renju_cli import duplicates
+
+    game = [Point(x % size, y % size) for x, y in points]
+    duplicates._KEYS.clear()
+    remembered = (key(game, size), key(game, size), key(game, 19 if size != 19 else 15))
+    kept = duplicates._REMEMBERED_STONES
+    try:
+        duplicates._REMEMBERED_STONES = -1  # nothing remembered
+        fresh = (key(game, size), key(game, size), key(game, 19 if size != 19 else 15))
+    finally:
+        duplicates._REMEMBERED_STONES = kept
+    assert remembered == fresh
