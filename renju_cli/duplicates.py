@@ -21,7 +21,6 @@ The key is a 16-byte digest, so a batch of millions of records keeps a small ind
 from __future__ import annotations
 
 import functools
-import itertools
 from array import array
 from collections.abc import Callable
 from typing import cast
@@ -200,8 +199,8 @@ def _images(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tables)
 
 
-#: Moves after the opening stones whose images first tell the symmetries apart
-#: (``_least_image``); a window four times longer at each round while several are alike.
+#: Moves after the opening stones whose images tell the symmetries apart in a real game
+#: (``_least_image``).
 FIRST_TAIL = 16
 
 
@@ -212,12 +211,11 @@ def _least_image(
     in order) under the symmetries whose ``tables`` are given.
 
     Tuples compare from their first element, so a symmetry whose image is greater within the
-    first moves of the tail is greater whole: the symmetries are compared on the tail window
-    by window, each window four times longer than the one before, while several are alike,
-    and only the least is mapped on to the end (a tree keys each of its lines, each of 4,000
-    moves in a hostile comb).  Those alike over the whole tail have equal images: any of
-    them gives the least.  Each move is mapped once by each symmetry at most, as when every
-    image was mapped whole (a line of passes and centre stones, alike under all eight)."""
+    first moves of the tail is greater whole: the symmetries are narrowed on the first
+    ``FIRST_TAIL`` moves, and in a real game one is left, the only one mapped to the end (a
+    tree keys each of its lines, each of 4,000 moves in a hostile comb).  Those still alike
+    (a line of passes and centre stones, alike under all eight) are mapped whole and compared,
+    as each image was before the narrowing."""
     parts = [
         (
             tuple(sorted(map(t.__getitem__, setup))) if setup else (),  # (most games: none)
@@ -226,22 +224,14 @@ def _least_image(
         for t in tables
     ]
     least = min(parts)
-    # each symmetry still the least so far, with its image of the tail so far
-    alike: list[tuple[tuple[int, ...], list[tuple[int, ...]]]]
-    alike = [(t, []) for t, part in zip(tables, parts, strict=True) if part == least]
-    start, k = 0, FIRST_TAIL
-    while len(alike) > 1 and start < len(tail):
-        window = tail[start:k]
-        images = [tuple(map(t.__getitem__, window)) for t, _ in alike]
+    alike = [t for t, part in zip(tables, parts, strict=True) if part == least]
+    if len(alike) > 1 and len(tail) > FIRST_TAIL:
+        images = [tuple(map(t.__getitem__, tail[:FIRST_TAIL])) for t in alike]
         first = min(images)
-        alike = [
-            (t, [*done, image])
-            for (t, done), image in zip(alike, images, strict=True)
-            if image == first
-        ]
-        start, k = k, 4 * k
-    table, done = alike[0]
-    return (*least, tuple(itertools.chain(*done, map(table.__getitem__, tail[start:]))))
+        alike = [t for t, image in zip(alike, images, strict=True) if image == first]
+    if len(alike) == 1:
+        return (*least, tuple(map(alike[0].__getitem__, tail)))
+    return (*least, min(tuple(map(t.__getitem__, tail)) for t in alike))
 
 
 def _key_of_codes(setup: list[int], moves: list[int], width: int, height: int) -> bytes:

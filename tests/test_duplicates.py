@@ -305,7 +305,7 @@ def test_the_least_image_is_the_least_of_all_images_mapped_whole(
     ]
     kept = duplicates.FIRST_TAIL
     try:
-        duplicates.FIRST_TAIL = first_tail  # (short prefixes: several rounds of narrowing)
+        duplicates.FIRST_TAIL = first_tail  # (short prefixes: narrowed, then compared whole)
         assert duplicates._least_image(stones, head, tail, tables) == min(every)
     finally:
         duplicates.FIRST_TAIL = kept
