@@ -9,6 +9,7 @@ pool are in ``renju_cli.batch``.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import functools
 import glob
@@ -167,9 +168,11 @@ def expand_inputs(
         elif os.path.exists(raw) or os.path.islink(raw):
             yield raw
         elif any(ch in raw for ch in "*?["):
-            matches = sorted(_glob(raw))
-            if not matches:
+            matches, unsearched = _glob(raw)
+            if not matches and not unsearched:
                 yield InputError(raw, "the pattern matches no file")
+            yield from unsearched  # (before the files: where the search was cut short)
+            matches.sort()
             # a directory matched and one inside it (``dir/**`` matches both) are read once;
             # so is a file matched and found again in a matched directory
             seen_dirs: set[tuple[int, int]] = set()
@@ -200,34 +203,41 @@ def _found(path: str, entry: os.DirEntry[str] | None = None) -> str | InputError
     return path if kind is None else InputError(path, f"not a regular file ({kind}): not read")
 
 
-def _glob(pattern: str) -> list[str]:
-    """The paths ``pattern`` matches, as ``glob.glob`` gives them; ``**`` (any number of
-    directories) without following a directory twice: ``glob`` follows symbolic links under
-    ``**``, so a link to ``.`` gave every file 40 times (x/x/x/...) and two such links took
-    gigabytes before the first file came out.  With ``**``: in name order; the files a final
-    ``**`` reaches and the directories other patterns match (the caller walks them), never a
-    directory reached a second time."""
-    if "**" not in pattern:
-        return glob.glob(pattern)  # one directory level per part: no loop to follow
+def _glob(pattern: str) -> tuple[list[str], list[InputError]]:
+    """The paths ``pattern`` matches, as ``glob.glob(recursive=True)`` gives them, and what
+    kept a part of it from being searched: a directory that cannot be listed (``glob`` passes
+    over it in silence, and the files in it would be lost without a word), a symbolic link to
+    a directory that contains it.  ``**`` (any number of directories) never follows a
+    directory twice: ``glob`` follows symbolic links under ``**``, so a link to ``.`` gave
+    every file 40 times (x/x/x/...) and two such links took gigabytes before the first file
+    came out.  In name order; the files a final ``**`` reaches and the directories other
+    patterns match (the caller walks them), never a directory reached a second time."""
     dirs_only = pattern.endswith("/")
     parts = pattern.rstrip("/").split("/")
     k = next(i for i, part in enumerate(parts) if glob.has_magic(part))
     root = "/".join(parts[:k]) or ("/" if pattern.startswith("/") else "")
     rest = tuple(parts[k:])
+    anywhere = "**" in rest  # (else only the directories the pattern's parts name are read)
     enter_hidden = any(part.startswith(".") for part in rest)  # the pattern names one
     out: list[str] = []
+    errors: list[InputError] = []
     seen: set[tuple[int, int]] = set()
+    chain: list[tuple[int, int]] = []  # the directories from the root down to the one read
     stack: list[tuple[str, tuple[str, ...]]] = [(root, ())]
     while stack:
         top, rel = stack.pop()
+        del chain[len(rel) :]
         try:
             st = os.stat(top or ".")
             key = (st.st_dev, st.st_ino)
             if key in seen:
                 continue
             seen.add(key)
+            chain.append(key)
             entries = sorted(os.scandir(top or "."), key=lambda e: e.name)
-        except OSError:
+        except OSError as e:
+            if rel or e.errno != errno.ENOENT:  # (a root that is not there: no match)
+                errors.append(InputError(top or ".", f"cannot list directory: {e.strerror}"))
             continue
         subdirs = []
         for entry in entries:
@@ -242,9 +252,22 @@ def _glob(pattern: str) -> list[str]:
                     dir_st = entry.stat()
                 except OSError:
                     continue
-                if (dir_st.st_dev, dir_st.st_ino) in seen:  # a link to a directory walked
+                entered = (enter_hidden or not entry.name.startswith(".")) and (
+                    anywhere
+                    or (len(path_rel) < len(rest) and _glob_match(rest[: len(path_rel)], path_rel))
+                )
+                dir_key = (dir_st.st_dev, dir_st.st_ino)
+                if dir_key in seen:  # a link to a directory walked
+                    if entered and dir_key in chain:
+                        errors.append(
+                            InputError(
+                                path,
+                                "a symbolic link to a directory that contains it (a loop): "
+                                "not read again",
+                            )
+                        )
                     continue
-                if enter_hidden or not entry.name.startswith("."):
+                if entered:
                     subdirs.append((path, path_rel))
                 if (dirs_only or rest[-1] != "**") and _glob_match(rest, path_rel):
                     # read by walking it, as what glob gives ("a/**/", "**/sub")
@@ -261,7 +284,7 @@ def _glob(pattern: str) -> list[str]:
         stack.extend(reversed(subdirs))
     if dirs_only and root and _glob_match(rest, ()):  # "a/**/" matches a/ itself
         out.insert(0, root.rstrip("/") + "/")
-    return out
+    return out, errors
 
 
 def _glob_match(pattern: tuple[str, ...], path: tuple[str, ...]) -> bool:

@@ -191,6 +191,63 @@ def test_a_directory_that_cannot_be_listed_is_a_finding(
     assert by_name["ok.txt"]["moves"] == 3
 
 
+@pytest.mark.parametrize(
+    "pattern", ["**/*.txt", "*/locked/*.txt", "**", "deep/**/*.txt", "*/*/*.txt"]
+)
+def test_a_directory_a_pattern_cannot_list_is_a_finding(
+    pattern: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A pattern whose search meets a directory it cannot list says so (``glob`` passes over
+    it in silence: the games in it were lost without a word, exit code 0):
+
+        work/deep/ok.txt  work/deep/locked/a.txt (locked: cannot be listed)  top.txt
+    """
+    work = tmp_path / "work"
+    (work / "deep" / "locked").mkdir(parents=True)
+    (work / "deep" / "locked" / "a.txt").write_text("h8 h9\n")
+    (work / "deep" / "ok.txt").write_text("h8 h9 i8\n")
+    (tmp_path / "top.txt").write_text("h8 h9 i8 i9\n")
+    real = os.scandir
+
+    def scandir(path: Any = ".") -> Any:
+        if str(path).endswith("locked"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.chdir(work)
+    code, out = run_main([pattern, str(tmp_path / "top.txt"), "--format", "jsonl"], capsys)
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    locked = [r for r in recs if r["unreadable"]]
+    assert [r["source"]["path"] for r in locked] == [os.path.join("deep", "locked")]
+    assert "cannot list directory: Permission denied" in locked[0]["findings"][0]["message"]
+    # the file beside it is read when the pattern takes it, and the file after the pattern
+    read = [r["moves"] for r in recs if not r["unreadable"]]
+    assert read == ([3, 4] if pattern in ("**/*.txt", "**", "deep/**/*.txt") else [4])
+
+
+def test_a_pattern_searches_only_the_directories_its_parts_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # ``*/*.txt`` never lists deep/locked (no part of it could match there): no finding
+    (tmp_path / "deep" / "locked").mkdir(parents=True)
+    (tmp_path / "deep" / "ok.txt").write_text("h8 h9 i8\n")
+    real = os.scandir
+
+    def scandir(path: Any = ".") -> Any:
+        assert not str(path).endswith("locked"), "listed a directory the pattern cannot reach"
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.chdir(tmp_path)
+    code, out = run_main(["*/*.txt", "--format", "jsonl"], capsys)
+    assert code == 0 and [json.loads(line)["moves"] for line in out.splitlines()] == [3]
+
+
 @pytest.mark.skipif(
     os.geteuid() == 0, reason="root reads and lists mode-000 paths; see the monkeypatched tests"
 )
