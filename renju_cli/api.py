@@ -20,7 +20,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO, TextIO
 
 from renju_cli import formats
 from renju_cli.coords import Point
@@ -189,6 +189,33 @@ def expand_inputs(
                         yield item
         else:
             yield InputError(raw, "no such file or directory")
+
+
+def not_the_output(
+    inputs: list[str | InputError], output: BinaryIO | TextIO | None
+) -> list[str | InputError]:
+    """``inputs`` with the file that ``output`` writes to, when it is a regular file, as an
+    ``InputError``: ``renju check games/ > games/report.jsonl`` read its own report as it grew,
+    ten thousand records of it, as ``grep -r`` would without its "input file is also the
+    output" (a report written with ``-o`` goes to a new file, renamed at the end)."""
+    try:
+        st = os.fstat(output.fileno()) if output is not None else None
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return inputs
+    if st is None or not stat.S_ISREG(st.st_mode):
+        return inputs
+    written_to = (st.st_dev, st.st_ino)
+    out: list[str | InputError] = []
+    for item in inputs:
+        if isinstance(item, str) and item != "-":
+            try:
+                mine = os.stat(item)
+            except OSError:
+                mine = None
+            if mine is not None and (mine.st_dev, mine.st_ino) == written_to:
+                item = InputError(item, "the input file is also the output: not read")
+        out.append(item)
+    return out
 
 
 def _found(path: str, entry: os.DirEntry[str] | None = None) -> str | InputError:

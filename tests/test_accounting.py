@@ -453,3 +453,30 @@ def test_filtered_too_many_findings_keep_the_severity_of_what_they_count(
     (elided,) = report["records"][0]["findings"]
     assert code == 0 and elided["severity"] == "warning"
     assert elided["message"] == "1 finding(s) are not listed (forbidden-move 1)"
+
+
+def test_a_report_written_into_the_directory_read_is_not_read(tmp_path: Path) -> None:
+    # ``renju check games/ > games/report.jsonl``: the shell makes the report before the run,
+    # and the run read it as it grew (ten thousand records of its own findings); it is said
+    # once instead, as grep -r says "input file is also the output"
+    import subprocess
+    import sys
+
+    games = tmp_path / "games"
+    games.mkdir()
+    for i in range(30):
+        (games / f"g{i:02}.txt").write_text("h8 h9 i8 i9 j8\n")
+    report = games / "report.jsonl"
+    with report.open("wb") as out:
+        done = subprocess.run(
+            [sys.executable, "-m", "renju_cli", "check", str(games), "--format", "jsonl"],
+            stdout=out,
+            check=False,
+        )
+    recs = [json.loads(line) for line in report.read_text().splitlines()]
+    assert done.returncode == 1
+    assert len(recs) == 31
+    mine = [r for r in recs if r["source"]["path"] == str(report)]
+    assert len(mine) == 1 and mine[0]["unreadable"]
+    assert "the input file is also the output" in mine[0]["findings"][0]["message"]
+    assert all(r["moves"] == 5 for r in recs if r is not mine[0])

@@ -296,6 +296,8 @@ def check(
         import hashlib  # noqa: F401
 
     inputs = list(api.expand_inputs(paths, include, exclude))
+    if output in (None, "-"):  # (a file named by -o is new: written aside, renamed at the end)
+        inputs = api.not_the_output(inputs, sys.stdout)
     if not inputs:
         raise UsageProblem("no input found")
     if all(isinstance(i, api.InputError) for i in inputs):
