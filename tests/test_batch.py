@@ -1193,3 +1193,21 @@ def test_a_directory_reached_twice_is_read_once_and_blamed_for_nothing(tmp_path:
     [loop] = found[1:]
     assert isinstance(loop, InputError) and loop.path == str(games / "2024" / "up")
     assert "(a loop)" in loop.message
+
+
+def test_a_chunk_of_slices_counts_their_lines(tmp_path: Path) -> None:
+    # A slice of a big move-list file holds 64 lines or more: 32 slices to a chunk made results
+    # of thousands of reports (7 MB pickled, 30 MB unpickled at once in the parent).  A chunk
+    # now closes once its slices hold ``chunk_records`` lines: here one slice each.
+    from renju_cli import batch
+    from renju_cli.batch import TextSlice
+
+    f = tmp_path / "big.txt"
+    f.write_text("h8 h9 i8 i9 j8 j9 k8 k9 l8\n" * 20_000)  # 540 kB: cut into slices
+    run = Batch([str(f)], jobs=2)
+    chunks = list(run._chunks(by_name=True))
+    assert len(chunks) > 1
+    slices = [item for c in chunks for item in c.items if isinstance(item, TextSlice)]
+    assert len(slices) == len(chunks)  # (each slice alone reaches 32 lines)
+    assert sum(s.lines for s in slices) == 20_000
+    assert batch.CHUNK_RECORDS < batch.SLICE_LINES
