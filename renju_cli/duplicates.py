@@ -139,13 +139,10 @@ def _record_codes(record: Record, width: int, height: int) -> tuple[list[int], l
     cells = width * height
     stride = cells + 1
     cell_of = _cells(width, height)
-    setup = []
-    for p, c in record.setup:
-        cell = cell_of.get(p)
-        if cell is None:
-            return None
-        setup.append((0 if c is Color.BLACK else stride) + cell)
-    blacks = sum(1 for code in setup if code < stride)
+    setup = _setup_codes(record.setup, width, height) if record.setup else []
+    if setup is None:
+        return None
+    blacks = sum(map(stride.__gt__, setup))
     moves = record.moves
     stated = [m.color for m in moves]
     if None not in stated:
@@ -168,6 +165,31 @@ def _record_codes(record: Record, width: int, height: int) -> tuple[list[int], l
         append(colour * stride + cell)
         to_move = 1 - colour
     return setup, codes
+
+
+def _setup_codes(setup: list[tuple[Point, Color]], width: int, height: int) -> list[int] | None:
+    """The codes of setup stones (``_record_codes``), by loops in C; the last big setup's are
+    kept: the records of a file often share one (a 676-stone ``AB[aa:zz]`` in every game
+    took a Python step per stone for each)."""
+    global _LAST_SETUP
+    last = _LAST_SETUP
+    if last is not None and last[1] == (width, height) and last[0] == setup:
+        return last[2]
+    stride = width * height + 1
+    found = list(map(_cells(width, height).get, [p for p, _ in setup]))
+    if None in found:
+        return None
+    bases = [0 if c is Color.BLACK else stride for _, c in setup]
+    codes = list(map(int.__add__, bases, cast("list[int]", found)))
+    if len(setup) >= _BIG_SETUP:
+        _LAST_SETUP = (list(setup), (width, height), codes)
+    return codes
+
+
+#: Setups of this many stones or more are remembered (the last one: ``_setup_codes``, and its
+#: images: ``_setup_images``).
+_BIG_SETUP = 32
+_LAST_SETUP: tuple[list[tuple[Point, Color]], tuple[int, int], list[int]] | None = None
 
 
 @functools.lru_cache(maxsize=16)
@@ -216,12 +238,10 @@ def _least_image(
     tree keys each of its lines, each of 4,000 moves in a hostile comb).  Those still alike
     (a line of passes and centre stones, alike under all eight) are mapped whole and compared,
     as each image was before the narrowing."""
+    stones = _setup_images(setup, tables)
     parts = [
-        (
-            tuple(sorted(map(t.__getitem__, setup))) if setup else (),  # (most games: none)
-            tuple(sorted(map(t.__getitem__, head))),
-        )
-        for t in tables
+        (image, tuple(sorted(map(t.__getitem__, head))))
+        for t, image in zip(tables, stones, strict=True)
     ]
     least = min(parts)
     alike = [t for t, part in zip(tables, parts, strict=True) if part == least]
@@ -232,6 +252,26 @@ def _least_image(
     if len(alike) == 1:
         return (*least, tuple(map(alike[0].__getitem__, tail)))
     return (*least, min(tuple(map(t.__getitem__, tail)) for t in alike))
+
+
+def _setup_images(setup: list[int], tables: tuple[tuple[int, ...], ...]) -> list[tuple[int, ...]]:
+    """The images of the setup stones under each symmetry, sorted (the last big setup's are
+    kept, as its codes are)."""
+    global _LAST_SETUP_IMAGES
+    if not setup:
+        return [()] * len(tables)  # (most games)
+    last = _LAST_SETUP_IMAGES
+    if last is not None and last[1] is tables and last[0] == setup:
+        return last[2]
+    images = [tuple(sorted(map(t.__getitem__, setup))) for t in tables]
+    if len(setup) >= _BIG_SETUP:
+        _LAST_SETUP_IMAGES = (list(setup), tables, images)
+    return images
+
+
+_LAST_SETUP_IMAGES: tuple[list[int], tuple[tuple[int, ...], ...], list[tuple[int, ...]]] | None = (
+    None
+)
 
 
 def _key_of_codes(setup: list[int], moves: list[int], width: int, height: int) -> bytes:

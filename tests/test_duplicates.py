@@ -355,3 +355,37 @@ def test_remembered_keys_are_the_keys_worked_out(points: list[tuple[int, int]], 
     finally:
         duplicates._REMEMBERED_STONES = kept
     assert remembered == fresh
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), max_size=25, unique=True),
+        min_size=1,
+        max_size=4,
+    ),
+    small_moves,
+)
+def test_remembered_setups_give_the_keys_worked_out(
+    setups: list[list[tuple[int, int]]], moves: list[tuple[tuple[int, int] | None, object]]
+) -> None:
+    # the last big setup's codes and images are kept (a file's records often share a
+    # 676-stone setup): records one after another, each setup asked twice, get the keys
+    # worked out afresh
+    from renju_cli import duplicates
+
+    records = [_record_of(moves, [Point(*p) for p in setup]) for setup in setups for _ in "ab"]
+    kept = duplicates._BIG_SETUP
+    try:
+        duplicates._BIG_SETUP = 1  # every setup remembered
+        remembered = [game_key(r, RENJU) for r in records]
+        duplicates._BIG_SETUP = 10**9  # none, and nothing kept before is used
+        duplicates._REMEMBERED_STONES = -1
+        fresh = []
+        for r in records:
+            duplicates._LAST_SETUP = duplicates._LAST_SETUP_IMAGES = None
+            fresh.append(game_key(r, RENJU))
+    finally:
+        duplicates._BIG_SETUP = kept
+        duplicates._REMEMBERED_STONES = 64
+    assert remembered == fresh
