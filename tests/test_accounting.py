@@ -166,21 +166,26 @@ def test_any_set_of_inputs_is_accounted_for(
 
 
 # -- the file system failing under the reader ---------------------------------------------------
-def test_a_directory_that_cannot_be_listed_is_a_finding(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # tests run as root, who can list a mode-000 directory: make scandir refuse instead
-    (tmp_path / "locked").mkdir()
-    (tmp_path / "locked" / "a.txt").write_text("h8 h9\n")
-    (tmp_path / "ok.txt").write_text("h8 h9 i8\n")
+def refuse_listing(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Make listing a directory called ``name`` fail as a mode-000 one does for a user (tests
+    run as root, who can list it)."""
     real = os.scandir
 
     def scandir(path: Any = ".") -> Any:
-        if str(path).endswith("locked"):
+        if str(path).endswith(name):
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
         return real(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
+
+
+def test_a_directory_that_cannot_be_listed_is_a_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "a.txt").write_text("h8 h9\n")
+    (tmp_path / "ok.txt").write_text("h8 h9 i8\n")
+    refuse_listing(monkeypatch, "locked")
     code, out = run_main([str(tmp_path), "--format", "jsonl"], capsys)
     recs = [json.loads(line) for line in out.splitlines()]
     assert code == 1
@@ -210,14 +215,7 @@ def test_a_directory_a_pattern_cannot_list_is_a_finding(
     (work / "deep" / "locked" / "a.txt").write_text("h8 h9\n")
     (work / "deep" / "ok.txt").write_text("h8 h9 i8\n")
     (tmp_path / "top.txt").write_text("h8 h9 i8 i9\n")
-    real = os.scandir
-
-    def scandir(path: Any = ".") -> Any:
-        if str(path).endswith("locked"):
-            raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        return real(path)
-
-    monkeypatch.setattr(os, "scandir", scandir)
+    refuse_listing(monkeypatch, "locked")
     monkeypatch.chdir(work)
     code, out = run_main([pattern, str(tmp_path / "top.txt"), "--format", "jsonl"], capsys)
     recs = [json.loads(line) for line in out.splitlines()]
