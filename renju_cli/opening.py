@@ -1039,7 +1039,8 @@ def check_opening(
 ) -> OpeningCheck:
     """Name the record's opening and check it against the ruleset's protocol.  Never raises.
 
-    Records that record nothing but their stones and begin with the same stones get the same
+    Records that begin with the same stones and record nothing else, or the same few opening
+    events (swaps, offers, declared counts, colour choices: ``_events_key``), get the same
     check (the walk reads no move past the protocol's reach): it is made once and given to
     each with the lines of its own moves.  Opening books, RenLib trees and databases repeat a
     few openings thousands of times, and a walk costs more than the rest of a short record.
@@ -1128,10 +1129,52 @@ def _memo_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
     stones and its declared opening id: no opening events or setup, and a protocol that
     reaches a known number of moves (RenjuNet declares the id of every game).  ``None``
     otherwise (and for rulesets without a protocol, whose check is cheaper than the key)."""
-    if record.opening_events or record.setup or not ruleset.opening:
+    if record.setup or not ruleset.opening:
         return None
     protocol = _usable_protocol(ruleset)
-    return _stones_key(record, ruleset, protocol) if protocol is not None else None
+    if protocol is None:
+        return None
+    if record.opening_events:
+        return _events_key(record, ruleset, protocol)
+    return _stones_key(record, ruleset, protocol)
+
+
+#: Records of at most this many opening events, each of at most this many points, have their
+#: checks remembered with their events (``_events_key``).
+_MEMO_EVENTS = 8
+_MEMO_EVENT_POINTS = 8
+
+
+def _events_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[Any, ...] | None:
+    """``_stones_key`` of a record with a few opening events, the events in it (their kind,
+    place, value and points: a finding takes its line from a move, never from an event, under
+    a protocol).  As without events, the walk reads no stone past the protocol's reach: an
+    event after it is only told as not explained, by its own words and move number.  Files of
+    swap and offer lines repeat a few openings thousands of times, and each was walked anew.
+    ``None`` for a line of a variation tree (``_LastLine`` shares its walks), for many events
+    for a rejection or a moved stone, and for a protocol of no known reach."""
+    events = record.opening_events
+    if record.source.variation is not None or len(events) > _MEMO_EVENTS:
+        return None
+    reach = _protocol_reach(protocol)
+    if reach is None:
+        return None
+    signature = []
+    for e in events:
+        if len(e.points) > _MEMO_EVENT_POINTS or e.kind in BOARD_EVENTS:
+            return None  # (a board event's course holds the event itself, its line too)
+        signature.append((e.kind, e.after, e.value, *e.points))
+    moves = record.moves
+    return (
+        id(ruleset),
+        record.width,
+        record.height,
+        _declared(record),
+        min(len(moves), reach),
+        *[m.point for m in moves[:reach]],
+        "events",
+        tuple(signature),
+    )
 
 
 def _stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[Any, ...] | None:
