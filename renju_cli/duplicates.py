@@ -142,17 +142,12 @@ def _record_codes(record: Record, width: int, height: int) -> tuple[list[int], l
     setup = _setup_codes(record.setup, width, height) if record.setup else []
     if setup is None:
         return None
-    blacks = sum(map(stride.__gt__, setup))
     moves = record.moves
     stated = [m.color for m in moves]
-    if None not in stated:
-        # each move's colour is its own: its code is its colour's base plus its cell
-        found = list(map(cell_of.get, [m.point for m in moves]))
-        if None in found:
-            return None
-        base: dict[Color | None, int] = {Color.BLACK: 0, Color.WHITE: stride}
-        cells_found = cast("list[int]", found)  # (no None among them)
-        return setup, list(map(int.__add__, map(base.__getitem__, stated), cells_found))
+    if None not in stated:  # each move's colour is its own
+        played = _coded([m.point for m in moves], stated, width, height)
+        return None if played is None else (setup, played)
+    blacks = sum(map(stride.__gt__, setup))
     to_move = 0 if blacks <= len(setup) - blacks else 1
     codes: list[int] = []
     append = codes.append
@@ -175,15 +170,22 @@ def _setup_codes(setup: list[tuple[Point, Color]], width: int, height: int) -> l
     last = _LAST_SETUP
     if last is not None and last[1] == (width, height) and last[0] == setup:
         return last[2]
-    stride = width * height + 1
-    found = list(map(_cells(width, height).get, [p for p, _ in setup]))
-    if None in found:
-        return None
-    bases = [0 if c is Color.BLACK else stride for _, c in setup]
-    codes = list(map(int.__add__, bases, cast("list[int]", found)))
-    if len(setup) >= _BIG_SETUP:
+    codes = _coded([p for p, _ in setup], [c for _, c in setup], width, height)
+    if codes is not None and len(setup) >= _BIG_SETUP:
         _LAST_SETUP = (list(setup), (width, height), codes)
     return codes
+
+
+def _coded(
+    points: list[Point | None], colors: list[Color | None], width: int, height: int
+) -> list[int] | None:
+    """The codes of stones of stated colours (a pass: ``None``), by loops in C: each its
+    colour's base plus its cell; ``None`` when one is off the board."""
+    found = list(map(_cells(width, height).get, points))
+    if None in found:
+        return None
+    base: dict[Color | None, int] = {Color.BLACK: 0, Color.WHITE: width * height + 1}
+    return list(map(int.__add__, map(base.__getitem__, colors), cast("list[int]", found)))
 
 
 #: Setups of this many stones or more are remembered (the last one: ``_setup_codes``, and its

@@ -1126,8 +1126,9 @@ _steps_taken = 0
 
 def _memo_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
     """What a check of ``record`` under ``ruleset`` depends on, when that is only its first
-    stones and its declared opening id: no opening events or setup, and a protocol that
-    reaches a known number of moves (RenjuNet declares the id of every game).  ``None``
+    stones and its declared opening id, and its opening events when it has a few
+    (``_events_key``): no setup, and a protocol that reaches a known number of moves (RenjuNet
+    declares the id of every game).  ``None``
     otherwise (and for rulesets without a protocol, whose check is cheaper than the key)."""
     if record.setup or not ruleset.opening:
         return None
@@ -1146,35 +1147,23 @@ _MEMO_EVENT_POINTS = 8
 
 
 def _events_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[Any, ...] | None:
-    """``_stones_key`` of a record with a few opening events, the events in it (their kind,
+    """``_stones_key`` of a record with a few opening events, and the events (their kind,
     place, value and points: a finding takes its line from a move, never from an event, under
     a protocol).  As without events, the walk reads no stone past the protocol's reach: an
     event after it is only told as not explained, by its own words and move number.  Files of
     swap and offer lines repeat a few openings thousands of times, and each was walked anew.
-    ``None`` for a line of a variation tree (``_LastLine`` shares its walks), for many events
+    ``None`` for a line of a variation tree (``_LastLine`` shares its walks), for many events,
     for a rejection or a moved stone, and for a protocol of no known reach."""
     events = record.opening_events
     if record.source.variation is not None or len(events) > _MEMO_EVENTS:
-        return None
-    reach = _protocol_reach(protocol)
-    if reach is None:
         return None
     signature = []
     for e in events:
         if len(e.points) > _MEMO_EVENT_POINTS or e.kind in BOARD_EVENTS:
             return None  # (a board event's course holds the event itself, its line too)
         signature.append((e.kind, e.after, e.value, *e.points))
-    moves = record.moves
-    return (
-        id(ruleset),
-        record.width,
-        record.height,
-        _declared(record),
-        min(len(moves), reach),
-        *[m.point for m in moves[:reach]],
-        "events",
-        tuple(signature),
-    )
+    stones = _stones_key(record, ruleset, protocol)
+    return None if stones is None else (*stones, "events", tuple(signature))
 
 
 def _stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[Any, ...] | None:
