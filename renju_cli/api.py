@@ -25,6 +25,7 @@ from typing import Any, BinaryIO, TextIO
 from renju_cli import formats
 from renju_cli.coords import Point
 from renju_cli.formats import ReadOptions, unreadable
+from renju_cli.judge import Judgements
 from renju_cli.record import Record
 from renju_cli.referee import replay
 from renju_cli.report import GameReport
@@ -651,13 +652,17 @@ class Position:
     numbers: dict[int, int]  # board index -> move number
 
 
-def position_after(record: Record, ruleset: Ruleset, at: int | None = None) -> Position:
+def position_after(
+    record: Record, ruleset: Ruleset, at: int | None = None, within: Judgements | None = None
+) -> Position:
     """Place the setup stones and the first ``at`` moves (all when ``None``).
 
     Moves that cannot be placed (off board, occupied, passes) are skipped: a position is
     wanted here, legality is ``check``'s job.  The opening protocol's course is followed as the
     referee follows it: a rejected opening clears the board, a moved stone moves, and a
-    protocol may say a stone's colour.
+    protocol may say a stone's colour.  ``within``: a bound whose ``walk_steps`` the protocol's
+    walk is charged to (``opening.check_opening``); past it the walk is not taken, and only the
+    recorded events and seat rules are applied.
     """
     from renju_cli.board import BLACK, STONE, WHITE, Board
     from renju_cli.opening import check_opening, move_stones
@@ -672,7 +677,7 @@ def position_after(record: Record, ruleset: Ruleset, at: int | None = None) -> P
     to_move = BLACK if blacks <= len(record.setup) - blacks else WHITE
     if record.to_move is not None:  # the file says who plays move 1 (SGF PL), as the referee
         to_move = STONE[record.to_move]
-    course = check_opening(record, ruleset).course
+    course = check_opening(record, ruleset, within).course
     numbers: dict[Point, int] = {}
     moves = record.moves if at is None else record.moves[: max(0, at)]
     for n, move in enumerate(moves, 1):

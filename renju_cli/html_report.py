@@ -18,7 +18,8 @@ from typing import Any
 from renju_cli import api
 from renju_cli.board import BLACK, Board
 from renju_cli.coords import parse_point, point_name
-from renju_cli.judge import Judgements
+from renju_cli.formats import ReadOptions
+from renju_cli.judge import Judgements, WalkSteps
 from renju_cli.picture import Marks, board_svg
 from renju_cli.record import Record, SourceLocation
 from renju_cli.render import result_words, where
@@ -192,7 +193,7 @@ def write_report(
     if records is not None and len(records) != len(reports):
         raise ValueError(f"{len(reports)} reports but {len(records)} records")
     found = records if records is not None else _read_again(reports)
-    _PICTURES.bound = Judgements(PICTURE_JUDGEMENTS)
+    _PICTURES.bound = _picture_bound()
     from markupsafe import Markup  # Jinja2's own: marks the SVG, escaped by board_svg, as safe
 
     env = _environment()
@@ -326,6 +327,8 @@ def _board(
         _Move(i, point_name(m.point), last if i == n else ("after" if i > n else ""))
         for i, m in enumerate(record.moves, 1)
     ]
+    walks = _PICTURES.bound.walk_steps
+    cuts = walks.cuts if walks is not None else 0
     try:
         svg = _picture(report, record, ruleset, n)
     except ValueError as e:  # a board size no board can have
@@ -336,6 +339,12 @@ def _board(
         caption = f"The board at move {n}, the decisive move: {result_words(report)}."
     else:
         caption = f"The board after the last move ({n}): {result_words(report)}."
+    if walks is not None and walks.cuts > cuts:
+        caption += (
+            f" The opening protocol is not followed in this picture (the pictures of this report"
+            f" took the {walks.limit} steps of opening walks they may take): only the recorded"
+            " opening events are applied."
+        )
     return svg, caption, moves
 
 
@@ -343,7 +352,11 @@ class _Pictures:
     """The double-three judgements the pictures of one report may still make to mark black's
     forbidden points: columns of black stones make every point a recursion down the columns
     (1,000 such records took 90 s); past it, points whose threes need judging are not marked
-    (an overline or a double-four still is)."""
+    (an overline or a double-four still is).  And the steps of opening-protocol walks their
+    positions may still take (``walk_steps``): a page walks its record's protocol again, up to
+    20,000 steps for a hostile one (5,000 pages of Super Sakata decisions spent 9 s on it);
+    past it, a picture applies only the recorded events and seat rules, and its caption says
+    so."""
 
     bound = Judgements(0)
 
@@ -351,11 +364,21 @@ class _Pictures:
 _PICTURES = _Pictures()
 #: Double-three judgements the pictures of one report may make together.
 PICTURE_JUDGEMENTS = 16384
+#: Steps of opening walks the pictures of one report may take: as many as a run of ``check``
+#: may take for as many records (``ReadOptions.walk_steps_allowance`` and one
+#: ``walk_steps_per_record`` more a page), so the pages never walk more than the run did.
+PICTURE_WALK_STEPS = (ReadOptions.walk_steps_allowance, ReadOptions.walk_steps_per_record)
+
+
+def _picture_bound() -> Judgements:
+    steps, per_page = PICTURE_WALK_STEPS
+    return Judgements(PICTURE_JUDGEMENTS, walk_steps=WalkSteps(steps, per=per_page))
 
 
 def _picture(report: GameReport, record: Record, ruleset: Ruleset, n: int) -> str:
     """The SVG of the board after move ``n``, marked with what the report found."""
-    pos = api.position_after(record, ruleset, n)
+    _PICTURES.bound.next_record()  # (one more allowance of walk steps a page)
+    pos = api.position_after(record, ruleset, n, _PICTURES.bound)
     board = pos.board
     marks = Marks(numbers=pos.numbers)
     if report.first_five is not None and report.first_five.move <= n:

@@ -423,3 +423,48 @@ def test_pictures_mark_forbidden_points_within_one_bound(
     bounded = forbidden_marks(tmp_path / "bounded")
     assert html_report._PICTURES.bound.left == 0
     assert bounded[-1] < full[-1]  # the last pictures mark what the bound let them judge
+
+
+def test_pictures_walk_opening_protocols_within_one_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Under RIF, stones moved by the opening (i10-i9, g7-g6) are moved in every picture,
+    # whether the page walks the protocol or not; past the pictures' bound on walk steps a
+    # page walks none and its caption says so (5,000 pages of hostile Super Sakata decisions
+    # spent 9 s walking again what the run had walked).  The board at move 9, as drawn:
+    #
+    #        g   h   i   j   k
+    #   10   .   .   .   B   .        i10 moved to i9 (move 6)
+    #    9   .   W   B   .   .        g7 moved to g6 (move 7)
+    #    8   .   B   .   .   .
+    #    7   .   .   .   .   W
+    #    6   W   .   .   .   .        (and a1, black, move 9)
+    from renju_cli import html_report
+
+    rif = load("renju-rif")
+    records = [parse_record("h8 h9 i10 g7 j10 i10-i9 g7-g6 k7 a1") for _ in range(4)]
+    for n, record in enumerate(records):
+        record.source = SourceLocation("moved.txt", n)
+    reports = [replay(r, rif) for r in records]
+    note = "The opening protocol is not followed in this picture"
+
+    def pages(directory: Path) -> list[str]:
+        write_report(reports, records, str(directory), rules=rif)
+        return [p.read_text() for p in sorted(directory.glob("record-*.html"))]
+
+    def stones(page: str) -> set[tuple[str, str]]:
+        # the stones a picture draws: colour and point
+        return set(re.findall(r'class="stone (black|white)" data-point="([a-o]\d+)"', page))
+
+    walked = pages(tmp_path / "walked")
+    assert not any(note in p for p in walked)
+    steps = html_report._PICTURES.bound.walk_steps
+    assert steps is not None and 0 < steps.limit - steps.left <= steps.limit
+    monkeypatch.setattr(html_report, "PICTURE_WALK_STEPS", (0, 0))
+    cut = pages(tmp_path / "cut")
+    assert all(note in p for p in cut)
+    assert [stones(p) for p in cut] == [stones(p) for p in walked]
+    assert stones(walked[0]) == {
+        ("black", "h8"), ("white", "h9"), ("black", "i9"), ("white", "g6"),
+        ("black", "j10"), ("white", "k7"), ("black", "a1"),
+    }  # fmt: skip
