@@ -333,21 +333,51 @@ class Summary:
     unreadable: int = 0
     internal_errors: int = 0
     with_findings: int = 0
-    findings: Counter[str] = field(default_factory=Counter)
-    severities: Counter[str] = field(default_factory=Counter)
-    #: ``winner/reason`` (``black/five``...) or ``undecided``
-    results: Counter[str] = field(default_factory=Counter)
-    #: ``black``, ``white``, ``draw`` or ``undecided``
-    winners: Counter[str] = field(default_factory=Counter)
     #: opening id -> count, for records whose opening was named
     openings: Counter[str] = field(default_factory=Counter)
     files: int = 0
     duplicates: int = 0
     skipped: int = 0
+    #: findings by code and severity, and results by winner and reason (``add`` counts one key
+    #: a finding and a record: the counts below are read from these once, at the end)
+    by_kind: Counter[tuple[str, str]] = field(default_factory=Counter)
+    outcomes: Counter[tuple[str | None, str | None]] = field(default_factory=Counter)
 
     @property
     def judged(self) -> int:
         return self.records - self.unreadable - self.internal_errors
+
+    @property
+    def findings(self) -> Counter[str]:
+        """Findings by code."""
+        out: Counter[str] = Counter()
+        for (code, _), n in self.by_kind.items():
+            out[code] += n
+        return out
+
+    @property
+    def severities(self) -> Counter[str]:
+        """Findings by severity."""
+        out: Counter[str] = Counter()
+        for (_, severity), n in self.by_kind.items():
+            out[severity] += n
+        return out
+
+    @property
+    def results(self) -> Counter[str]:
+        """Records by ``winner/reason`` (``black/five``...) or ``undecided``."""
+        out: Counter[str] = Counter()
+        for (winner, reason), n in self.outcomes.items():
+            out[f"{winner}/{reason}" if winner else "undecided"] += n
+        return out
+
+    @property
+    def winners(self) -> Counter[str]:
+        """Records by winner: ``black``, ``white``, ``draw`` or ``undecided``."""
+        out: Counter[str] = Counter()
+        for (winner, _), n in self.outcomes.items():
+            out[winner or "undecided"] += n
+        return out
 
     def add(self, report: GameReport) -> None:
         """Count one reported record (after ``--select``/``--ignore``)."""
@@ -358,20 +388,17 @@ class Summary:
         if findings:  # once per record of a batch: one pass over the findings
             self.with_findings += 1
             internal = False
+            by_kind = self.by_kind
             for f in findings:
-                self.findings[f.code] += 1
-                self.severities[f.severity] += 1
+                by_kind[f.code, f.severity] += 1
                 if f.counts:  # the findings a too-many-findings finding stands for count too
-                    for (code, severity), n in f.unlisted_tally().items():
-                        self.findings[code] += n
-                        self.severities[severity] += n
+                    for kind, n in f.unlisted_tally().items():
+                        by_kind[kind] += n
                 internal = internal or f.code == "internal-error"
             if internal and not report.unreadable:
                 self.internal_errors += 1
         r = report.result
-        winner = r.winner
-        self.results[f"{winner}/{r.reason}" if winner else "undecided"] += 1
-        self.winners[winner or "undecided"] += 1
+        self.outcomes[r.winner, r.reason] += 1
         opening = report.opening
         if opening and opening.get("id"):
             self.openings[str(opening["id"])] += 1

@@ -267,6 +267,22 @@ def test_unknown_id_in_a_present_table_is_noted() -> None:
 )
 def test_ruleset_name(raw: str, expected: str | None) -> None:
     assert renjunet.ruleset_name(raw) == expected
+    assert renjunet.ruleset_name(raw) == expected  # (remembered: the same answer)
+    assert renjunet._ruleset_name(raw) == expected
+
+
+def test_ruleset_names_remembered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every game of a database names its rule, so names are remembered; a long name is not
+    # kept, and the memo starts afresh when full
+    monkeypatch.setattr(renjunet, "_NAMES", {})
+    monkeypatch.setattr(renjunet, "_NAMES_KEPT", 3)
+    long = "Soosorv 8 " + "x" * renjunet._NAME_CHARS
+    assert renjunet.ruleset_name(long) is None and long not in renjunet._NAMES
+    for raw in ("RIF", "Swap2", "Sakata", "Mystery"):
+        renjunet.ruleset_name(raw)
+    assert renjunet._NAMES == {"Mystery": None}
+    renjunet._NAMES["RIF"] = "gomoku"  # a remembered answer is the one given
+    assert renjunet.ruleset_name("RIF") == "gomoku"
 
 
 # -- hostile and broken files ----------------------------------------------------------------
