@@ -29,7 +29,9 @@ class Point(NamedTuple):
     @property
     def name(self) -> str:
         """The point in lower-case standard notation (``h8``)."""
-        return f"{COLUMNS[self.x]}{self.y + 1}"
+        # (looked up: reports, conversions and messages name millions of points)
+        known = _NAMES.get(self)
+        return known if known is not None else f"{COLUMNS[self.x]}{self.y + 1}"
 
     def __str__(self) -> str:
         return self.name
@@ -38,6 +40,10 @@ class Point(NamedTuple):
         """Whether the point is on a ``width`` x ``height`` board (square without ``height``)."""
         h = width if height is None else height
         return 0 <= self.x < width and 0 <= self.y < h
+
+
+#: ``Point.name`` of every point of the biggest board.
+_NAMES = {Point(x, y): f"{COLUMNS[x]}{y + 1}" for x in range(MAX_SIZE) for y in range(MAX_SIZE)}
 
 
 def parse_point(text: str) -> Point:

@@ -60,12 +60,13 @@ def _stones(record: Record) -> tuple[list[_Stone], list[_Stone]]:
     """The setup stones and the moves as (colour, x, y); colours as the referee assumes them:
     the one a move states, else alternating from black (white when the setup has more black
     stones)."""
-    setup = [(0 if c is Color.BLACK else 1, p.x, p.y) for p, c in record.setup]
+    black = Color.BLACK  # (a member read off its class is a Python call of Enum's: once)
+    setup = [(0 if c is black else 1, p.x, p.y) for p, c in record.setup]
     blacks = sum(1 for s in setup if s[0] == 0)
     to_move = 0 if blacks <= len(setup) - blacks else 1
     moves = []
     for m in record.moves:
-        colour = to_move if m.color is None else (0 if m.color is Color.BLACK else 1)
+        colour = to_move if m.color is None else (0 if m.color is black else 1)
         p = m.point if m.point is not None else Point(-1, -1)
         moves.append((colour, p.x, p.y))
         to_move = 1 - colour

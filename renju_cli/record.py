@@ -28,7 +28,9 @@ class Color(Enum):
 
     @property
     def other(self) -> Color:
-        return Color.WHITE if self is Color.BLACK else Color.BLACK
+        # (a module dict, not ``Color.WHITE``: reading a member off its class is a Python call
+        # of Enum's, and ``convert`` asks this of every stone it writes and reads back)
+        return _OTHER[self]
 
     def __str__(self) -> str:
         return self.value
@@ -36,6 +38,7 @@ class Color(Enum):
 
 BLACK = Color.BLACK
 WHITE = Color.WHITE
+_OTHER = {BLACK: WHITE, WHITE: BLACK}
 
 
 #: ``SourceLocation.variation`` of the first line of a variation tree (its main line; a tree of

@@ -931,6 +931,7 @@ class _Replay:
         # loop bound to locals, placed in one call)
         cells, index_of_point = self.board.cells, self.board.geometry.index_of_point
         board = self.board
+        black = Color.BLACK  # (a member read off its class is a Python call of Enum's: once)
         if not board.stones:
             global _LAST_SETUP
             last = _LAST_SETUP
@@ -944,7 +945,7 @@ class _Replay:
             # loops in C; the loop below then only finds who moves first
             indices = [index_of_point.get(point) for point, _ in setup]
             if None not in indices and len(set(indices)) == len(indices):
-                colors = [BLACK if color is Color.BLACK else WHITE for _, color in setup]
+                colors = [BLACK if color is black else WHITE for _, color in setup]
                 board.place_all(zip(indices, colors, strict=True))  # type: ignore[arg-type]
                 blacks = colors.count(BLACK)
                 first = BLACK if blacks <= len(setup) - blacks else WHITE
@@ -955,7 +956,7 @@ class _Replay:
         taken: set[int] = set()
         blacks = 0
         for point, color in setup:
-            stone = BLACK if color is Color.BLACK else WHITE
+            stone = BLACK if color is black else WHITE
             blacks += stone == BLACK
             index = index_of_point.get(point)
             if index is None:

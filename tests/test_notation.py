@@ -32,6 +32,15 @@ def test_points_upper_and_lower_case_and_the_i_column() -> None:
         parse_point("h0")
 
 
+def test_point_names_looked_up_are_the_names_worked_out() -> None:
+    # names of the 26x26 points come from a table; every other point is worked out as before
+    columns = "abcdefghijklmnopqrstuvwxyz"
+    for x in range(26):
+        for y in range(26):
+            assert Point(x, y).name == f"{columns[x]}{y + 1}" == parse_point(Point(x, y).name).name
+    assert Point(0, 26).name == "a27" and Point(-1, -1).name == "z0"
+
+
 @pytest.mark.parametrize(
     "text",
     [

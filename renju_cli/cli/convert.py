@@ -236,14 +236,15 @@ def _lost(before: Any, again: list[Any], to: str) -> str | None:
 def _stones(moves: list[Any], after: int = 0) -> list[tuple[Any, Any]]:
     """Points and colours of moves, colours alternating from black where none is stated (from
     white after an odd number ``after`` of stones)."""
-    from renju_cli.record import BLACK
+    from renju_cli.record import BLACK, WHITE
 
+    other = {BLACK: WHITE, WHITE: BLACK}
     out: list[tuple[Any, Any]] = []
-    expected = BLACK.other if after % 2 else BLACK
+    expected = WHITE if after % 2 else BLACK
     for m in moves:
         color = m.color or expected
         out.append((m.point, color))
-        expected = color.other
+        expected = other[color]
     return out
 
 

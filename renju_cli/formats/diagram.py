@@ -232,10 +232,11 @@ def _diagram(
     # say where each row is (read top-down, that board was upside down without a word)
     bottom_up = rows if labels == [str(k) for k in range(1, size + 1)] else reversed(rows)
     setup = []
+    black, white = Color.BLACK, Color.WHITE  # (read off the class once: a Python call each)
     for y, (_, cells) in enumerate(bottom_up):  # row by row from a1, as a board lists them
         for x, stone in enumerate(cells):
             if stone != EMPTY:
-                setup.append((Point(x, y), Color.BLACK if stone == BLACK else Color.WHITE))
+                setup.append((Point(x, y), black if stone == BLACK else white))
     return Record(moves=[], source=source, width=size, height=size, setup=setup, format=NAME)
 
 
