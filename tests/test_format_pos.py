@@ -180,6 +180,31 @@ def test_a_move_list_whose_first_byte_matches_its_length_is_not_a_pos_file() -> 
     assert detect(text, "<string>") == "notation"
 
 
+@pytest.mark.parametrize(
+    ("text", "path", "fmt"),
+    [
+        # UTF-8 text is text: a move list piped in with an accented comment (no extension to
+        # tell), and a Gomocup header naming its board in Arabic-Indic digits; bytes 0xC3 0xA9
+        # and 0xD9 0xA2 are below 225, as points of a position are, and were read as one
+        ("h8 h9 i10 j11 # café\n", "-", "notation"),
+        ("h8 h9 i10 j11 # café\n", "game.dat", "notation"),
+        ("Piskvorky ٢٠x٢٠\n10,10,0\n11,11,0\n", "-", "psq"),
+        ("Piskvorky ٢٠x٢٠\n10,10,0\n11,11,0\n", "g.psq", "psq"),
+    ],
+)
+def test_utf8_text_is_no_pos_file(text: str, path: str, fmt: str) -> None:
+    data = text.encode()
+    assert any(b >= 0x80 for b in data) and 1 <= data[0] <= 225 and len(data) <= 226
+    assert pos.sniff(data) == 0
+    assert detect(data, path) == fmt
+
+
+def test_a_position_that_is_no_utf8_text_is_still_one() -> None:
+    # 3 stones: h8 (byte 112, 'p'), then 0xC3 (195) and 0x28 (40): 0xC3 0x28 is no UTF-8
+    data = bytes([3, 112, 0xC3, 0x28])
+    assert pos.sniff(data) == 1 and detect(data, "-") == "pos"
+
+
 def test_a_damaged_position_file_is_still_read_as_one() -> None:
     # count byte 0x78 (120) with 3 stones: detected as a headerless RenLib library, unreadable;
     # with .pos it is read as the position it is, the missing stones said

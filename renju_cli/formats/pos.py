@@ -43,13 +43,24 @@ def sniff(head: bytes) -> int:
     """
     if not head or not 1 <= head[0] <= POINTS or not 2 <= len(head) <= POINTS + 1:
         return 0
-    if 0x20 <= head[0] < 0x7F and all(0x20 <= b < 0x7F or b in b"\t\n\r" for b in head):
-        return 0  # printable text whose first byte happens to match its length: a move list
-    if len(head) != head[0] + 1 and all(0x20 <= b < 0x7F or b in b"\t\n\r\f\v" for b in head):
+    if 0x20 <= head[0] < 0x7F and _text(head, "\t\n\r"):
+        # printable text whose first byte happens to match its length: a move list (in UTF-8
+        # too: ``h8 h9 i10 # café`` piped in, with no extension to tell)
+        return 0
+    if len(head) != head[0] + 1 and _text(head, "\t\n\r\f\v"):
         return 0  # text (blank lines...), not a damaged position
     # a count that disagrees with the length is a damaged .pos file still (its reader says so):
     # with the extension, it is read as one rather than as a headerless RenLib library
     return 1 if all(b < POINTS for b in head[1:]) else 0
+
+
+def _text(head: bytes, spaces: str) -> bool:
+    """Whether ``head`` is printable UTF-8 text (ASCII among it), but for ``spaces``."""
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return all(c.isprintable() or c in spaces for c in text)
 
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
