@@ -435,7 +435,12 @@ def read_path(
             yield unreadable(path, "the file is empty")
             return
         head = file_head(raw.fileno())
-        stream = io.BufferedReader(raw if on_read is None else _CountingRaw(raw, on_read))
+        # read as big as it was when opened: its bounds were set by that size, and what is
+        # written to it meanwhile is said, not read (``changed_while_read``)
+        sized_raw = Window(raw, st.st_size)
+        stream = io.BufferedReader(
+            sized_raw if on_read is None else _CountingRaw(sized_raw, on_read)
+        )
         count = 0
         nothing: Record | None = None  # "no record found": said only if the file stayed
         sized = opts.for_file(st.st_size)
@@ -475,16 +480,24 @@ def changed_while_read(
 ) -> Record | None:
     """The unreadable record that ends a regular file cut short while it was read, written
     over at the same length, or written anew (its first bytes, ``head`` when it was opened,
-    are others now): its records may not be what it holds.  ``None`` when it is the same; a
-    file that grew (a log being appended to) is read as far as it went: that is no change of
-    what was read."""
+    are others now): its records may not be what it holds.  A file that grew (a log being
+    appended to) was read as big as it was when opened (``Window``): the record says that the
+    bytes past that are not read.  ``None`` when the file is the same."""
     after = os.fstat(fd)
     shrunk = after.st_size < before.st_size
     rewritten = after.st_size == before.st_size and after.st_mtime_ns != before.st_mtime_ns
     if not (shrunk or rewritten) and (
         after.st_mtime_ns == before.st_mtime_ns or file_head(fd, len(head)) == head
     ):
-        return None
+        if after.st_size <= before.st_size:
+            return None
+        return unreadable(
+            path,
+            f"the file grew while it was read ({before.st_size} bytes when opened, "
+            f"{after.st_size} at the end): the records before are those of its first "
+            f"{before.st_size} bytes; the bytes written since are not read",
+            index=index,
+        )
     return unreadable(
         path,
         f"the file changed while it was read ({before.st_size} bytes when opened, "
@@ -594,6 +607,35 @@ class _AfterHead(io.RawIOBase):
         if n and self.on_read is not None:
             self.on_read(n)
         return n
+
+
+class Window(io.RawIOBase):
+    """``length`` bytes of a raw file from where it stands, read as a file: a slice of it, or
+    a regular file as big as it was when opened (one that grows while it is read, a log or a
+    sparse file extended by terabytes, would hold the batch for as long as it grows)."""
+
+    def __init__(self, raw: io.RawIOBase, length: int) -> None:
+        super().__init__()
+        self.raw = raw
+        self.left = length
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.left <= 0:
+            return 0
+        view = memoryview(buffer)[: min(len(buffer), self.left)]
+        n = self.raw.readinto(view) or 0
+        self.left -= n
+        return n
+
+    def fileno(self) -> int:
+        return self.raw.fileno()
+
+    def close(self) -> None:
+        self.raw.close()
+        super().close()
 
 
 class _CountingRaw(io.RawIOBase):

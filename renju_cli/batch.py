@@ -307,7 +307,7 @@ def read_slice(item: TextSlice, settings: Settings) -> Iterator[Record | GameRep
                     )
                     return
                 raw.seek(item.offset)
-                records = read(io.BufferedReader(_Window(raw, item.length)), item.path, options)
+                records = read(io.BufferedReader(api.Window(raw, item.length)), item.path, options)
             for record in records:
                 count += 1
                 yield record
@@ -318,26 +318,6 @@ def read_slice(item: TextSlice, settings: Settings) -> Iterator[Record | GameRep
             report = failed_report(lost, settings, f"reading stopped here: {_why(e)}")
             report.unreadable = True
             yield report
-
-
-class _Window(io.RawIOBase):
-    """``length`` bytes of a raw file from where it stands: a slice of it, read as a file."""
-
-    def __init__(self, raw: io.RawIOBase, length: int) -> None:
-        super().__init__()
-        self.raw = raw
-        self.left = length
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        if self.left <= 0:
-            return 0
-        view = memoryview(buffer)[: min(len(buffer), self.left)]
-        n = self.raw.readinto(view) or 0
-        self.left -= n
-        return n
 
 
 def failed_report(record: Record, settings: Settings, message: str) -> GameReport:
@@ -840,11 +820,17 @@ class Batch:
         try:
             if not stat.S_ISREG(os.stat(path).st_mode):
                 return None
-            stream = open(path, "rb")  # noqa: SIM115 - closed by the generator below
+            raw = open(path, "rb", buffering=0)  # noqa: SIM115 - closed by the generator below
         except OSError:
             return None
         try:
-            st = os.fstat(stream.fileno())
+            st = os.fstat(raw.fileno())
+        except OSError:
+            raw.close()
+            return None  # (``read_file`` says why)
+        # cut as big as it was when opened, as ``api.read_path`` reads it
+        stream = io.BufferedReader(api.Window(raw, st.st_size))
+        try:
             head = stream.peek(formats.HEAD_BYTES)[: formats.HEAD_BYTES]
             fmt = self.fmt or formats.detect(head, path)
         except OSError:

@@ -569,7 +569,8 @@ def test_a_file_written_anew_and_longer_while_it_is_read_ends_with_a_finding(
     assert "the file changed while it was read (1200000 bytes when opened, 1700000 at the " in (
         reports[-1].findings[0].message
     )
-    # appended to: read as far as it went, no such record
+    # appended to: read as big as it was when opened, the growth said once at the end
+    # (reading on held the batch for as long as the file grew)
     f.write_bytes(b"h8 h9 i8 g8\n" * 100_000)
     reports = []
     for _, report in Batch([str(f)], jobs=jobs, options=unbounded):
@@ -577,7 +578,12 @@ def test_a_file_written_anew_and_longer_while_it_is_read_ends_with_a_finding(
             with open(f, "ab") as out:
                 out.write(b"a1 o15\n" * 1000)
         reports.append(report)
-    assert not any(r.unreadable for r in reports)
+    assert len(reports) == 100_001 and [r.unreadable for r in reports].count(True) == 1
+    assert all(r.moves == 4 for r in reports[:-1])
+    assert reports[-1].source.index == 100_000
+    assert "the file grew while it was read (1200000 bytes when opened, 1207000 at the end)" in (
+        reports[-1].findings[0].message
+    )
 
 
 def test_jobs_2_says_once_that_a_file_changed_while_it_was_cut(
