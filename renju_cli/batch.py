@@ -44,7 +44,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from renju_cli import api, opening
 from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
