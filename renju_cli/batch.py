@@ -844,7 +844,7 @@ class Batch:
 
     def _cut(
         self,
-        stream: io.BufferedReader,
+        stream: io.BufferedReader[api.Window],
         path: str,
         fmt: str,
         opened: os.stat_result,
