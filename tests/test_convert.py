@@ -350,3 +350,24 @@ def test_a_line_of_a_tree_is_named_by_its_variation() -> None:
 
     assert named("1.2") == "tree.sgf [0] variation 1.2"
     assert named("main") == named(None) == "tree.sgf [0]"
+
+
+@pytest.mark.parametrize("to", ["jsonl", "notation", "sgf"])
+def test_a_record_read_in_part_is_not_converted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], to: str
+) -> None:
+    # "foo" is no move: the reader stops the line there, and i10 j11 were dropped without a
+    # word, the rest written as a clean record, exit 0 (red team 5); "hello world" became an
+    # empty record
+    from helpers import run_cli
+
+    games = tmp_path / "partial.txt"
+    games.write_text("h8 h9 foo i10 j11\nhello world\nh8 h9 i10\n")
+    code, out, err = run_cli(capsys, "convert", str(games), "--to", to)
+    assert code == 1
+    assert f"{games} [0]: not converted: it was read in part: line 1, column 7:" in err
+    assert f"{games} [1]: not converted: it was read in part:" in err
+    import io
+
+    (written,) = read_stream(io.BytesIO(out.encode()), "out", to)  # the whole record only
+    assert [m.point.name for m in written.moves if m.point] == ["h8", "h9", "i10"]

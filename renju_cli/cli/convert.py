@@ -55,7 +55,8 @@ def convert(
     """Rewrite records in another format: standard notation, JSON Lines, SGF or psq.
 
     Unreadable records are reported on stderr and make the exit code 1, and so are records
-    the target format cannot hold whole (setup stones or a board size in standard notation,
+    read in part (a parse error: what follows it would be lost) and records the target
+    format cannot hold whole (setup stones or a board size in standard notation,
     a colour choice or a rejection in SGF...): they are not written, and the message says what
     would be lost.  psq writes one file per record into the directory -o names (made if
     missing; -o is required with --to psq).
@@ -92,6 +93,18 @@ def convert(
                     bad += 1
                     msg = "; ".join(p.message for p in rec.problems)
                     click.echo(shown(f"{_named(rec)}: {msg}"), err=True)
+                    continue
+                if rec.problems:
+                    # read in part: what the reader could not read (``h8 h9 foo i10``: foo,
+                    # i10 and all after) would be lost without a word, the rest written as
+                    # a clean record
+                    bad += 1
+                    more = len(rec.problems) - 1
+                    said = rec.problems[0].message + (f" (and {more} more)" if more else "")
+                    click.echo(
+                        shown(f"{_named(rec)}: not converted: it was read in part: {said}"),
+                        err=True,
+                    )
                     continue
                 yield rec
 
