@@ -1662,3 +1662,36 @@ def test_a_long_token_is_fed_in_growing_pieces(monkeypatch: pytest.MonkeyPatch) 
     [rec] = read_text(text)
     assert [m.point for m in rec.moves] == pts("h8", "h9")  # (the note is cut at max_string)
     assert feeds < 2 * (len(text) // renjunet.MAX_FEED_BYTES) + 20
+
+
+@pytest.mark.parametrize("size", ["27", "0", "4", "abc", "1" * 23])
+def test_a_rule_size_no_board_has_is_a_problem(size: str) -> None:
+    # the size was passed over without a word and the game judged on 15x15, where its moves
+    # came out as off-board (red team 5); JSON Lines and PlayOK said it, as docs/security.md
+    # says all three do
+    (rec,) = read_text(
+        "<database><rules><rule id='1' name='freestyle' size='" + size + "'/></rules>"
+        "<games><game id='7' rule='1'><move>h8 h9 i10</move></game></games></database>"
+    )
+    assert rec.width == rec.height == 15 and rec.rule == "freestyle" and len(rec.moves) == 3
+    (problem,) = rec.problems
+    assert problem.message.startswith(f"game id=7: rule id '1' states size '{size[:12]}")
+    assert problem.message.endswith("not a whole number from 5 to 26; the ruleset's size is used")
+    # a size stated under another key still counts: the first that a board has
+    (ok,) = read_text(
+        "<database><rules><rule id='1' name='freestyle' size='" + size + "' board='19'/>"
+        "</rules><games><game rule='1'><move>h8</move></game></games></database>"
+    )
+    assert ok.width == 19 and not ok.problems
+
+
+@pytest.mark.parametrize("name", ["Taraguchi 0", "Soosorv 99", "Taraguchi-77"])
+def test_a_rule_with_a_count_no_shipped_ruleset_has_is_said(name: str) -> None:
+    # ruleset_name gives taraguchi-0, soosyrv-99...: no shipped ruleset, so the game was
+    # judged under renju without a word (red team 5)
+    (rec,) = read_text(
+        f"<database><rules><rule id='1' name='{name}'/></rules>"
+        "<games><game rule='1'><move>h8 h9 i10</move></game></games></database>"
+    )
+    assert rec.rule is None
+    assert rec.notes == [f"rule {name!r} (id 1) matches no shipped ruleset; rule left unset"]

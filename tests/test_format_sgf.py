@@ -1493,3 +1493,19 @@ def test_a_game_name_is_searched_for_a_rule_once_while_the_lines_repeat_it(
     other = read("(;GN[a yamaguchi game];B[hh](;W[ii]PB[a])(;W[jj]PB[b]))(;GN[gomoku];B[hh])")
     assert [r.rule for r in other] == ["yamaguchi", "yamaguchi", "freestyle"]
     assert searched[1:] == ["a yamaguchi game", "gomoku"]
+
+
+@pytest.mark.parametrize("ru", ["nonexistent", "../../x", "x" * 100])
+def test_an_ru_that_names_no_shipped_ruleset_is_said(ru: str) -> None:
+    # judged under the default without a word (red team 5), where JSON Lines and RenjuNet say
+    # it; the value is never taken for a path
+    (rec,) = read(f"(;GM[4]RU[{ru}];B[hh];W[hi])")
+    assert rec.rule is None and rec.metadata["rule_name"] == ru
+    (note,) = rec.notes
+    assert note.startswith(f"rule '{ru[:30]}")
+    assert note.endswith("(RU) names no shipped ruleset ('renju rules list'): judged under "
+                         "--rules, or the default")  # fmt: skip
+    (gm,) = read(f"(;GM[1]RU[{ru}];B[hh])")  # with another note: both said
+    assert gm.notes[0].startswith("GM[1] is not gomoku/renju") and "(RU) names no" in gm.notes[0]
+    (known,) = read("(;GM[4]RU[RIF];B[hh])")
+    assert known.rule == "renju-rif" and not known.notes

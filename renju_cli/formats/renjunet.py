@@ -54,8 +54,10 @@ from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point, parse_point
 from renju_cli.formats import (
     ReadOptions,
     budget_terms,
+    clip,
     lazy_compile,
     numbered_swaps,
+    shipped_by_lower_name,
     text_cost,
     unreadable,
 )
@@ -905,7 +907,7 @@ class _Target:
                     meta[f"{color}_native"] = native
                 self._place(player, f"{color}_", meta)
 
-        rule, size = self._rule(attrs, tournament, meta, notes)
+        rule, size = self._rule(attrs, tournament, meta, notes, game)
         opening_id = self._opening(attrs.get("opening", "").strip(), meta, notes)
         events = _swap_events(game, attrs.get("swap", ""), meta)
         events += _alt_events(game, attrs.get("alt", ""), meta, notes)
@@ -933,8 +935,10 @@ class _Target:
         tournament: dict[str, str] | None,
         meta: dict[str, str],
         notes: list[str],
+        game: _Game,
     ) -> tuple[str | None, int]:
-        """The ruleset name and board size, from the game's rule or else its tournament's."""
+        """The ruleset name and board size, from the game's rule or else its tournament's; a
+        stated size that no board has is a problem of the game's (the ruleset's size is used)."""
         rid = attrs.get("rule", "").strip()
         if not rid and tournament is not None:
             rid = tournament.get("rule", "").strip()
@@ -947,14 +951,28 @@ class _Target:
         if entry is None:
             return None, DEFAULT_SIZE
         size = DEFAULT_SIZE
+        stated = None  # the first size stated, when no key states one a board has
         for key in ("size", "board_size", "boardsize", "board"):
             value = entry.get(key, "").strip()
             if _SMALL_NUMBER.fullmatch(value) and MIN_SIZE <= int(value) <= MAX_SIZE:
-                size = int(value)
+                size, stated = int(value), None
                 break
+            if value and stated is None:
+                stated = (key, value)
+        if stated is not None:
+            key, value = stated
+            game.problems.append(
+                ParseProblem(
+                    f"{_label(game)}: rule id {rid!r} states {key} {clip(value)!r}, not a whole "
+                    f"number from {MIN_SIZE} to {MAX_SIZE}; the ruleset's size is used",
+                    line=game.line,
+                )
+            )
         raw = entry.get("name", "")
         meta["rule_name"] = raw
         rule = ruleset_name(raw)
+        if rule is not None and rule not in shipped_by_lower_name().values():
+            rule = None  # a count no shipped ruleset has (Taraguchi-0, Soosorv 99)
         if rule is None:
             notes.append(f"rule {raw!r} (id {rid}) matches no shipped ruleset; rule left unset")
         return rule, size

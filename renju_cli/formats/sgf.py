@@ -1869,6 +1869,14 @@ def _game_info(info: dict[str, str], ctx: _Ctx) -> _GameInfo:
     if "RU" in info:
         meta["rule_name"] = info["RU"]
         rule = ctx.rule(info["RU"])
+        if rule is None and info["RU"].strip():
+            # (judged under --rules or the default: the report's ruleset shows which, and
+            # this says why, as JSON Lines and RenjuNet say it)
+            unknown = (
+                f"rule {clip(info['RU'].strip())!r} (RU) names no shipped ruleset ('renju rules "
+                "list'): judged under --rules, or the default"
+            )
+            note = f"{note}; {unknown}" if note else unknown
     elif "GN" in info:
         rule, matched = ctx.rule_named_in(info["GN"])
         if matched is not None:
