@@ -465,8 +465,10 @@ class Protocol:
     alternate: bool = True
 
 
-def compile_protocol(opening: dict[str, Any]) -> Protocol:
-    """Compile a ruleset's ``opening`` mapping (already schema-valid) into a ``Protocol``."""
+def compile_protocol(opening: dict[str, Any], unnamed: str = "unnamed") -> Protocol:
+    """Compile a ruleset's ``opening`` mapping (already schema-valid) into a ``Protocol``;
+    ``unnamed``: its name when the mapping gives none (the ruleset's: messages say "the NAME
+    opening protocol", which read "the opening protocol opening protocol" by default)."""
     params = {str(k): int(v) for k, v in (opening.get("params") or {}).items()}
     frame = str(opening.get("symmetry", "pattern"))
 
@@ -577,7 +579,7 @@ def compile_protocol(opening: dict[str, Any]) -> Protocol:
             f"(with YAML aliases followed); at most {MAX_PROTOCOL_STEPS}"
         )
     return Protocol(
-        name=str(opening.get("name", "opening protocol")),
+        name=str(opening.get("name", unnamed)),
         steps=compiled,
         center=parse_point(raw_center) if raw_center else None,
         no_pass_before=int(opening.get("no_pass_before", 1)),
@@ -618,7 +620,7 @@ def _stack_offers(steps: list[Step]) -> tuple[Step, ...]:
     return tuple(out)
 
 
-_PROTOCOLS: dict[int, tuple[dict[str, Any], Protocol | ProtocolError]] = {}
+_PROTOCOLS: dict[int, tuple[dict[str, Any], str, Protocol | ProtocolError]] = {}
 
 
 def protocol_of(ruleset: Ruleset) -> Protocol | None:
@@ -630,19 +632,20 @@ def protocol_of(ruleset: Ruleset) -> Protocol | None:
     if not raw:
         return None
     hit = _PROTOCOLS.get(id(raw))
-    if hit is None or hit[0] is not raw:
+    # (rulesets that extend one share its mapping: an unnamed protocol is named after each)
+    if hit is None or hit[0] is not raw or hit[1] != ruleset.name:
         compiled: Protocol | ProtocolError
         try:
-            compiled = compile_protocol(raw)
+            compiled = compile_protocol(raw, ruleset.name)
         except ProtocolError as e:
             compiled = e
         if len(_PROTOCOLS) > 256:
             _PROTOCOLS.clear()
-        hit = (raw, compiled)
+        hit = (raw, ruleset.name, compiled)
         _PROTOCOLS[id(raw)] = hit
-    if isinstance(hit[1], ProtocolError):
-        raise hit[1]
-    return hit[1]
+    if isinstance(hit[2], ProtocolError):
+        raise hit[2]
+    return hit[2]
 
 
 def lint(protocol: Protocol) -> list[str]:

@@ -626,7 +626,7 @@ def _check_opening(
     from renju_cli.opening import ProtocolError, compile_protocol, lint
 
     try:
-        protocol = compile_protocol(opening)
+        protocol = compile_protocol(opening, str(data.get("name") or "unnamed"))
     except ProtocolError as e:
         problem(_step_path(str(e)) or "opening", str(e))
         return

@@ -478,3 +478,20 @@ def test_messages_name_the_move_and_the_step() -> None:
     r = run("h8 h9 i10 i7 {j10 g10} k11 k7", "renju-rif")
     assert r["findings"][0]["message"].startswith("move 5 (k11) is not one of the offers")
     assert "step 7 of renju-rif" in r["findings"][0]["message"]
+
+
+def test_an_unnamed_protocol_is_named_after_its_ruleset() -> None:
+    # the default name was "opening protocol": "the opening protocol opening protocol is not
+    # followed", "opening: opening protocol" (red team 5)
+    from renju_cli.opening import protocol_of
+    from renju_cli.referee import replay
+
+    text = "name: {}\nextends: renju\nopening:\n  steps:\n    - place: {{move: 1, color: black}}\n"
+    mine, theirs = from_text(text.format("mine")), from_text(text.format("theirs"))
+    assert protocol_of(mine).name == "mine" and protocol_of(theirs).name == "theirs"  # type: ignore[union-attr]
+    report = replay(parse_record("h8 reject h9"), mine)
+    words = " ".join(f.message for f in report.findings)
+    assert "mine allows no rejection" in words and "opening protocol opening" not in words
+    assert report.opening is not None and report.opening["protocol"] == "mine"
+    named = from_text(text.format("n").replace("opening:\n", "opening:\n  name: Pro\n"))
+    assert protocol_of(named).name == "Pro"  # type: ignore[union-attr]
