@@ -10,6 +10,7 @@ and every text that comes from a record is escaped by the template engine (Jinja
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -260,11 +261,17 @@ def _environment() -> Any:
 
 
 def _write(path: str, text: str) -> None:
-    """Write a page atomically: a reader never sees half a page."""
+    """Write a page atomically: a reader never sees half a page, and a failure (a full disk,
+    Ctrl-C) leaves no half-written temporary file beside the pages."""
     tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8", errors="replace") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8", errors="replace") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
 
 
 def _read_again(reports: Sequence[GameReport]) -> list[Record | None]:

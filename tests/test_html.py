@@ -15,6 +15,7 @@ import subprocess
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -468,3 +469,34 @@ def test_pictures_walk_opening_protocols_within_one_bound(
         ("black", "h8"), ("white", "h9"), ("black", "i9"), ("white", "g6"),
         ("black", "j10"), ("white", "k7"), ("black", "a1"),
     }  # fmt: skip
+
+
+def test_a_page_that_cannot_be_written_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a full disk left record-00006.html.tmp (4,096 bytes) beside five pages (red team 5)
+    import builtins
+    import errno
+
+    from renju_cli import html_report
+
+    class Full:
+        def __init__(self, path: str, *args: Any, **kwargs: Any) -> None:
+            self.file = builtins.open(path, *args, **kwargs)  # noqa: SIM115 - closed on exit
+
+        def __enter__(self) -> Full:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.file.close()
+
+        def write(self, text: str) -> int:
+            self.file.write(text[:10])
+            self.file.flush()  # a part is on the disk, as when it fills
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(html_report, "open", Full, raising=False)
+    record = parse_record(FIVE)
+    with pytest.raises(OSError, match="No space left"):
+        write_report([replay(record, load("renju"))], [record], str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
