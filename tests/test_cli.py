@@ -346,3 +346,23 @@ def test_show_lists_a_bounded_number_of_problems(
     bad.write_text("(;SZ[99]" + ";!\n" * 5000 + ")")
     code, _, err = renju(capsys, "show", str(bad))
     assert code == 2 and len(err) < 5000
+
+
+@pytest.mark.parametrize("command", ["show", "forbidden"])
+def test_at_past_the_last_move_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    # --at 100 of a 3-move game showed move 3 without a word (red team 5); the position after
+    # the last move is still what is shown, exit code 0
+    from helpers import run_cli
+
+    game = tmp_path / "three.txt"
+    game.write_text("h8 h9 i10\n")
+    code, out, err = run_cli(capsys, command, str(game), "--at", "100", "--format", "json")
+    assert code == 0 and json.loads(out)["moves"] == 3
+    assert err == (
+        "renju: the record has 3 move(s); --at 100 is past its end: the position after its "
+        "last move is used\n"
+    )
+    code, _, err = run_cli(capsys, command, str(game), "--at", "3")
+    assert code == 0 and err == ""

@@ -67,6 +67,17 @@ def _position_record(path: str, input_format: str | None, index: int, encoding: 
     raise UsageProblem(f"{shown(path)}: has no record number {index}")
 
 
+def _past_the_end(record: Any, at: int | None) -> None:
+    """Say on standard error that ``--at`` is past the record's last move (the position
+    after its last move is used: ``--at 100`` of a 9-move game showed move 9 without a word)."""
+    if at is not None and at > len(record.moves):
+        click.echo(
+            f"renju: the record has {len(record.moves)} move(s); --at {at} is past its end: "
+            "the position after its last move is used",
+            err=True,
+        )
+
+
 #: Problems of a record that ``show``/``forbidden`` list (as many as ``check`` lists findings).
 SHOWN_PROBLEMS = MAX_FINDINGS
 
@@ -133,6 +144,7 @@ def forbidden(
     record = _position_record(path, input_format, index, encoding)
     ruleset = load_rules(rules) or load(api.choose_ruleset(record, None).name)
     pos = api.position_after(record, ruleset, at)
+    _past_the_end(record, at)
     judge = ruleset.judge()
     stone = BLACK if color == "black" else WHITE
     found = judge.forbidden_points(pos.board, stone)
@@ -237,6 +249,7 @@ def show(
     record = _position_record(path, input_format, index, encoding)
     ruleset = load_rules(rules) or api.choose_ruleset(record, None)
     pos = api.position_after(record, ruleset, at)
+    _past_the_end(record, at)
     board = pos.board
     found = position_marks(pos, ruleset)
     five, forbidden = found.five, found.forbidden
