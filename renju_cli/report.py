@@ -7,7 +7,7 @@ field names are the contract of ``shared/spec/cli.md``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -350,34 +350,24 @@ class Summary:
     @property
     def findings(self) -> Counter[str]:
         """Findings by code."""
-        out: Counter[str] = Counter()
-        for (code, _), n in self.by_kind.items():
-            out[code] += n
-        return out
+        return _tally(self.by_kind, lambda code, _: code)
 
     @property
     def severities(self) -> Counter[str]:
         """Findings by severity."""
-        out: Counter[str] = Counter()
-        for (_, severity), n in self.by_kind.items():
-            out[severity] += n
-        return out
+        return _tally(self.by_kind, lambda _, severity: severity)
 
     @property
     def results(self) -> Counter[str]:
         """Records by ``winner/reason`` (``black/five``...) or ``undecided``."""
-        out: Counter[str] = Counter()
-        for (winner, reason), n in self.outcomes.items():
-            out[f"{winner}/{reason}" if winner else "undecided"] += n
-        return out
+        return _tally(
+            self.outcomes, lambda winner, reason: f"{winner}/{reason}" if winner else "undecided"
+        )
 
     @property
     def winners(self) -> Counter[str]:
         """Records by winner: ``black``, ``white``, ``draw`` or ``undecided``."""
-        out: Counter[str] = Counter()
-        for (winner, _), n in self.outcomes.items():
-            out[winner or "undecided"] += n
-        return out
+        return _tally(self.outcomes, lambda winner, _: winner or "undecided")
 
     def add(self, report: GameReport) -> None:
         """Count one reported record (after ``--select``/``--ignore``)."""
@@ -419,6 +409,14 @@ class Summary:
             "duplicates": self.duplicates,
             "skipped": self.skipped,
         }
+
+
+def _tally(pairs: Counter[tuple[Any, Any]], name: Callable[[Any, Any], str]) -> Counter[str]:
+    """``pairs`` counted again by the ``name`` of each pair."""
+    out: Counter[str] = Counter()
+    for (a, b), n in pairs.items():
+        out[name(a, b)] += n
+    return out
 
 
 def _sev_order(severity: str) -> int:
