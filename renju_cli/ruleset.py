@@ -11,6 +11,7 @@ YAML is loaded with the safe loader: language-specific tags are refused.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -294,8 +295,41 @@ def read_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
         raise RulesetError([(where, "", None, f"cannot read: {e.strerror or e}")]) from None
     if len(raw) > MAX_RULESET_BYTES:
         raise RulesetError([(where, "", None, f"larger than {MAX_RULESET_BYTES} bytes")])
-    text = raw.decode("utf-8", errors="replace")
-    return parse_yaml(text, where)
+    return parse_yaml(_yaml_text(raw, where), where)
+
+
+def _yaml_text(raw: bytes, where: str) -> str:
+    """The text of a YAML file: UTF-8, or UTF-16/32 with a byte order mark, as YAML allows;
+    other bytes are refused with their place (they became U+FFFD without a word, and a UTF-16
+    file without its mark was "unacceptable character #x0000")."""
+    for bom, codec in (
+        (codecs.BOM_UTF32_LE, "utf-32"),  # (before UTF-16's: it starts with the same bytes)
+        (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
+        if raw.startswith(bom):
+            try:
+                return raw.decode(codec)
+            except UnicodeDecodeError as e:
+                raise RulesetError(
+                    [(where, "", None, f"not valid {codec.upper()}: byte {e.start} ({e.reason})")]
+                ) from None
+    nul = raw.find(b"\0")
+    if 0 <= nul < 64:  # (NUL is UTF-8, and YAML's reader said "unacceptable character #x0000")
+        start, reason = nul, "a NUL: UTF-16 or UTF-32 without a byte order mark?"
+    else:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            start, reason = e.start, e.reason
+    line = raw.count(b"\n", 0, start) + 1
+    column = start - (raw.rfind(b"\n", 0, start) + 1) + 1
+    said = (
+        f"not UTF-8: byte 0x{raw[start]:02x} at column {column} ({reason}); a ruleset is UTF-8, "
+        "or UTF-16/32 with a byte order mark"
+    )
+    raise RulesetError([(where, "", line, said)])
 
 
 def parse_yaml(text: str, where: str) -> tuple[dict[str, Any], dict[str, int]]:
@@ -317,6 +351,13 @@ def parse_yaml(text: str, where: str) -> tuple[dict[str, Any], dict[str, int]]:
     except yaml.MarkedYAMLError as e:
         line = e.problem_mark.line + 1 if e.problem_mark is not None else None
         raise RulesetError([(where, "", line, f"not valid YAML: {e.problem}")]) from None
+    except yaml.reader.ReaderError as e:
+        # (a control character: its line, not '\n  in "<unicode string>", position 4')
+        line = text.count("\n", 0, e.position) + 1
+        what = f"character #x{e.character:04x}" if isinstance(e.character, int) else "byte"
+        raise RulesetError(
+            [(where, "", line, f"not valid YAML: unacceptable {what}: {e.reason}")]
+        ) from None
     except yaml.YAMLError as e:
         raise RulesetError([(where, "", None, f"not valid YAML: {e}")]) from None
     except RecursionError:

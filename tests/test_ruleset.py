@@ -110,6 +110,46 @@ def test_yaml_language_tags_are_refused(tmp_path: Path) -> None:
         load(str(f))
 
 
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32", "utf-8-sig"])
+def test_a_ruleset_in_utf16_or_utf32_with_its_byte_order_mark_loads(
+    tmp_path: Path, codec: str
+) -> None:
+    # as YAML allows; it was "unacceptable character #x0000" (red team 5)
+    import codecs
+
+    text = "name: mine\nextends: renju\ndescription: Tōkyō\n"
+    data = text.encode(codec)
+    if codec == "utf-16-be":
+        data = codecs.BOM_UTF16_BE + data
+    f = tmp_path / "mine.yaml"
+    f.write_bytes(data)
+    assert load(str(f)).data["description"] == "Tōkyō"
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        # bytes that are no UTF-8 became U+FFFD without a word (red team 5)
+        (b"name: x\ndescription: 'caf\xe9'\n", "bad.yaml:2: (top level): not UTF-8: byte 0xe9 at "
+         "column 18 (invalid continuation byte); a ruleset is UTF-8, or UTF-16/32 with a byte "
+         "order mark"),
+        ("name: x\n".encode("utf-16-le"), "bad.yaml:1: (top level): not UTF-8: byte 0x00 at "
+         "column 2 (a NUL: UTF-16 or UTF-32 without a byte order mark?)"),
+        # a control character: its line, not '\\n  in "<unicode string>", position 21'
+        (b"name: x\ndescription: a\x07b\n", "bad.yaml:2: (top level): not valid YAML: "
+         "unacceptable character #x0007: control characters are not allowed"),
+    ],
+)  # fmt: skip
+def test_a_ruleset_of_bad_bytes_is_refused_with_their_place(
+    tmp_path: Path, data: bytes, said: str
+) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_bytes(data)
+    with pytest.raises(RulesetError) as e:
+        load(str(f))
+    assert str(e.value).startswith(str(tmp_path / said))
+
+
 def test_not_a_mapping_and_syntax_errors(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match="mapping"):
         from_text("- a\n- b\n")
