@@ -80,7 +80,7 @@ from itertools import islice
 from typing import BinaryIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point, parse_point
-from renju_cli.formats import ReadOptions, lazy_compile, too_many_records, unreadable
+from renju_cli.formats import ReadOptions, clip, lazy_compile, too_many_records, unreadable
 from renju_cli.record import (
     BLACK,
     Color,
@@ -724,7 +724,7 @@ def _build(game: _Game, path: str) -> Record:
         gm = _GAMETYPE_RE.fullmatch(gametype)
         rule = GAME_TYPES.get(gm.group(1)) if gm else None
         if rule is None:
-            notes.append(f"unknown PlayOK GameType {gametype!r}: no rule assumed")
+            notes.append(f"unknown PlayOK GameType {clip(gametype)!r}: no rule assumed")
         if gm is not None and gm.group(2) is not None:
             declared = int(gm.group(2))
             if MIN_SIZE <= declared <= MAX_SIZE:
