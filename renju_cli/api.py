@@ -432,7 +432,17 @@ def read_path(
             yield from _read_pipe(raw.read, path, fmt, opts, on_read, walk_key)
             return
         if st.st_size == 0:
-            yield unreadable(path, "the file is empty")
+            first = raw.read(1)
+            if not first:
+                yield unreadable(path, "the file is empty")
+                return
+            # a file of no size that holds bytes (/proc, /sys): read as a pipe is, to its end
+            taken = [first]
+
+            def read(n: int) -> bytes:
+                return taken.pop() if taken else raw.read(n)
+
+            yield from _read_pipe(read, path, fmt, opts, on_read, walk_key)
             return
         head = file_head(raw.fileno())
         # read as big as it was when opened: its bounds were set by that size, and what is

@@ -496,3 +496,29 @@ def test_a_report_written_into_the_directory_read_is_not_read(tmp_path: Path) ->
     assert len(mine) == 1 and mine[0]["unreadable"]
     assert "the input file is also the output" in mine[0]["findings"][0]["message"]
     assert all(r["moves"] == 5 for r in recs if r is not mine[0])
+
+
+def test_a_file_of_no_size_that_holds_bytes_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # /proc and /sys files have st_size 0 and content: "the file is empty" (red team 5); they
+    # are read as a pipe is, to their end.  Here a real file that says it has no size:
+    path = tmp_path / "status.txt"
+    path.write_bytes(b"h8 h9 i10\nh8 h9\n")
+    real_fstat = os.fstat
+
+    def no_size(fd: int) -> os.stat_result:
+        st = real_fstat(fd)
+        fields = list(st)
+        fields[6] = 0  # st_size
+        return os.stat_result(fields)
+
+    monkeypatch.setattr(os, "fstat", no_size)
+    assert [len(r.moves) for r in api.read_path(str(path))] == [3, 2]
+    path.write_bytes(b"")
+    (empty,) = api.read_path(str(path))
+    assert empty.unreadable and empty.problems[0].message == "the file is empty"
+    if os.path.exists("/proc/self/status"):
+        monkeypatch.undo()
+        (proc,) = api.read_path("/proc/self/status")
+        assert proc.problems[0].message == "matches no known record format"
