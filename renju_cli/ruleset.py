@@ -42,6 +42,7 @@ MAX_YAML_NODES = 10_000  # (shipped rulesets: 90 at most; the validator takes 3 
 MAX_YAML_CHARS = 4 * MAX_RULESET_BYTES
 #: Characters of a schema error's message kept (the validator quotes the wrong value whole).
 MAX_MESSAGE = 300
+MAX_ERRORS_SHOWN = 50  # problems a ruleset error lists (``RulesetError.errors`` holds all)
 #: The shortest five for which double-fours and double-threes are judged.  rules.md defines
 #: them (and the judge implements them) for a five of 5 stones; longer fives generalise the same
 #: shapes.  Shorter ones do not: with a five of 3 every lone stone is a "three" and the
@@ -59,7 +60,12 @@ class RulesetError(Exception):
 
     def __init__(self, errors: list[tuple[str, str, int | None, str]]) -> None:
         self.errors = errors
-        super().__init__("\n".join(format_error(*e) for e in errors))
+        # (a file of 10,000 unknown keys, or one that ``extends:`` a file that is no ruleset,
+        # is said by its first errors, not line after line for each)
+        shown = [format_error(*e) for e in errors[:MAX_ERRORS_SHOWN]]
+        if len(errors) > MAX_ERRORS_SHOWN:
+            shown.append(f"... and {len(errors) - MAX_ERRORS_SHOWN} more problem(s)")
+        super().__init__("\n".join(shown))
 
 
 def format_error(file: str, keypath: str, line: int | None, message: str) -> str:
@@ -258,9 +264,11 @@ def _load_with_extends(
         raise RulesetError([(where, "extends", lines.get("extends"), "extends chain is too long")])
     parent_path = _resolve(parent_ref, path)
     if parent_path is None:
-        raise RulesetError(
-            [(where, "extends", lines.get("extends"), f"cannot find ruleset {parent_ref!r}")]
-        )
+        # (as ``load`` words it: a directory or a device named is said to be one)
+        found = path.parent / parent_ref if not os.path.isabs(parent_ref) else Path(parent_ref)
+        what = not_a_file(str(found)) if "\0" not in parent_ref else None
+        said = f"{parent_ref!r} {what}" if what else f"cannot find ruleset {parent_ref!r}"
+        raise RulesetError([(where, "extends", lines.get("extends"), said)])
     key = str(parent_path.resolve())
     if key in chain:
         raise RulesetError([(where, "extends", lines.get("extends"), "extends makes a cycle")])

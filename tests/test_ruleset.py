@@ -532,3 +532,34 @@ def test_a_list_too_long_is_said_in_its_length_not_quoted(tmp_path: Path) -> Non
     with pytest.raises(RulesetError) as e:
         load(str(path))
     assert "opening.steps: 301 items; at most 200" in str(e.value)
+
+
+def test_extends_of_a_directory_or_a_device_says_what_it_is(tmp_path: Path) -> None:
+    # "cannot find ruleset '/dev/zero'" (red team 5), where -r /dev/zero said what it is
+    f = tmp_path / "mine.yaml"
+    f.write_text(f"name: mine\nextends: {tmp_path}\n")
+    with pytest.raises(RulesetError, match=f"mine.yaml:2: extends: '{tmp_path}' is a directory"):
+        load(str(f))
+    if os.path.exists("/dev/zero"):
+        f.write_text("name: mine\nextends: /dev/zero\n")
+        with pytest.raises(RulesetError, match="'/dev/zero' not a regular file"):
+            load(str(f))
+    f.write_text("name: mine\nextends: nothere\n")
+    with pytest.raises(RulesetError, match="extends: cannot find ruleset 'nothere'"):
+        load(str(f))
+
+
+def test_a_ruleset_error_lists_its_first_problems(tmp_path: Path) -> None:
+    # a file of 200 unknown keys: its error says 50 and counts the rest ('rules check', whose
+    # job is to list them, still prints every one of them from ``errors``)
+    from renju_cli.ruleset import MAX_ERRORS_SHOWN
+
+    f = tmp_path / "many.yaml"
+    f.write_text("name: x\nextends: renju\n" + "".join(f"k{i}: 1\n" for i in range(200)))
+    with pytest.raises(RulesetError) as e:
+        load(str(f))
+    assert len(e.value.errors) == 200
+    lines = str(e.value).splitlines()
+    assert len(lines) == MAX_ERRORS_SHOWN + 1 and lines[-1] == "... and 150 more problem(s)"
+    result = CliRunner().invoke(cli, ["rules", "check", str(f)])
+    assert result.exit_code == 2 and result.output.count("was unexpected") == 200
