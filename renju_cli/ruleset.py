@@ -347,6 +347,7 @@ def parse_yaml(text: str, where: str) -> tuple[dict[str, Any], dict[str, int]]:
         raise RulesetError(
             [(where, "", None, f"not valid YAML: brackets nested deeper than {MAX_YAML_DEPTH}")]
         )
+    node: yaml.Node | None = None
     try:
         # Parsed once, with libyaml when PyYAML has it (many times faster on a large file),
         # and built by the safe constructor: python/* and other language tags are refused.
@@ -374,7 +375,8 @@ def parse_yaml(text: str, where: str) -> tuple[dict[str, Any], dict[str, int]]:
         ) from None
     except (ValueError, OverflowError) as e:
         # a scalar its constructor refuses: a 5,000-digit int, a 30 February timestamp
-        raise RulesetError([(where, "", None, f"not valid YAML: {str(e)[:200]}")]) from None
+        line = _refused_scalar_line(node) if node is not None else None
+        raise RulesetError([(where, "", line, f"not valid YAML: {str(e)[:200]}")]) from None
     if not isinstance(data, dict):
         raise RulesetError([(where, "", 1, "a ruleset must be a mapping of keys")])
     return data, lines
@@ -397,6 +399,26 @@ def _flow_depth(text: str) -> int:
 
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def _refused_scalar_line(root: yaml.Node) -> int | None:
+    """The line of the first scalar under ``root`` that the safe constructor refuses (its
+    error names no place), if one does alone.  Only called on that error: the nodes are
+    bounded by then (``_collect_lines``)."""
+    constructor = yaml.constructor.SafeConstructor()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            try:
+                constructor.construct_object(node)
+            except (ValueError, OverflowError, yaml.YAMLError):
+                return int(node.start_mark.line) + 1
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(n for pair in reversed(node.value) for n in reversed(pair))
+    return None
 
 
 def _collect_lines(root: yaml.Node, lines: dict[str, int], where: str) -> None:

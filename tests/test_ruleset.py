@@ -563,3 +563,13 @@ def test_a_ruleset_error_lists_its_first_problems(tmp_path: Path) -> None:
     assert len(lines) == MAX_ERRORS_SHOWN + 1 and lines[-1] == "... and 150 more problem(s)"
     result = CliRunner().invoke(cli, ["rules", "check", str(f)])
     assert result.exit_code == 2 and result.output.count("was unexpected") == 200
+
+
+def test_a_scalar_yaml_cannot_build_is_refused_at_its_line(tmp_path: Path) -> None:
+    # the constructor's error names no place: "not valid YAML: day is out of range for month"
+    # without a line (red team 5)
+    f = tmp_path / "date.yaml"
+    f.write_text("name: x\nextends: renju\nboard:\n  size: 2001-02-30\n")
+    with pytest.raises(RulesetError) as e:
+        load(str(f))
+    assert str(e.value) == f"{f}:4: (top level): not valid YAML: day is out of range for month"
