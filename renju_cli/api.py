@@ -9,6 +9,7 @@ pool are in ``renju_cli.batch``.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import fnmatch
 import functools
@@ -432,17 +433,13 @@ def read_path(
             yield from _read_pipe(raw.read, path, fmt, opts, on_read, walk_key)
             return
         if st.st_size == 0:
-            first = raw.read(1)
-            if not first:
-                yield unreadable(path, "the file is empty")
-                return
-            # a file of no size that holds bytes (/proc, /sys): read as a pipe is, to its end
-            taken = [first]
-
-            def read(n: int) -> bytes:
-                return taken.pop() if taken else raw.read(n)
-
-            yield from _read_pipe(read, path, fmt, opts, on_read, walk_key)
+            # (not read: a file of /proc or /sys says size 0 whatever it holds, and some of
+            # them block for ever, trace_pipe among them, in a directory walk too)
+            yield unreadable(
+                path,
+                "the file is empty (its size is 0; a file of /proc or /sys that holds "
+                "bytes all the same is read through a pipe: cat FILE | renju check -)",
+            )
             return
         head = file_head(raw.fileno())
         # read as big as it was when opened: its bounds were set by that size, and what is
@@ -461,7 +458,13 @@ def read_path(
             count += 1
             yield record
         changed = changed_while_read(path, st, raw.fileno(), head, count)
-        if changed is not None:  # (emptied while read: this one record says it)
+        if changed is not None and nothing is not None and _grew(changed):
+            # what was read held no record, and more came: both are said (as when it is cut
+            # into slices for --jobs)
+            yield nothing
+            changed.source = dataclasses.replace(changed.source, index=1)
+            yield changed
+        elif changed is not None:  # (emptied while read: this one record says it)
             yield changed
         elif nothing is not None:
             yield nothing
@@ -485,6 +488,14 @@ def file_head(fd: int, size: int = HEAD_CHECK_BYTES) -> bytes:
         return b""
 
 
+#: How ``changed_while_read`` begins the message of a file that grew.
+GREW = "the file grew while it was read"
+
+
+def _grew(record: Record) -> bool:
+    return record.problems[0].message.startswith(GREW)
+
+
 def changed_while_read(
     path: str, before: os.stat_result, fd: int, head: bytes, index: int
 ) -> Record | None:
@@ -503,7 +514,7 @@ def changed_while_read(
             return None
         return unreadable(
             path,
-            f"the file grew while it was read ({before.st_size} bytes when opened, "
+            f"{GREW} ({before.st_size} bytes when opened, "
             f"{after.st_size} at the end): the records before are those of its first "
             f"{before.st_size} bytes; the bytes written since are not read",
             index=index,

@@ -332,7 +332,8 @@ def _yaml_text(raw: bytes, where: str) -> str:
         except UnicodeDecodeError as e:
             start, reason = e.start, e.reason
     line = raw.count(b"\n", 0, start) + 1
-    column = start - (raw.rfind(b"\n", 0, start) + 1) + 1
+    # (in characters, as an editor shows it: the line's text before the byte)
+    column = len(raw[raw.rfind(b"\n", 0, start) + 1 : start].decode("utf-8", "replace")) + 1
     said = (
         f"not UTF-8: byte 0x{raw[start]:02x} at column {column} ({reason}); a ruleset is UTF-8, "
         "or UTF-16/32 with a byte order mark"

@@ -498,27 +498,29 @@ def test_a_report_written_into_the_directory_read_is_not_read(tmp_path: Path) ->
     assert all(r["moves"] == 5 for r in recs if r is not mine[0])
 
 
-def test_a_file_of_no_size_that_holds_bytes_is_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # /proc and /sys files have st_size 0 and content: "the file is empty" (red team 5); they
-    # are read as a pipe is, to their end.  Here a real file that says it has no size:
+def test_a_file_of_no_size_is_not_read_and_says_how_to_read_it(tmp_path: Path) -> None:
+    # /proc and /sys files have st_size 0 whatever they hold, and some block for ever when
+    # read (trace_pipe): they are not read, and the message says how to read one
     path = tmp_path / "status.txt"
-    path.write_bytes(b"h8 h9 i10\nh8 h9\n")
-    real_fstat = os.fstat
-
-    def no_size(fd: int) -> os.stat_result:
-        st = real_fstat(fd)
-        fields = list(st)
-        fields[6] = 0  # st_size
-        return os.stat_result(fields)
-
-    monkeypatch.setattr(os, "fstat", no_size)
-    assert [len(r.moves) for r in api.read_path(str(path))] == [3, 2]
     path.write_bytes(b"")
     (empty,) = api.read_path(str(path))
-    assert empty.unreadable and empty.problems[0].message == "the file is empty"
-    if os.path.exists("/proc/self/status"):
-        monkeypatch.undo()
-        (proc,) = api.read_path("/proc/self/status")
-        assert proc.problems[0].message == "matches no known record format"
+    assert empty.unreadable and empty.problems[0].message == (
+        "the file is empty (its size is 0; a file of /proc or /sys that holds bytes all the "
+        "same is read through a pipe: cat FILE | renju check -)"
+    )
+
+
+def test_a_file_without_records_that_grows_while_read_says_both(tmp_path: Path) -> None:
+    # comment lines only, appended to while read: "no record found" was dropped by --jobs 1
+    # (the growth said alone), where --jobs 2 said both (review of stop 25)
+    path = tmp_path / "comments.txt"
+    path.write_bytes(b"# a comment\n" * 10)
+
+    def append(n: int) -> None:  # once the file is open and being read
+        if path.stat().st_size == 120:
+            with path.open("ab") as f:
+                f.write(b"h8 h9\n")
+
+    nothing, grew = api.read_path(str(path), on_read=append)
+    assert nothing.source.index == 0 and "no record found" in nothing.problems[0].message
+    assert grew.source.index == 1 and grew.problems[0].message.startswith(api.GREW)

@@ -135,6 +135,8 @@ def test_a_ruleset_in_utf16_or_utf32_with_its_byte_order_mark_loads(
          "order mark"),
         ("name: x\n".encode("utf-16-le"), "bad.yaml:1: (top level): not UTF-8: byte 0x00 at "
          "column 2 (a NUL: UTF-16 or UTF-32 without a byte order mark?)"),
+        (b"name: x\n# \xc3\xa9\xff\n", "bad.yaml:2: (top level): not UTF-8: byte 0xff at column 4 "
+         "(invalid start byte)"),  # (columns in characters: é is one)
         # a control character: its line, not '\\n  in "<unicode string>", position 21'
         (b"name: x\ndescription: a\x07b\n", "bad.yaml:2: (top level): not valid YAML: "
          "unacceptable character #x0007: control characters are not allowed"),

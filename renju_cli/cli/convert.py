@@ -44,6 +44,12 @@ from renju_cli.cli.output import OutputError, written
 @input_format_option()
 @limit_option()
 @click.option("--encoding", default=None, help="Text encoding to try first.")
+@click.option(
+    "--keep-damaged",
+    is_flag=True,
+    help="Write records read with problems too, as they were read (each still said on "
+    "standard error, exit code 1).",
+)
 def convert(
     paths: tuple[str, ...],
     to: str,
@@ -51,12 +57,14 @@ def convert(
     input_format: str | None,
     encoding: str | None,
     limits: tuple[str, ...],
+    keep_damaged: bool,
 ) -> None:
     """Rewrite records in another format: standard notation, JSON Lines, SGF or psq.
 
     Unreadable records are reported on stderr and make the exit code 1, and so are records
-    read in part (a parse error: what follows it would be lost) and records the target
-    format cannot hold whole (setup stones or a board size in standard notation,
+    read with problems (parse errors: what the file says there would be lost or changed in
+    the copy; --keep-damaged writes them all the same) and records the target format cannot
+    hold whole (setup stones or a board size in standard notation,
     a colour choice or a rejection in SGF...): they are not written, and the message says what
     would be lost.  psq writes one file per record into the directory -o names (made if
     missing; -o is required with --to psq).
@@ -95,17 +103,24 @@ def convert(
                     click.echo(shown(f"{_named(rec)}: {msg}"), err=True)
                     continue
                 if rec.problems:
-                    # read in part: what the reader could not read (``h8 h9 foo i10``: foo,
-                    # i10 and all after) would be lost without a word, the rest written as
-                    # a clean record
+                    # the copy would be a clean record: what the reader could not read
+                    # (``h8 h9 foo i10``: foo, i10 and all after) or read otherwise (a size
+                    # no board has) would be lost without a word
                     bad += 1
                     more = len(rec.problems) - 1
                     said = rec.problems[0].message + (f" (and {more} more)" if more else "")
+                    if not keep_damaged:
+                        click.echo(
+                            shown(
+                                f"{_named(rec)}: not converted: it was read with problems, "
+                                f"which the copy would lose (--keep-damaged writes it): {said}"
+                            ),
+                            err=True,
+                        )
+                        continue
                     click.echo(
-                        shown(f"{_named(rec)}: not converted: it was read in part: {said}"),
-                        err=True,
+                        shown(f"{_named(rec)}: written as read, with problems: {said}"), err=True
                     )
-                    continue
                 yield rec
 
     def rendered(rec: Any, write: Callable[[list[Any], TextIO], None]) -> str | None:

@@ -97,12 +97,9 @@ _MAX_TRAILER = 64
 
 
 def sniff(head: bytes) -> int:
-    """2 when the file starts with the ``Piskvorky WxH`` header, 1 when it starts with
-    ``Piskvorky`` and something else (the reader says what is wrong with the header), else 0."""
+    """2 when the file starts with the ``Piskvorky WxH`` header, else 0."""
     text = head.removeprefix(codecs.BOM_UTF8).lstrip()
-    if re.match(rb"Piskvorky\s+\d+\s*[xX]\s*\d+", text):
-        return 2
-    return 1 if re.match(rb"Piskvorky[ \t]", text) else 0
+    return 2 if re.match(rb"Piskvorky\s+\d+\s*[xX]\s*\d+", text) else 0
 
 
 def _digits(text: str) -> str:
