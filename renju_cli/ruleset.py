@@ -246,6 +246,11 @@ def _resolve(ref: str, base: Path | None) -> Path | None:
     return None
 
 
+#: What names a ruleset, which a file that extends it does not inherit: a user's file that
+#: extends renju is no "official" ruleset of renju's title (``rules show`` said so).
+_IDENTITY = ("name", "title", "description", "group")
+
+
 def _load_with_extends(
     path: Path, depth: int, chain: tuple[str, ...]
 ) -> tuple[dict[str, Any], dict[str, tuple[str, int]]]:
@@ -273,9 +278,8 @@ def _load_with_extends(
     if key in chain:
         raise RulesetError([(where, "extends", lines.get("extends"), "extends makes a cycle")])
     parent, parent_origins = _load_with_extends(parent_path, depth + 1, (*chain, key))
-    parent.pop("name", None)
-    parent.pop("title", None)
-    parent.pop("description", None)
+    for identity in _IDENTITY:
+        parent.pop(identity, None)
     merged = merge(parent, data)
     merged.pop("extends", None)
     # a key of the child names the child; one it inherits still names the file that wrote it
@@ -850,8 +854,8 @@ def from_text(text: str, where: str = "<string>") -> Ruleset:
         if parent_path is None:
             raise RulesetError([(where, "extends", lines.get("extends"), "cannot find ruleset")])
         parent, parent_origins = _load_with_extends(parent_path, 1, ())
-        for k in ("name", "title", "description"):
-            parent.pop(k, None)
+        for identity in _IDENTITY:
+            parent.pop(identity, None)
         data = merge(parent, data)
         data.pop("extends", None)
         origins = {**parent_origins, **lines}

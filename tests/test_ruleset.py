@@ -575,3 +575,20 @@ def test_a_scalar_yaml_cannot_build_is_refused_at_its_line(tmp_path: Path) -> No
     with pytest.raises(RulesetError) as e:
         load(str(f))
     assert str(e.value) == f"{f}:4: (top level): not valid YAML: day is out of range for month"
+
+
+def test_a_file_that_extends_a_ruleset_is_not_of_its_group(tmp_path: Path) -> None:
+    # a user's file extending renju was "group: official", as its name and title are not
+    # inherited either (red team 5); one that says its group keeps it
+    f = tmp_path / "mine.yaml"
+    f.write_text("name: mine\nextends: renju\n")
+    assert load("renju").group == "official" and load(str(f)).group == "variants"
+    assert from_text("name: mine\nextends: renju\n").group == "variants"
+    g = tmp_path / "theirs.yaml"  # (another path: loads are remembered by it)
+    g.write_text("name: theirs\nextends: renju\ngroup: proposals\n")
+    assert load(str(g)).group == "proposals"
+    # the shipped files that extend another say their own group
+    for path in shipped_dir().rglob("*.yaml"):
+        data = yaml.safe_load(path.read_text())
+        if "extends" in data:
+            assert "group" in data, path
