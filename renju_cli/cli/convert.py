@@ -266,13 +266,12 @@ def _stones(moves: list[Any], after: int = 0) -> list[tuple[Any, Any]]:
     white after an odd number ``after`` of stones)."""
     from renju_cli.record import BLACK, WHITE
 
-    other = {BLACK: WHITE, WHITE: BLACK}
     out: list[tuple[Any, Any]] = []
     expected = WHITE if after % 2 else BLACK
     for m in moves:
         color = m.color or expected
         out.append((m.point, color))
-        expected = other[color]
+        expected = color.other
     return out
 
 

@@ -971,7 +971,7 @@ class _Target:
         raw = entry.get("name", "")
         meta["rule_name"] = raw
         rule = ruleset_name(raw)
-        if rule is not None and rule not in shipped_by_lower_name().values():
+        if rule is not None and rule not in shipped_by_lower_name():
             rule = None  # a count no shipped ruleset has (Taraguchi-0, Soosorv 99)
         if rule is None:
             notes.append(f"rule {raw!r} (id {rid}) matches no shipped ruleset; rule left unset")
