@@ -174,6 +174,60 @@ def _stripes_notation(rng: random.Random, moves: int = 10) -> bytes:
     return " ".join(f"{chr(97 + x)}{y + 1} a1" for x, y in stones).encode() + b"\n"
 
 
+def _varied_sizes(size: int, sizes: list[bytes], moves: int) -> bytes:
+    # short distinct games, each on the next of ``sizes`` (SGF ``SZ`` values): every size its
+    # own geometry and tables (red team 5a: 484 rectangles, 4.8 s a megabyte at the reference)
+    out, i = bytearray(), 0
+    while len(out) < size:
+        sz = sizes[i % len(sizes)]
+        w = int(sz.split(b":")[0])
+        h = int(sz.split(b":")[-1])
+        k, nodes = i // len(sizes), []
+        for m in range(moves):
+            x, y = (k + 3 * m) % w, (k // w + 2 * m) % h
+            nodes.append(b";%c[%c%c]" % (b"BW"[m % 2], 97 + x, 97 + y))
+        out += b"(;SZ[%s]%s)\n" % (sz, b"".join(nodes))
+        i += 1
+    return bytes(out[:size])
+
+
+_RECT_SIZES = [b"%d:%d" % (w, h) for w in range(5, 27) for h in range(5, 27)]
+_SQUARE_SIZES = [b"%d" % n for n in range(5, 27)]
+
+
+def _nested_variations_wide(size: int) -> bytes:
+    # one tree, its root with thousands of variations, each of two moves and three nested
+    # one-move variations: four lines a variation, no two alike (red team 5a: 3.9 s)
+    names = [bytes([x, y]) for x in b"abcdefghijklmno" for y in b"abcdefghijklmno"]
+    out, i = bytearray(b"(;SZ[15]"), 0
+    while len(out) < size - 2:
+        a, b = names[i % 225], names[(i // 225 + i + 1) % 225]
+        leaves = [names[(i * 7 + 11 * j + 2) % 225] for j in range(3)]
+        leaves = [p for p in leaves if p not in (a, b)] or [names[(i + 113) % 225]]
+        out += b"(;B[%s];W[%s]%s)" % (a, b, b"".join(b"(;B[%s])" % p for p in leaves))
+        i += 1
+    return bytes(out[: size - 2]) + b")\n"
+
+
+def _gomocup_distinct_short(size: int) -> bytes:
+    # Gomocup openings of three to five stones, no two alike (every one its own record)
+    out, i = bytearray(), 0
+    while len(out) < size:
+        count, k, step = 3 + i % 3, i, 1
+        stones: list[bytes] = []
+        seen: set[int] = set()
+        while len(stones) < count:
+            n = (k + 37 * step) % 121
+            k //= 5
+            step += 1
+            if n not in seen:
+                seen.add(n)
+                stones.append(b"%d,%d" % (n % 11 - 5, n // 11 - 5))
+        out += b", ".join(stones) + b"\n"
+        i += 1
+    return bytes(out[:size])
+
+
 def _xml_games(size: int, game: bytes) -> bytes:
     return _fill(game, size, b"<?xml version='1.0'?><database><games>", b"</games></database>")
 
@@ -303,6 +357,11 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "psq-long-digit-line": lambda n: _fill(b"9", n, b"Piskvorky 20x20\n1,1\n2,2\n-", b"x\n"),
     "gomocup-one-line": lambda n: _fill(b"0,0,", n),
     "gomocup-many-lines": lambda n: _fill(b"0,0\n", n),
+    # red team 5a: floods of short records that each cost more than a flood of one kind
+    "sgf-rect-sizes": lambda n: _varied_sizes(n, _RECT_SIZES, 3),
+    "sgf-sz-varied-games": lambda n: _varied_sizes(n, _SQUARE_SIZES, 6),
+    "sgf-nested-variations-wide": _nested_variations_wide,
+    "gomocup-distinct-short": _gomocup_distinct_short,
     "playok-many-tags": lambda n: _fill(b'[Site "PlayOK"]\n', n),
     "playok-open-comment": lambda n: _fill(b"x ", n, b'[Site "PlayOK"]\n\n1. h8 {'),
     # a comment after a move, 200,000 times: each was appended to the text so far (quadratic)

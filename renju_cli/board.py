@@ -46,8 +46,9 @@ class Geometry:
     ``slots[index]`` is ``(line0, shift0, line1, shift1, line2, shift2, line3, shift3)``: for each
     of the four directions (``Board.directions`` order), which entry of ``Board.lines`` holds the
     point and the bit position of its two bits there (``None`` for wall cells).  ``zobrist[index]``
-    holds the point's hash keys by stone; each size has its own keys, so that boards of two sizes
-    with stones at the same indices do not share a hash (the judge's memo relies on it).
+    holds the point's hash keys by stone, shared by every size; ``empty_hash``, the hash of the
+    empty board, is the size's own, so that boards of two sizes with stones at the same indices
+    do not share a hash (the judge's memo relies on it).
     ``index_of_point`` maps every ``Point`` on the board to its index (a replay's one lookup per
     move); off-board points are absent.
     """
@@ -55,6 +56,7 @@ class Geometry:
     __slots__ = (
         "cells",
         "directions",
+        "empty_hash",
         "height",
         "index_of_point",
         "lines",
@@ -66,43 +68,63 @@ class Geometry:
     )
 
     def __init__(self, width: int, height: int) -> None:
+        # (a file may hold games of every size: 484 rectangles, each geometry built once, in
+        # loops over the board's points and lines rather than over every cell four times)
         self.width = width
         self.height = height
         self.stride = stride = width + 1
         cells = [WALL] * ((height + 3) * stride)
-        for y in range(height):
-            base = (y + 1) * stride + 1
+        bases = [(y + 1) * stride + 1 for y in range(height)]
+        for base in bases:
             cells[base : base + width] = [EMPTY] * width
         self.cells = cells
         self.directions = (1, stride, stride + 1, stride - 1)
         pad_bits = (1 << (2 * LINE_PAD)) - 1
         lines: list[int] = []
         where: list[list[int]] = [[] for _ in cells]
+        board_points = [p for base in bases for p in range(base, base + width)]
         for d in self.directions:
-            for p in range(len(cells)):
+            for p in board_points:
                 # a line starts at a board point whose predecessor along d is a wall
-                if cells[p] != EMPTY or cells[p - d] == EMPTY:
+                if cells[p - d] == EMPTY:
                     continue
-                n = 0
+                line = len(lines)
+                shift = 2 * LINE_PAD
                 q = p
                 while cells[q] == EMPTY:
-                    where[q] += (len(lines), 2 * (LINE_PAD + n))
-                    n += 1
+                    where[q] += (line, shift)
+                    shift += 2
                     q += d
-                lines.append(pad_bits | pad_bits << (2 * (LINE_PAD + n)))
+                lines.append(pad_bits | pad_bits << shift)
         self.lines = lines
         self.slots: list[tuple[int, ...] | None] = [tuple(w) if w else None for w in where]
-        self.index_of_point = {
-            Point(x, y): (y + 1) * stride + x + 1 for y in range(height) for x in range(width)
-        }
+        self.index_of_point: dict[Point, int] = {}
         #: the standard notation of each board index (messages name thousands of stones)
         self.names = [""] * len(cells)
-        for point, index in self.index_of_point.items():
-            self.names[index] = point.name
-        seed = (width << 40) | (height << 32)
-        self.zobrist: list[tuple[int, int, int]] = [
-            (0, _splitmix64(seed + 2 * i), _splitmix64(seed + 2 * i + 1)) for i in range(len(cells))
-        ]
+        for y, base in enumerate(bases):
+            row = range(base, base + width)
+            self.index_of_point.update(zip(_ROWS[y][:width], row, strict=True))
+            self.names[base : base + width] = _ROW_NAMES[y][:width]
+        #: the stones' keys are shared by every size (``_stone_keys``); the empty board's hash
+        #: is the size's own, so that boards of two sizes with stones at the same indices do not
+        #: share a hash (the judge's memo relies on it)
+        self.zobrist = _stone_keys(len(cells))
+        self.empty_hash = _splitmix64((width << 40) | (height << 32) | 1 << 63)
+
+
+#: Every point of the biggest board by row (``_ROWS[y][x]``), and their names: a geometry takes
+#: a row's first ``width``.
+_ROWS = [[Point(x, y) for x in range(MAX_SIZE)] for y in range(MAX_SIZE)]
+_ROW_NAMES = [[p.name for p in row] for row in _ROWS]
+_ZOBRIST: list[tuple[int, int, int]] = []
+
+
+def _stone_keys(cells: int) -> list[tuple[int, int, int]]:
+    """The Zobrist keys of array indices by stone (``EMPTY`` 0), for at least ``cells``
+    indices: one table for every size, made as far as the biggest board asked."""
+    for i in range(len(_ZOBRIST), cells):
+        _ZOBRIST.append((0, _splitmix64(2 * i), _splitmix64(2 * i + 1)))
+    return _ZOBRIST
 
 
 _GEOMETRIES: dict[tuple[int, int], Geometry] = {}
@@ -156,7 +178,7 @@ class Board:
         self.slots = g.slots
         self.zobrist = g.zobrist
         self.directions = g.directions
-        self.hash = 0
+        self.hash = g.empty_hash
         self.stones = 0
 
     # -- points ---------------------------------------------------------------------------

@@ -888,6 +888,28 @@ def test_trees_of_a_collection_keep_their_own_size_and_charset() -> None:
     assert [r.source.variation for r in together[-2:]] == ["main", "1"]
 
 
+def test_sizes_and_charsets_that_come_back_are_read_as_the_first_time() -> None:
+    # a collection may change SZ or CA in every game (484 rectangles): sizes and decoders are
+    # remembered by value across trees, and a size or charset seen before reads as it did
+    trees = [
+        b"(;SZ[9];B[aa];W[ii])",
+        b"(;SZ[11:13];B[aa];W[km])",
+        b"(;CA[latin-1]SZ[9]C[caf\xe9];B[ab])",
+        b"(;SZ[ 9 ];B[aa])",
+        b"(;SZ[9:27];B[aa])",
+    ]
+    first = read(b"".join(trees))
+    again = read(b"".join(trees * 3))
+    assert len(again) == 3 * len(first)
+    for k, record in enumerate(again):
+        assert dataclasses.replace(record, source=first[k % 5].source) == first[k % 5]
+    assert [(r.width, r.height) for r in first[:4]] == [(9, 9), (11, 13), (9, 9), (9, 9)]
+    assert first[1].moves[1].point == Point(10, 0)  # km: column k, the 13th row from the top
+    assert first[2].metadata["comment"] == "café"
+    assert first[4].unreadable
+    assert "unsupported board size SZ[9:27]" in first[4].problems[-1].message
+
+
 def test_setup_stones_count_against_the_file_budget() -> None:
     """A compressed point list is a rectangle of stones: ``AB[aa:zz]`` (9 bytes) is 676 stones
     to place, and 1 MB of such games took 36 s.  Setup stones count against the file's budget

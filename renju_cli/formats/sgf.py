@@ -985,6 +985,24 @@ def _writes_sgf_as_ascii(codec: str) -> bool:
 
 
 def _make_decoder(ca: str | None, fallback: str | None) -> Callable[[bytes], str]:
+    """The decoder of a tree's text: its ``CA`` charset, the ``--encoding`` fallback, UTF-8,
+    then Latin-1.  Made once per pair of names (a collection may change ``SZ`` in every game,
+    and so its context, but seldom its charset)."""
+    key = (ca, fallback)
+    known = _DECODERS.get(key)
+    if known is None:
+        known = _new_decoder(ca, fallback)
+        if ca is None or len(ca) <= 4 * _MEMO_KEY_BYTES:  # (names of charsets are short)
+            if len(_DECODERS) >= _MEMO_ENTRIES:
+                _DECODERS.clear()
+            _DECODERS[key] = known
+    return known
+
+
+_DECODERS: dict[tuple[str | None, str | None], Callable[[bytes], str]] = {}
+
+
+def _new_decoder(ca: str | None, fallback: str | None) -> Callable[[bytes], str]:
     encodings: list[str] = []
     for name in (ca, fallback, "utf-8"):
         if not name:
@@ -1012,6 +1030,21 @@ def _parse_size(raw: bytes | None, default: int) -> tuple[int, int] | str:
     """``SZ`` -> (width, height), or an error message."""
     if raw is None:
         return default, default
+    known = _SIZES.get(raw)
+    if known is None:
+        known = _size_of(raw)
+        if len(raw) <= _MEMO_KEY_BYTES:  # (a few hundred values at most: sizes are short)
+            if len(_SIZES) >= _MEMO_ENTRIES:
+                _SIZES.clear()
+            _SIZES[raw] = known
+    return known
+
+
+#: ``_size_of`` by ``SZ`` value (a collection may change size in every game).
+_SIZES: dict[bytes, tuple[int, int] | str] = {}
+
+
+def _size_of(raw: bytes) -> tuple[int, int] | str:
     m = _SIZE.fullmatch(raw.strip())
     if m is None:
         # (as written, for the message: UTF-8 if it is, at most 40 characters)
