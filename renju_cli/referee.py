@@ -100,7 +100,12 @@ def _list_within(report: GameReport, listed: Listings) -> None:
 
 
 def _unlisted(listed: Listings) -> str:
-    """Why a record lists fewer findings than it has: the run's bound on findings listed."""
+    """Why a record lists fewer findings than it has: the run's bound on findings listed.  The
+    same words for every record (the terms of a bound that grows, not its size so far): past
+    the bound, each record of a hostile file makes one such finding, and records that count
+    the same findings share it (``report._elided``)."""
+    if listed.gain:
+        return f"the run's reports may list no more findings{listed.terms}"
     return f"the run's reports may list {listed.limit} finding(s){listed.terms}"
 
 

@@ -168,8 +168,28 @@ def elide_findings(
 
 def _elided(unlisted: dict[tuple[str, str], int], listed: int, why: str = "") -> Finding:
     """The ``too-many-findings`` finding that counts ``unlisted`` (by code and severity) after
-    ``listed`` findings, of the worst severity among them."""
-    # (past the run's bound on findings listed, every record makes one: no generators)
+    ``listed`` findings, of the worst severity among them.  Shared by the records that count
+    the same (nothing changes a finding once made)."""
+    # (past the run's bound on findings listed, every record makes one, and a hostile file's
+    # records mostly count alike: the same few codes, the same numbers)
+    if len(unlisted) <= 4:
+        key = (listed, why, *unlisted.items())
+        known = _ELIDED.get(key)
+        if known is None:
+            known = _new_elided(unlisted, listed, why)
+            if len(_ELIDED) >= _ELIDED_ENTRIES:
+                _ELIDED.clear()
+            _ELIDED[key] = known
+        return known
+    return _new_elided(unlisted, listed, why)
+
+
+#: ``_elided`` findings by what they count (cleared when full).
+_ELIDED: dict[tuple[object, ...], Finding] = {}
+_ELIDED_ENTRIES = 1024
+
+
+def _new_elided(unlisted: dict[tuple[str, str], int], listed: int, why: str) -> Finding:
     counts: dict[str, int] = {}
     worst = INFO
     for (code, severity), n in sorted(unlisted.items()):

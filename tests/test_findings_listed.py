@@ -76,10 +76,13 @@ def test_by_default_each_record_adds_two_to_the_bound(tmp_path: Path, capsys: An
     bound = _bound_of(Settings())
     assert bound.listed is not None
     assert (bound.listed.limit, bound.listed.gain, bound.listed.every) == (16384, 2, 1)
+    # (the terms, not the bound so far: the same words in every record past it)
     assert _unlisted(bound.listed) == (
-        "the run's reports may list 16384 finding(s) (at most 16384 + 2 per record; "
+        "the run's reports may list no more findings (at most 16384 + 2 per record; "
         "--limit findings=N sets it)"
     )
+    bound.listed.next_record()
+    assert "no more findings (at most 16384 + 2 per record" in _unlisted(bound.listed)
 
 
 def test_an_unreadable_record_always_lists_why(tmp_path: Path, capsys: Any) -> None:
@@ -168,3 +171,25 @@ def test_a_filter_keeps_the_reason_of_what_is_not_listed(tmp_path: Path, capsys:
     last = records[1]["findings"][-1]
     assert last["counts"] == {"occupied": 2}
     assert f"{WHY} 1 finding(s) (--limit findings)" in last["message"]
+
+
+def test_records_past_the_bound_that_count_alike_say_it_alike() -> None:
+    # past the default bound every record of a hostile file counts its findings in one
+    # too-many-findings finding; its words are the bound's terms, not its size so far, so
+    # records that count the same findings share one (made once), and those that count
+    # others get their own
+    rules = load("renju")
+    listed = Listings(0, " (at most 0 + 2 per record; --limit findings=N sets it)", 2)
+    bound = Judgements(10**6, listed=listed)
+    reports = []
+    for record in ["h8 h8 h8 h8 h8", "h8 h8 h8 h8 h8 h8", "h8 h8 h8 h8 h8 h8", "h9 h9 h9 h9 h9"]:
+        listed.left = 0  # (nothing left to list: the run's bound is spent)
+        reports.append(replay(parse_record(record), rules, bound))
+        listed.next_record()
+    last = [r.findings[-1] for r in reports]
+    assert [f.counts for f in last] == [{"occupied": n} for n in (4, 5, 5, 4)]
+    assert last[1] is last[2] and last[0] is last[3]
+    assert last[0].message == (
+        "4 finding(s) are not listed (occupied 4), as the run's reports may list no more "
+        "findings (at most 0 + 2 per record; --limit findings=N sets it)"
+    )
