@@ -897,17 +897,22 @@ def test_sizes_and_charsets_that_come_back_are_read_as_the_first_time() -> None:
         b"(;CA[latin-1]SZ[9]C[caf\xe9];B[ab])",
         b"(;SZ[ 9 ];B[aa])",
         b"(;SZ[9:27];B[aa])",
+        b"(;CA[bogus]SZ[9];B[cc])",  # (a root with a note of its own: walked each time)
+        b"(;SZ[9];RE[B+R]PB[x];B[aa];W[ii];B[ab])",
     ]
     first = read(b"".join(trees))
     again = read(b"".join(trees * 3))
     assert len(again) == 3 * len(first)
     for k, record in enumerate(again):
-        assert dataclasses.replace(record, source=first[k % 5].source) == first[k % 5]
+        alone = first[k % len(trees)]
+        assert dataclasses.replace(record, source=alone.source) == alone
     assert [(r.width, r.height) for r in first[:4]] == [(9, 9), (11, 13), (9, 9), (9, 9)]
     assert first[1].moves[1].point == Point(10, 0)  # km: column k, the 13th row from the top
     assert first[2].metadata["comment"] == "café"
     assert first[4].unreadable
     assert "unsupported board size SZ[9:27]" in first[4].problems[-1].message
+    assert any("unknown charset" in n for n in again[-2].notes)
+    assert again[-1].metadata["black"] == "x" and again[-1].declared_result is not None
 
 
 def test_setup_stones_count_against_the_file_budget() -> None:

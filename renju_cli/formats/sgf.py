@@ -893,6 +893,44 @@ def _is_lead(b: int, kind: str) -> bool:
 # Values
 
 
+class _Memos:
+    """What the trees of one file look up rather than work out again, shared by its contexts
+    (``_Ctx``): a file whose games change size or charset in every game keeps one set of
+    memos, however many contexts it makes.  Each memo holds ``_MEMO_ENTRIES`` at most; the
+    memos of points are kept by board size, those of the first ``SIZES`` sizes with as many
+    entries, those of the others (484 sizes in all) with ``OTHER_SIZES_ENTRIES``."""
+
+    SIZES = 16
+    OTHER_SIZES_ENTRIES = 64
+
+    def __init__(self) -> None:
+        self._sized: dict[tuple[int, int], tuple[_MoveMemo, _SetupMemo, int]] = {}
+        #: ``RU`` value -> its ruleset: a collection names the same rule in every game, and
+        #: normalising the name cost as much as the rest of a short game's root (names of
+        #: rules are short: a longer value is not kept)
+        self.rules: dict[str, str | None] = {}
+        #: ``RE`` value -> its declared result (shared: ``_PathWalk.record`` gives each record
+        #: a copy): every line of a tree repeats its root's, and the pattern match cost as much
+        #: as the rest of the line's game info
+        self.results: dict[str, DeclaredResult] = {}
+
+    def sized(self, width: int, height: int) -> tuple[_MoveMemo, _SetupMemo, int]:
+        """The memos of points of a board size: (``B``/``W``, raw value) -> the move's token and
+        ``_point`` (a collection of many games on one board repeats few move values), and
+        (colour, raw value) -> its setup stones (a compressed point list, ``AB[aa:zz]``, is
+        hundreds of points, and a collection may repeat it in every game); and the entries
+        each may hold."""
+        known = self._sized.get((width, height))
+        if known is None:
+            entries = _MEMO_ENTRIES if len(self._sized) < self.SIZES else self.OTHER_SIZES_ENTRIES
+            known = self._sized[width, height] = ({}, {}, entries)
+        return known
+
+
+_MoveMemo = dict[tuple[str, bytes], tuple[str, Point | str | None]]
+_SetupMemo = dict[tuple[Color, bytes], tuple[tuple[Point, Color], ...]]
+
+
 class _Ctx:
     """What a tree's nodes are read with: board size and text decoding."""
 
@@ -903,6 +941,7 @@ class _Ctx:
         decode: Callable[[bytes], str],
         max_string: int,
         max_events: int,
+        memos: _Memos | None = None,
     ) -> None:
         self.width = width
         self.height = height
@@ -911,20 +950,11 @@ class _Ctx:
         #: a line's opening events (``ReadOptions.max_moves``, as for its moves): a node reads
         #: one more than this of its offered points or ``SW`` values, for the walk to say so
         self.max_events = max_events
-        #: (``B``/``W``, raw value) -> the move's token and ``_point``: a collection of many games
-        #: on one board repeats few move values, and the context is shared by its trees
-        self.moves: dict[tuple[str, bytes], tuple[str, Point | str | None]] = {}
-        #: (colour, raw value) -> its setup stones: a compressed point list (``AB[aa:zz]``) is
-        #: hundreds of points, and a collection may repeat it in every game
-        self.setups: dict[tuple[Color, bytes], tuple[tuple[Point, Color], ...]] = {}
-        #: ``RU`` value -> its ruleset: a collection names the same rule in every game, and
-        #: normalising the name cost as much as the rest of a short game's root (names of
-        #: rules are short: a longer value is not kept)
-        self.rules: dict[str, str | None] = {}
-        #: ``RE`` value -> its declared result (shared: ``_PathWalk.record`` gives each record
-        #: a copy): every line of a tree repeats its root's, and the pattern match cost as much
-        #: as the rest of the line's game info
-        self.results: dict[str, DeclaredResult] = {}
+        # the memos of the file (``_Memos``): those of points, by the board's size
+        memos = memos if memos is not None else _Memos()
+        self.moves, self.setups, self.memo_entries = memos.sized(width, height)
+        self.rules = memos.rules
+        self.results = memos.results
         #: the last ``GN`` value a rule was looked for in, and what was found: each line of a
         #: tree whose leaves carry game info of their own makes its info again, and the search
         #: (NFKD and eight patterns) over a long name took 20 ms a line, 10 s a megabyte
@@ -1228,7 +1258,7 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
                 known = memo.get((ident, v))
                 if known is None:
                     known = (_move_token(ident, v), _point(v, ctx, allow_pass=True))
-                    if len(v) <= _MEMO_KEY_BYTES and len(memo) < _MEMO_ENTRIES:
+                    if len(v) <= _MEMO_KEY_BYTES and len(memo) < ctx.memo_entries:
                         memo[ident, v] = known
                 token, p = known
                 if isinstance(p, str):
@@ -1266,7 +1296,7 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
                         ni.problems.append(ParseProblem(f"{pts} in setup {ident}", line=line))
                         continue
                     stones = tuple((p, color) for p in pts)
-                    if len(v) <= _MEMO_KEY_BYTES and len(ctx.setups) < _MEMO_ENTRIES:
+                    if len(v) <= _MEMO_KEY_BYTES and len(ctx.setups) < ctx.memo_entries:
                         ctx.setups[color, v] = stones
                 ni.setup.extend(stones)
         elif ident == "AE":
@@ -1365,20 +1395,28 @@ class _Budget:
 
 
 class _Contexts:
-    """The ``_Ctx`` of the previous tree of a file, reused while the trees' root ``CA`` and
-    ``SZ`` values stay the same: in a collection of short games, building a decoder and a
-    context for each tree cost more than its nodes.  One entry only: a file whose values keep
-    changing costs no memory."""
+    """The ``_Ctx`` of the trees of a file by their root's ``CA`` and ``SZ`` values: in a
+    collection of short games, building a decoder and a context for each tree cost more than
+    its nodes, and a collection may change size in every game.  Bounded (``CONTEXTS`` values,
+    short ones only); the memos the contexts fill are the file's, shared (``_Memos``)."""
+
+    #: Contexts (and info games' roots) remembered at most: cleared when full.
+    CONTEXTS = 1024
+    #: Longest ``CA`` or ``SZ`` value (and info game's root) whose context is remembered.
+    KEY_BYTES = 64
+    ROOT_BYTES = 512
 
     def __init__(self, opts: ReadOptions) -> None:
         self.opts = opts
         self.key: tuple[bytes | None, bytes | None] | None = None
         self.ctx: _Ctx | str = ""
         self.notes: list[str] = []
-        #: the root of the last info game (``_info_root``): its bytes, its context, and its
-        #: walk, kept for the next games when it was the root of the game before too (a
-        #: collection may start every game alike: ``(;GM[4]RU[renju-rif];...``)
-        self.root: tuple[bytes, _Ctx, _PathWalk | None] | None = None
+        self.memos = _Memos()
+        self.known: dict[tuple[bytes | None, bytes | None], tuple[_Ctx | str, list[str]]] = {}
+        #: the roots of info games (``_info_root``) by their bytes: their context, and their
+        #: walk, kept from the second game with that root on (a collection may start every
+        #: game alike, ``(;GM[4]RU[renju-rif];...``, or cycle through a few roots)
+        self.roots: dict[bytes, tuple[_Ctx, _PathWalk | None]] = {}
 
     def get(self, root: _Node) -> tuple[_Ctx | str, list[str]]:
         """The context of a tree (or the message of its unreadable size), and its notes (shared:
@@ -1386,6 +1424,11 @@ class _Contexts:
         ca_raw, sz_raw = root.get("CA"), root.get("SZ")
         key = (ca_raw[0] if ca_raw else None, sz_raw[0] if sz_raw else None)
         if key != self.key:
+            known = self.known.get(key)
+            if known is not None:
+                self.key = key
+                self.ctx, self.notes = known
+                return known
             ca = key[0].decode("latin-1").strip() if key[0] is not None else None
             notes: list[str] = []
             if ca is not None and self.opts.recoded:
@@ -1406,8 +1449,14 @@ class _Contexts:
             else:
                 decode = _make_decoder(ca, self.opts.encoding)
                 opts = self.opts
-                self.ctx = _Ctx(size[0], size[1], decode, opts.max_string, opts.max_moves)
+                self.ctx = _Ctx(
+                    size[0], size[1], decode, opts.max_string, opts.max_moves, self.memos
+                )
             self.key, self.notes = key, notes
+            if all(v is None or len(v) <= self.KEY_BYTES for v in key):
+                if len(self.known) >= self.CONTEXTS:
+                    self.known.clear()
+                self.known[key] = (self.ctx, notes)
         return self.ctx, self.notes
 
 
@@ -2077,7 +2126,7 @@ def _short_game(
         known = memo.get((ident, v))
         if known is None:
             known = (_move_token(ident, v), _point(v, ctx, allow_pass=True))
-            if len(memo) < _MEMO_ENTRIES:
+            if len(memo) < ctx.memo_entries:
                 memo[ident, v] = known
         token, p = known
         if isinstance(p, str):
@@ -2107,9 +2156,9 @@ def _info_root(
     node, the node the parser makes of it; ``None`` when the parser would read it otherwise.
     From the second game in a row with the same root on, the walk can be rewound and is kept
     (``_Contexts.root``): the games after it take it as it is, with no node made or walked."""
-    known = contexts.root
-    if known is not None and known[0] == span and known[2] is not None:
-        return known[1], known[2]
+    known = contexts.roots.get(span)
+    if known is not None and known[1] is not None:
+        return known[0], known[1]
     root = _Node(parser.line)
     values: list[bytes] = []
     for raw, value in _INFO_VALUE.findall(span):
@@ -2133,13 +2182,16 @@ def _info_root(
     ctx, tree_notes = contexts.get(root)
     if isinstance(ctx, str):
         return None  # an unreadable size: the parser's record says so
-    # the second game in a row with this root: its walk is kept for the next ones, unless the
-    # root said something of its own (with the root's line in it)
-    again = known is not None and known[0] == span
+    # the second game with this root: its walk is kept for the next ones, unless the root
+    # said something of its own (with the root's line in it)
+    again = known is not None
     walk = _PathWalk([], tree_notes, rewindable=again)
     walk.step(root, 0, ctx, opts)
     keep = again and not walk.problems and len(walk.notes) == len(tree_notes)
-    contexts.root = (span, ctx, walk if keep else None)
+    if len(span) <= contexts.ROOT_BYTES:
+        if len(contexts.roots) >= contexts.CONTEXTS:
+            contexts.roots.clear()
+        contexts.roots[span] = (ctx, walk if keep else None)
     return ctx, walk
 
 
