@@ -52,7 +52,7 @@ from renju_cli.formats import ReadOptions, no_record_message, too_many_records, 
 from renju_cli.judge import Judgements, Listings, WalkSteps
 from renju_cli.record import Record, SourceLocation
 from renju_cli.referee import replay
-from renju_cli.report import Finding, GameReport, Summary, filter_findings
+from renju_cli.report import TOO_MANY, Finding, GameReport, Summary, filter_findings
 from renju_cli.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -174,8 +174,13 @@ Item = Record | GameReport | FileTask | TextSlice
 
 
 def _damaged(report: GameReport) -> bool:
-    """Whether ``report`` says that its record could not be read whole."""
-    return any(f.code == "parse-error" for f in report.findings)
+    """Whether ``report`` says that its record could not be read whole: a ``parse-error``
+    listed, or counted by its ``too-many-findings`` finding (past the run's bound on findings
+    listed, a damaged copy lists none, and must not be skipped as a clean one)."""
+    for f in report.findings:
+        if f.code == "parse-error" or (f.code == TOO_MANY and "parse-error" in (f.counts or {})):
+            return True
+    return False
 
 
 def judge_one(item: Record | GameReport, settings: Settings) -> Judged:

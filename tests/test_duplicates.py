@@ -201,6 +201,27 @@ def test_a_damaged_copy_is_not_skipped(capsys: pytest.CaptureFixture[str], tmp_p
     assert (doc["summary"]["duplicates"], doc["summary"]["skipped"]) == (1, 0)
 
 
+def test_a_damaged_copy_past_the_bound_on_findings_is_not_skipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # past the run's bound on findings listed, the copy's parse error is counted by its
+    # too-many-findings finding, not listed: it was skipped as a clean copy, its parse error
+    # gone from the summary and the exit code 0 (red team 6)
+    games = tmp_path / "games.jsonl"
+    games.write_text(
+        '{"moves":"h8 h9 i9 j10 a1","rule":"renju-rif"}\n'
+        '{"moves":"h8 h9 i10"}\n'
+        '{"moves":"h8 h9 i10","size":99}\n'
+    )
+    args = ("check", str(games), "-f", "json", "--duplicates", "skip")
+    for limit in ("findings=1", "findings=1000"):
+        code, out, _ = run_cli(capsys, *args, "--limit", limit)
+        doc = json.loads(out)
+        assert [r["source"]["index"] for r in doc["records"]] == [0, 1, 2] and code == 1
+        assert doc["summary"]["findings"]["parse-error"] == 1
+        assert (doc["summary"]["duplicates"], doc["summary"]["skipped"]) == (1, 0)
+
+
 @settings(max_examples=60, deadline=None)
 @given(games, games, st.integers(0, 7))
 def test_keys_by_table_tell_games_apart_as_the_stone_by_stone_keys_do(
