@@ -41,6 +41,7 @@ import signal
 import stat
 import sys
 import threading
+import zlib
 from collections import deque
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -166,6 +167,10 @@ class TextSlice:
     identity: tuple[int, int] | None = None
     #: the position of the file among the batch's inputs (a file may be given twice)
     input_no: int = 0
+    #: the CRC-32 of the slice's bytes as the parent cut them, when it came without them: the
+    #: worker reads them from the file, which may have been written anew since (same inode,
+    #: same size or more)
+    checksum: int | None = None
 
 
 #: A unit's entries: a record to judge, the report of one that could not be read, a file, or
@@ -312,6 +317,15 @@ def read_slice(item: TextSlice, settings: Settings) -> Iterator[Record | GameRep
                     )
                     return
                 raw.seek(item.offset)
+                if item.checksum is not None and _crc32(raw, item.length) != item.checksum:
+                    yield unreadable(
+                        item.path,
+                        "the file changed while it was read: its lines from "
+                        f"{item.first_line} on are not checked (they are not the bytes cut)",
+                        line=item.first_line,
+                    )
+                    return
+                raw.seek(item.offset)
                 records = read(io.BufferedReader(api.Window(raw, item.length)), item.path, options)
             for record in records:
                 count += 1
@@ -323,6 +337,18 @@ def read_slice(item: TextSlice, settings: Settings) -> Iterator[Record | GameRep
             report = failed_report(lost, settings, f"reading stopped here: {_why(e)}")
             report.unreadable = True
             yield report
+
+
+def _crc32(raw: BinaryIO, length: int) -> int:
+    """The CRC-32 of the next ``length`` bytes of ``raw`` (fewer at its end), read in pieces."""
+    crc, left = 0, length
+    while left > 0:
+        piece = raw.read(min(left, 1 << 20))
+        if not piece:
+            break
+        crc = zlib.crc32(piece, crc)
+        left -= len(piece)
+    return crc
 
 
 def failed_report(record: Record, settings: Settings, message: str) -> GameReport:
@@ -879,11 +905,24 @@ class Batch:
         kept: list[bytes] | None = []  # the slice's bytes, while they are few
         kept_size = 0
 
+        crc = crc_at_line = 0  # of the slice's bytes so far, and before its last line begun
+
         def cut(end: int) -> TextSlice:
             self._read.add(end - start)  # (progress: once a slice, not once a line)
             data = b"".join(kept) if kept is not None else None
+            checksum = None if kept is not None else crc
             return TextSlice(
-                path, fmt, options, start, end - start, first, lines, data, identity, input_no
+                path,
+                fmt,
+                options,
+                start,
+                end - start,
+                first,
+                lines,
+                data,
+                identity,
+                input_no,
+                checksum,
             )
 
         failure: OSError | None = None
@@ -899,13 +938,16 @@ class Batch:
                                 return
                             yield cut(offset)
                             start, first, lines, kept, kept_size = offset, number, 0, [], 0
+                            crc = 0
                             any_record = True
                         elif not any_record:
                             any_record = starts_record(raw, options, after_record=False)
                         lines += 1
                         number += 1
                         line_at, kept_at = offset, len(kept) if kept is not None else 0
+                        crc_at_line = crc
                     offset += len(raw)
+                    crc = zlib.crc32(raw, crc)
                     line_start = raw.endswith(b"\n")
                     if kept is not None:
                         kept_size += len(raw)
@@ -921,7 +963,7 @@ class Batch:
             except OSError as e:  # a disk error: the whole lines before it are checked
                 failure = e
                 if not line_start:  # a line cut by the error is not read, as with --jobs 1
-                    offset, lines = line_at, lines - 1
+                    offset, lines, crc = line_at, lines - 1, crc_at_line
                     if kept is not None:
                         del kept[kept_at:]
         if any_record:
