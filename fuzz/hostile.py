@@ -357,6 +357,28 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "psq-long-digit-line": lambda n: _fill(b"9", n, b"Piskvorky 20x20\n1,1\n2,2\n-", b"x\n"),
     "gomocup-one-line": lambda n: _fill(b"0,0,", n),
     "gomocup-many-lines": lambda n: _fill(b"0,0\n", n),
+    # red team 6a: a chain of passes (4 bytes a node) before two variations: the walk of the
+    # branched tree kept a mark of its state before every node, with counts past 256 (an int
+    # object each) from a root of many setup stones, events, notes and comments (226 MB)
+    "sgf-marked-pass-chain": lambda n: _fill(
+        b";B[]",
+        n,
+        b"(;GM[4]SZ[26]AB[aa:zz]FA["
+        + b"".join(bytes([97 + i % 26, 97 + i // 26]) for i in range(300))
+        + b"]SW"
+        + b"[1]" * 300
+        + b"SW"
+        + b"[x]" * 300
+        + b"FA"
+        + b"[!]" * 300
+        + b";C[x]" * 300
+        + b";B[]"
+        + b";C[y]" * 300,
+        b"(;W[aa])(;W[ab]))",
+    ),
+    "sgf-pass-chain-then-variations": lambda n: _fill(
+        b";B[]", n, b"(;SZ[26]AB[aa:zz]", b"(;W[aa])(;W[ab]))"
+    ),
     # red team 5a: floods of short records that each cost more than a flood of one kind
     "sgf-rect-sizes": lambda n: _varied_sizes(n, _RECT_SIZES, 3),
     "sgf-sz-varied-games": lambda n: _varied_sizes(n, _SQUARE_SIZES, 6),

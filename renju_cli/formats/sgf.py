@@ -1532,7 +1532,8 @@ def _path_record(
     # and walk only the new nodes
     walk.rewind(first_new)
     for k in range(first_new, len(nodes)):
-        walk.step(nodes[k], k, ctx, opts)
+        # (a later path leaves this one only at a node whose parent has several children)
+        walk.step(nodes[k], k, ctx, opts, k > 0 and len(nodes[k - 1].children or ()) > 1)
     # (path, index, line, offset, variation)
     record = walk.record(SourceLocation(path_name, index, tree.line, None, variation), ctx)
     cost = _line_cost(len(nodes), walk, record)
@@ -1616,6 +1617,7 @@ class _PathWalk:
         "info_made",
         "info_order",
         "joined",
+        "mark_at",
         "marks",
         "move_from",
         "moves",
@@ -1629,6 +1631,7 @@ class _PathWalk:
         "setup_cut",
         "sorted_events",
         "stopped",
+        "walked",
     )
 
     def __init__(
@@ -1661,9 +1664,13 @@ class _PathWalk:
         #: its root's game info
         self.info_made: _GameInfo | None = None
         self.stopped = False  # a bad move or ``max_moves``: the path's moves end here
-        #: ``marks[k]``: the state before node ``k`` of the current path (not kept for a tree
-        #: of one path, which is never rewound)
+        #: the state before node ``mark_at[i]`` of the current path is ``marks[i]``: kept only
+        #: before the nodes a later path may leave this one at (those whose parent has several
+        #: children: a chain of 260,000 nodes before two variations kept 42 MB of marks), and
+        #: not for a tree of one path, which is never rewound
         self.marks: list[_Mark] = []
+        self.mark_at: list[int] = []
+        self.walked = 0  # the nodes of the current path walked
         self.rewindable = rewindable
         #: the comments of comment-only nodes, joined once, not at every node (a chain of
         #: 200,000 comment nodes was quadratic: 6 s for 2 MB, and 24 GB in a variation tree,
@@ -1677,11 +1684,17 @@ class _PathWalk:
         self.joined: tuple[Move, int, int, Move] | None = None
 
     def rewind(self, depth: int) -> None:
-        """Take back the nodes from index ``depth`` on."""
-        if depth >= len(self.marks):
+        """Take back the nodes from index ``depth`` on (``step`` kept a mark before it)."""
+        if depth >= self.walked:
             return
-        mark = self.marks[depth]
-        del self.marks[depth:]
+        marks, mark_at = self.marks, self.mark_at
+        while mark_at and mark_at[-1] > depth:
+            mark_at.pop()
+            marks.pop()
+        assert mark_at and mark_at[-1] == depth, "a path leaves the last at a node without a mark"
+        mark_at.pop()
+        mark = marks.pop()
+        self.walked = depth
         del self.moves[mark.moves :]
         if mark.last_move is not None:
             self.moves[-1] = mark.last_move  # a comment of a later node may have replaced it
@@ -1706,10 +1719,15 @@ class _PathWalk:
         self.setup_cut = mark.setup_cut
         self.player = mark.player
 
-    def step(self, node: _Node, k: int, ctx: _Ctx, opts: ReadOptions) -> None:
-        """Add node ``k`` of the path (the nodes before it are walked already)."""
+    def step(
+        self, node: _Node, k: int, ctx: _Ctx, opts: ReadOptions, branch: bool = True
+    ) -> None:
+        """Add node ``k`` of the path (the nodes before it are walked already); ``branch``: a
+        later path may leave this one at it (a rewindable walk keeps its state before it)."""
         moves = self.moves
-        if self.rewindable:
+        self.walked = k + 1
+        if self.rewindable and branch:
+            self.mark_at.append(k)
             self.marks.append(
                 _Mark(
                     len(moves),
