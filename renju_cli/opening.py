@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import heapq
 import json
 import re
@@ -889,12 +890,17 @@ class _Events:
 
     @staticmethod
     def of(events: list[OpeningEvent]) -> _Events:
-        """The index of ``events``: the last one made, when its events are the same."""
+        """The index of ``events``: the last one made, when its events are the same, or the
+        same but for their lines and hold no rejection or moved stone (only the findings of
+        those name an event's line: the games of a collection that each say ``SW[1]``)."""
         global _LAST_EVENTS
         last = _LAST_EVENTS
         # (the lines of a tree hold the same event objects: compared in C, one by one)
-        if last is not None and len(last.events) == len(events) and last.events == events:
-            return last
+        if last is not None and len(last.events) == len(events):
+            if last.events == events:
+                return last
+            if not last.board and all(map(_alike, last.events, events)):
+                return last
         made = _Events(events)
         _LAST_EVENTS = made
         return made
@@ -929,6 +935,11 @@ class _Events:
 
 
 _LAST_EVENTS: _Events | None = None
+
+
+def _alike(a: OpeningEvent, b: OpeningEvent) -> bool:
+    """Whether two events say the same but for their lines."""
+    return a.kind == b.kind and a.after == b.after and a.value == b.value and a.points == b.points
 
 
 def _leftover_move(e: OpeningEvent) -> int | None:
@@ -1245,13 +1256,21 @@ def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str
             summary.update(ident.to_json())
         declared = _declared_id(record, ident, sum(p is not None for p in points) == 3)
     summary.update(protocol=protocol.name, black=None, white=None)
-    said = Finding(
-        "unchecked",
-        f"the {protocol.name} opening protocol is not followed for this record: {why}",
-        severity=WARNING,
-    )
+    said = _not_followed_finding(protocol.name, why)
     course, seats = _course(record, ruleset, None, board)
     return OpeningCheck(summary, [said, *seats, *declared], course)
+
+
+@functools.lru_cache(maxsize=64)
+def _not_followed_finding(protocol: str, why: str) -> Finding:
+    """The finding that says a record's protocol is not followed: the same words for every
+    record past the bound that cut it (a hostile file's records, by the ten thousand), shared
+    (nothing changes a finding once made)."""
+    return Finding(
+        "unchecked",
+        f"the {protocol} opening protocol is not followed for this record: {why}",
+        severity=WARNING,
+    )
 
 
 def _for_record(check: OpeningCheck, record: Record) -> OpeningCheck:

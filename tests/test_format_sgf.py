@@ -1202,6 +1202,41 @@ def test_generated_info_games_read_as_the_parser_reads_them(
     _read_both_ways(b"".join(games), options)
 
 
+_EVENT_NAMES = [b"SW", b"5A", b"FA", b"AE", b"RU", b"PB", b"SZ", b"AB"]
+_EVENT_VALUES = [b"1", b"2", b"x", b"hh", b"hhii", b"aa:bb", b"renju-rif", b"swap2", b"15", b""]
+
+
+@st.composite
+def _event_games(draw: st.DrawFn) -> bytes:
+    """A game whose root holds opening events (swaps, offers, declared counts), erased points
+    and setup stones among game info, repeated on one line or on several."""
+    props = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(_EVENT_NAMES),
+                st.lists(st.sampled_from(_EVENT_VALUES), min_size=1, max_size=3),
+            ),
+            min_size=1,
+            max_size=5,
+        )
+    )
+    root = b"".join(name + b"".join(b"[" + v + b"]" for v in values) for name, values in props)
+    moves = draw(st.lists(_mostly(_MOVES, _ODD_MOVES), max_size=6))
+    nodes = b"".join(b";%s[%s]" % (b"BW"[i % 2 : i % 2 + 1], v) for i, v in enumerate(moves))
+    end = draw(st.sampled_from([b"", b"\n", b"\n\n"]))
+    return (b"(;" + root + nodes + b")" + end) * draw(st.integers(1, 4))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_event_games(), min_size=1, max_size=6), st.sampled_from(_SHORT_OPTIONS))
+def test_games_with_opening_events_at_their_root_read_as_the_parser_reads_them(
+    games: list[bytes], options: ReadOptions
+) -> None:
+    # (red team 6: a root's SW, FA, 5A or AE sent every game to the parser, twice the cost; its
+    # walk, kept for the games after it, holds events on the first game's line)
+    _read_both_ways(b"".join(games), options)
+
+
 @pytest.mark.parametrize(
     ("data", "options"),
     [

@@ -268,3 +268,39 @@ def test_empty_steps_of_two_rulesets_are_not_mistaken_for_each_other(tmp_path: P
             assert [f.to_json() for f in check.findings] == [
                 f.to_json() for f in opening._check_opening(record, ruleset).findings
             ]
+
+
+def test_records_of_the_same_events_on_other_lines_share_their_index(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # games that each say SW[1] at their root, each on its line (red team 6: 30,000 such
+    # games built 30,000 indexes of one event): the index of the events is made once, and
+    # each record's findings are its own; a rejection's finding names its line, so records
+    # that reject are indexed each
+    made = [0]
+    real = opening._Events.__init__
+
+    def counted(self: opening._Events, events: list[Any]) -> None:
+        made[0] += 1
+        real(self, events)
+
+    monkeypatch.setattr(opening._Events, "__init__", counted)
+    opening._LAST_EVENTS = None
+    games = b"".join(b"(;RU[renju-rif]SW[1];B[h%c];W[ii];B[jj])\n" % (97 + k) for k in range(6))
+    records = read(games)
+    rules = load("renju-rif")
+    checks = [check_opening(r, rules) for r in records]
+    assert made[0] == 1
+    assert [r.opening_events[0].line for r in records] == [1, 2, 3, 4, 5, 6]
+    for r, c in zip(records, checks, strict=True):
+        assert [f.line for f in c.findings if f.move is not None] == [
+            r.source.line for f in c.findings if f.move is not None
+        ]
+    made[0] = 0
+    rejects = read(b"".join(b"h8 h9 i10 reject h%d h9 i10\n" % (k + 1) for k in range(4)))
+    plain = load("renju")
+    found = [check_opening(r, plain).findings for r in rejects]
+    assert made[0] == 4
+    assert [[(f.code, f.line) for f in fs] for fs in found] == [
+        [("reject-not-allowed", k)] for k in (1, 2, 3, 4)
+    ]

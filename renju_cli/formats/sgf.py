@@ -1719,9 +1719,7 @@ class _PathWalk:
         self.setup_cut = mark.setup_cut
         self.player = mark.player
 
-    def step(
-        self, node: _Node, k: int, ctx: _Ctx, opts: ReadOptions, branch: bool = True
-    ) -> None:
+    def step(self, node: _Node, k: int, ctx: _Ctx, opts: ReadOptions, branch: bool = True) -> None:
         """Add node ``k`` of the path (the nodes before it are walked already); ``branch``: a
         later path may leave this one at it (a rewindable walk keeps its state before it)."""
         moves = self.moves
@@ -2081,22 +2079,24 @@ _BARE_ROOT = _Node(0)
 #: An info game: a game of one line whose root holds properties with plain values (no escape,
 #: no ``(``, no line break), setup stones among them, and whose other nodes are bare moves:
 #: ``(;RU[renju-rif]PB[Ann]AB[aa:ao];B[hh];W[hi])``.  (Each part ends where the next cannot
-#: start, so a failed match costs its bytes once, and it fails at the first move or opening
-#: event of a root, as written in upper case.  A root of more than 64 properties or values, or
+#: start, so a failed match costs its bytes once, and it fails at the first move of a root, as
+#: written in upper case.  A root of more than 64 properties or values, or
 #: more than 1,024 moves, is no short game's: a hostile tree of 170,000 ``PB[aa]`` or ``;B[]``
 #: is left to the parser at once, not matched whole first.  A run of games with one root of
 #: setup stones walks it once: a megabyte of games of 60 setup stones and 10 moves was read in
 #: 0.93 s by the parser, 0.42 s so.)
 _INFO_GAME = re.compile(
-    rb"\([ \t]*;[ \t]*((?:(?!(?:AE|[BW]|5A|FA|SW)[ \t]*\[)"  # (see ``_NOT_INFO``)
+    rb"\([ \t]*;[ \t]*((?:(?![BW][ \t]*\[)"  # (see ``_NOT_INFO``)
     rb"[A-Za-z0-9]+[ \t]*(?:\[[^\]\\(\n\r]*\][ \t]*){1,64}){1,64})"
     rb"((?:;[ \t]*[BW]\[(?:[a-z][a-z])?\][ \t]*){0,1024})\)"
 )
 #: A value of an info game's root, after its property name (none: one more value of the
 #: property before it).
 _INFO_VALUE = re.compile(rb"([A-Za-z0-9]*)[ \t]*\[([^\]]*)\]")
-#: Root properties an info game leaves to the parser: moves, erased points, opening events.
-_NOT_INFO = frozenset({"B", "W", "AE", "5A", "FA", "SW"})
+#: Root properties an info game leaves to the parser: moves.  (Erased points and opening
+#: events are walked as the parser's walk does: a collection of short games that each say
+#: ``SW[1]`` took twice as long through the parser, red team 6.)
+_NOT_INFO = frozenset({"B", "W"})
 
 
 def _short_game(
@@ -2160,6 +2160,13 @@ def _short_game(
         record.format = FORMAT
         return record, m.end()
     record = walk.line_record(moves, source, ctx)
+    events = record.opening_events
+    if events and events[0].line != line:
+        # a root walked for an earlier game, kept (``_info_root``): its events (the root's
+        # only) are this game's, on this game's line
+        record.opening_events = [
+            OpeningEvent(e.kind, e.after, e.value, e.points, line) for e in events
+        ]
     cost = _line_cost(1 + len(nodes), walk, record)
     if cost > budget.left:
         return None  # past the file's budget: the parser's record says so
@@ -2205,6 +2212,7 @@ def _info_root(
     again = known is not None
     walk = _PathWalk([], tree_notes, rewindable=again)
     walk.step(root, 0, ctx, opts)
+    # (its opening events hold the root's line: ``_short_game`` gives them the game's)
     keep = again and not walk.problems and len(walk.notes) == len(tree_notes)
     if len(span) <= contexts.ROOT_BYTES:
         if len(contexts.roots) >= contexts.CONTEXTS:
