@@ -901,7 +901,16 @@ class _Events:
                 return last
             if not last.board and all(map(_alike, last.events, events)):
                 return last
-        made = _Events(events)
+        # a few events without a rejection or a moved stone: by what they say (the lines of a
+        # tree whose leaves each say their own SW[1]..SW[4])
+        key = _said(events) if len(events) <= _SAID_EVENTS else None
+        made = _SAID.get(key) if key is not None else None
+        if made is None:
+            made = _Events(events)
+            if key is not None and not made.board:
+                if len(_SAID) >= _SAID_ENTRIES:
+                    _SAID.clear()
+                _SAID[key] = made
         _LAST_EVENTS = made
         return made
 
@@ -940,6 +949,18 @@ _LAST_EVENTS: _Events | None = None
 def _alike(a: OpeningEvent, b: OpeningEvent) -> bool:
     """Whether two events say the same but for their lines."""
     return a.kind == b.kind and a.after == b.after and a.value == b.value and a.points == b.points
+
+
+def _said(events: list[OpeningEvent]) -> tuple[object, ...]:
+    """What ``events`` say, but for their lines (a key of ``_SAID``)."""
+    return tuple((e.kind, e.after, e.value, *e.points) for e in events)
+
+
+#: Indexes of a few events (at most ``_SAID_EVENTS``), by what they say; none with a
+#: rejection or a moved stone, whose findings name the event's line.  Cleared when full.
+_SAID: dict[tuple[object, ...], _Events] = {}
+_SAID_EVENTS = 8
+_SAID_ENTRIES = 1024
 
 
 def _leftover_move(e: OpeningEvent) -> int | None:
@@ -1484,8 +1505,14 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
 
 def _name_of_first_three(points: Sequence[Point | None], c: Point) -> Identified | None:
     """The opening named by the first three placed stones of ``points``, if they name one."""
-    first = [p for p in points[:3] if p is not None]
-    return identify(first, c) if len(first) == 3 else None
+    first = tuple(p for p in points[:3] if p is not None)
+    return _identified(first, c) if len(first) == 3 else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _identified(first: tuple[Point, ...], c: Point) -> Identified | None:
+    # (the lines of a tree, the games of a collection, begin with the same three stones)
+    return identify(first, c)
 
 
 def _events_without_protocol(

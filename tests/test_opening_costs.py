@@ -286,6 +286,7 @@ def test_records_of_the_same_events_on_other_lines_share_their_index(
 
     monkeypatch.setattr(opening._Events, "__init__", counted)
     opening._LAST_EVENTS = None
+    opening._SAID.clear()
     games = b"".join(b"(;RU[renju-rif]SW[1];B[h%c];W[ii];B[jj])\n" % (97 + k) for k in range(6))
     records = read(games)
     rules = load("renju-rif")
@@ -296,6 +297,16 @@ def test_records_of_the_same_events_on_other_lines_share_their_index(
         assert [f.line for f in c.findings if f.move is not None] == [
             r.source.line for f in c.findings if f.move is not None
         ]
+    # leaves that say their own swap, in turn (SW[1] SW[2] SW[1] ...): one index each
+    made[0] = 0
+    opening._SAID.clear()
+    tree = b"(;RU[cctsai];B[hh];W[hi];B[ij]" + b"".join(
+        b"(;W[a%c]SW[%d];B[b%c])" % (97 + k, 1 + k % 2, 97 + k) for k in range(8)
+    )
+    lines = read(tree + b")")
+    for r in lines:
+        check_opening(r, load("cctsai"))
+    assert len(lines) == 8 and made[0] == 2
     made[0] = 0
     rejects = read(b"".join(b"h8 h9 i10 reject h%d h9 i10\n" % (k + 1) for k in range(4)))
     plain = load("renju")
