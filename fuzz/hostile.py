@@ -228,6 +228,54 @@ def _gomocup_distinct_short(size: int) -> bytes:
     return bytes(out[:size])
 
 
+def _sgf_games_with_root(size: int, root: Callable[[int], bytes], moves: int = 3) -> bytes:
+    # short distinct SGF games, each with the root ``root(i)``: a root of its own opening
+    # events made every game the parser's, and every game a walk (red team 6a: 2.3 s, 4.8 s
+    # at the reference speed)
+    names = [bytes([x, y]) for x in b"abcdefghijklmno" for y in b"abcdefghijklmno"]
+    out, i = bytearray(), 0
+    while len(out) < size:
+        seen: set[int] = set()
+        nodes: list[bytes] = []
+        k, step = i, 1
+        while len(nodes) < moves:
+            n = (k + 37 * step) % 225
+            k //= 7
+            step += 1
+            if n not in seen:
+                seen.add(n)
+                nodes.append(b";%c[%s]" % (b"BW"[len(nodes) % 2], names[n]))
+        out += b"(;%s%s)\n" % (root(i), b"".join(nodes))
+        i += 1
+    return bytes(out[:size])
+
+
+#: Shipped rulesets with an opening protocol, for files that name one per game in turn.
+_PROTOCOL_RULES = [
+    "renju-rif", "renju-swap", "sakata", "soosyrv-8", "super-sakata", "taraguchi-10",
+    "tarannikov", "yamaguchi", "gomoku-swap-encyclopedia", "long-pro", "pro", "swap", "swap2",
+    "cctsai", "jonsson", "karepa", "nadezhdin", "nokhrin", "taimla", "yamaguchi-52",
+]  # fmt: skip
+
+
+def _siblings_with_events(size: int, rule: bytes, leaf: bytes) -> bytes:
+    # one tree naming a protocol, three stones, then sibling lines of their own, each saying
+    # its own opening event (``leaf`` % (a, n, b)): a record and a walk a line, 40,960 lines
+    # (red team 6a: 2.8 s, 5.9 s at the reference speed)
+    names = [bytes([x, y]) for x in b"abcdefghijklmno" for y in b"abcdefghijklmno"]
+    free = [p for p in names if p not in (b"hh", b"hi", b"ij")]
+    out, i = bytearray(b"(;RU[%s];B[hh];W[hi];B[ij]" % rule), 0
+    while True:
+        a, b = free[i % len(free)], free[(i // len(free) + i + 1) % len(free)]
+        if a == b:
+            b = free[(i + 7) % len(free)]
+        piece = leaf % (a, 1 + i % 4, b)
+        if len(out) + len(piece) > size - 1:
+            return bytes(out) + b")"
+        out += piece
+        i += 1
+
+
 def _xml_games(size: int, game: bytes) -> bytes:
     return _fill(game, size, b"<?xml version='1.0'?><database><games>", b"</games></database>")
 
@@ -378,6 +426,18 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     ),
     "sgf-pass-chain-then-variations": lambda n: _fill(
         b";B[]", n, b"(;SZ[26]AB[aa:zz]", b"(;W[aa])(;W[ab]))"
+    ),
+    # red team 6a: opening events at each short game's root, or in each line of a tree
+    "sgf-rif-sw-distinct": lambda n: _sgf_games_with_root(n, lambda i: b"RU[rif]SW[1]"),
+    "sgf-protocol-cycle-sw": lambda n: _sgf_games_with_root(
+        n,
+        lambda i: b"RU[%s]SW[%d]" % (_PROTOCOL_RULES[i % len(_PROTOCOL_RULES)].encode(), 1 + i % 3),
+    ),
+    "sgf-siblings-with-swaps-cctsai": lambda n: _siblings_with_events(
+        n, b"cctsai", b"(;W[%s]SW[%d];B[%s])"
+    ),
+    "sgf-siblings-with-offers-cctsai": lambda n: _siblings_with_events(
+        n, b"cctsai", b"(;W[%s]SW[%d]FA[%s])"
     ),
     # red team 5a: floods of short records that each cost more than a flood of one kind
     "sgf-rect-sizes": lambda n: _varied_sizes(n, _RECT_SIZES, 3),
