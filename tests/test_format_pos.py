@@ -215,3 +215,27 @@ def test_a_damaged_position_file_is_still_read_as_one() -> None:
     assert detect(data, "p.pos") == "pos"
     (rec,) = read_stream(io.BytesIO(data), "p.pos")
     assert len(rec.moves) == 3 and "declares 120 stones but ends after 3" in rec.problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("data", "records"),
+    [
+        (b"h8 h9 i8\x00\n", 1),  # 'h' (104) as a count: a position of 9 stones and 95 missing
+        (b"h8 h9\x00\nh8 h9 i10\nh8 h9 i8 g8\n", 3),
+        (b"h8 h9 i8\x1a", 1),  # a DOS end-of-file mark
+    ],
+)
+def test_a_move_list_with_a_stray_control_byte_is_no_damaged_position(
+    data: bytes, records: int
+) -> None:
+    # (red team 6: read as a .pos position of made-up stones, with false occupied findings;
+    # with .txt, from standard input, or with another extension alike)
+    from renju_cli.formats import read_stream
+
+    assert pos.sniff(data) == 0
+    for path in ("a.txt", "-", "a.dat"):
+        read = list(read_stream(io.BufferedReader(io.BytesIO(data)), path))
+        assert [r.format for r in read] == ["notation"] * records, path
+        assert any("column" in p.message for r in read for p in r.problems)
+    # a damaged position whose bytes are no move list is still one
+    assert pos.sniff(bytes([2, 112])) == 1 and pos.sniff(bytes([9, 0x70, 0x71, 0x00])) == 1

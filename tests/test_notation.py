@@ -466,3 +466,27 @@ def test_letters_that_fold_to_ascii_are_no_points(token: str) -> None:
     assert offered.problems and token in offered.problems[0].message
     # ASCII case still reads as it did
     assert parse_record("H8 SWAP h9 Black i10").opening_events[0].kind == "swap"
+
+
+@pytest.mark.parametrize(
+    ("data", "fmt"),
+    [
+        # a first line with a word that is no move, then good lines: three records, one
+        # parse-error at line 1 (red team 6: one unreadable record "matches no known record
+        # format" when piped in, three records when named .txt)
+        (b"h8 h9 foo i10\nh8 h9 i8 g8 j8 k8 i9 i10 j10 k11\nh8 h9 i8\n", "notation"),
+        (b"# games\nh8 h9 i8 zz\n\nh8 h9\n", "notation"),  # three moves, then damage
+        (b"h8 h9 foo\n", None),  # one line, two moves: nothing tells
+        (b"hello world\nh8 h9\n", None),  # one line of two that reads: not enough
+        (b"x\ny\nz\n" + b"h8 h9\n" * 6, None),  # three bad lines in nine
+        (b"h8 h9\n" * 19 + b"bad\n", "notation"),  # (only the first ten are read)
+    ],
+)
+def test_a_damaged_line_among_move_lists_is_its_record_s_problem(
+    data: bytes, fmt: str | None
+) -> None:
+    assert detect(data, "-") == fmt
+    if fmt is not None:
+        read = list(notation.read(io.BytesIO(data), "-", ReadOptions()))
+        assert all(r.format == "notation" for r in read)
+        assert len(read) == sum(1 for line in data.splitlines() if line.split(b"#")[0].strip())

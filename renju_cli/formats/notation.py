@@ -78,13 +78,25 @@ _POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
 _JOINED_CHARS = 4096
 
 
+#: Meaningful lines (not blank, not only a comment) ``sniff`` reads at most.
+SNIFF_LINES = 10
+
+
 def sniff(head: bytes) -> int:
-    """1 when the first meaningful line reads as a move list, else 0."""
+    """1 when the first meaningful lines of ``head`` (``SNIFF_LINES``) read as move lists (or
+    begin with three moves): all of them, or, with two or more that do, all but one (or one in
+    ten): a damaged line is its record's parse-error, not the whole file (piped in, or with no
+    ``.txt`` to tell) one unreadable record.  When ``head`` may be cut, its last partial line
+    is not judged."""
     try:
         text = head.decode("utf-8")
     except UnicodeDecodeError:
         return 0
-    for line in text.splitlines():
+    lines = text.splitlines()
+    if len(lines) > 1 and not text.endswith(("\n", "\r")):
+        lines.pop()  # (maybe cut by the detection buffer)
+    good = bad = 0
+    for line in lines:
         body = line.split("#", 1)[0].strip()
         if not body:
             continue
@@ -92,7 +104,14 @@ def sniff(head: bytes) -> int:
         if not body:
             continue
         moves, _, problem = _parse_body(body, 1)
-        return 1 if moves and problem is None else 0
+        if (moves and problem is None) or len(moves) >= 3:  # (three moves, then damage)
+            good += 1
+        else:
+            bad += 1
+        if good + bad >= SNIFF_LINES:
+            break
+    if good and (not bad or (good >= 2 and bad <= max(1, (good + bad) // 10))):
+        return 1
     return 0
 
 

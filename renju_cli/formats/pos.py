@@ -13,6 +13,7 @@ the file length is reported with the offset where the stones run out or the extr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import BinaryIO
 
@@ -47,11 +48,26 @@ def sniff(head: bytes) -> int:
         # printable text whose first byte happens to match its length: a move list (in UTF-8
         # too: ``h8 h9 i10 # café`` piped in, with no extension to tell)
         return 0
-    if len(head) != head[0] + 1 and _text(head, "\t\n\r\f\v"):
-        return 0  # text (blank lines...), not a damaged position
+    if len(head) != head[0] + 1 and (_text(head, "\t\n\r\f\v") or _damaged_text(head)):
+        return 0  # text (blank lines, a move list with a stray NUL...), not a damaged position
     # a count that disagrees with the length is a damaged .pos file still (its reader says so):
     # with the extension, it is read as one rather than as a headerless RenLib library
     return 1 if all(b < POINTS for b in head[1:]) else 0
+
+
+def _damaged_text(head: bytes) -> bool:
+    """Whether ``head`` is a move list with a stray control byte or two (a NUL, a Ctrl-Z):
+    UTF-8 text of points (``h8``), one control character in sixteen at most."""
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    controls = sum(1 for c in text if not (c.isprintable() or c in "\t\n\r\f\v"))
+    return controls <= max(1, len(text) // 16) and _POINT_WORD.search(text) is not None
+
+
+#: A point as a move list writes it, standing alone.
+_POINT_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][0-9]{1,2}(?![A-Za-z0-9])")
 
 
 def _text(head: bytes, spaces: str) -> bool:
