@@ -388,3 +388,12 @@ def test_keep_damaged_writes_records_read_with_problems_as_read(
     code, out, err = run_cli(capsys, "convert", str(psq), "--keep-damaged")
     assert code == 1 and f"{psq} [0]: written as read, with problems:" in err
     assert json.loads(out)["moves"] == "h8 i7"  # (psq rows count from the top)
+    # one the target cannot hold is not said to be written (red team 6: both were said)
+    damaged = tmp_path / "choice.txt"
+    damaged.write_text("h8 h9 i10 white i9 foo\n")
+    code, out, err = run_cli(capsys, "convert", str(damaged), "--to", "sgf", "--keep-damaged")
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        f"{damaged} [0]: cannot be written as sgf: SGF has no place for the choice of white "
+        "after move 3"
+    ]

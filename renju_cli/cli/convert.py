@@ -88,6 +88,8 @@ def convert(
     formats.available()
     inputs = list(api.expand_inputs(paths))
     bad = 0
+    #: the first problem of each damaged record --keep-damaged writes, said once it is written
+    damaged: dict[int, str] = {}
 
     def records() -> Iterator[Any]:
         nonlocal bad
@@ -118,14 +120,13 @@ def convert(
                             err=True,
                         )
                         continue
-                    click.echo(
-                        shown(f"{_named(rec)}: written as read, with problems: {said}"), err=True
-                    )
+                    damaged[id(rec)] = said  # (said once written: ``rendered``)
                 yield rec
 
     def rendered(rec: Any, write: Callable[[list[Any], TextIO], None]) -> str | None:
         """One record in the target format; a record the format cannot hold is reported."""
         nonlocal bad
+        said = damaged.pop(id(rec), None)
         buf = io.StringIO()
         try:
             write([rec], buf)
@@ -142,6 +143,8 @@ def convert(
                 err=True,
             )
             return None
+        if said is not None:
+            click.echo(shown(f"{_named(rec)}: written as read, with problems: {said}"), err=True)
         return buf.getvalue()
 
     # what the writers write, read back under the default bounds (a --limit applies to the
