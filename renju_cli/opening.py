@@ -1267,6 +1267,15 @@ def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str
     width = record.width or ruleset.width
     height = record.height or record.width or ruleset.height
     board = _Events.of(record.opening_events).board if record.opening_events else {}
+    key: tuple[Any, ...] | None = None
+    if not board and not record.setup:
+        # what the check depends on then: the first three stones, the declared id, the size
+        # (a hostile file's records past the bound on walks, by the ten thousand, begin alike)
+        first = tuple(m.point for m in record.moves[:3])
+        key = (id(ruleset), why, width, height, record.opening_id, first)
+        hit = _NOT_FOLLOWED.get(key)
+        if hit is not None and hit[0] is ruleset:
+            return _with_findings(hit[1], list(hit[1].findings))
     summary: dict[str, Any] = {"id": None, "name": None, "symmetry": None}
     declared: list[Finding] = []
     c = _board_center(width, height, protocol)
@@ -1279,7 +1288,18 @@ def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str
     summary.update(protocol=protocol.name, black=None, white=None)
     said = _not_followed_finding(protocol.name, why)
     course, seats = _course(record, ruleset, None, board)
-    return OpeningCheck(summary, [said, *seats, *declared], course)
+    check = OpeningCheck(summary, [said, *seats, *declared], course)
+    if key is not None:
+        if len(_NOT_FOLLOWED) >= _CHECKED_ENTRIES:
+            _NOT_FOLLOWED.clear()
+        # (its findings name no line: the declared id's are of move 3 without one)
+        _NOT_FOLLOWED[key] = (ruleset, _with_findings(check, list(check.findings)))
+    return check
+
+
+#: ``_not_followed`` checks of records without board events or setup, by what they depend on,
+#: with the ruleset they were made under (its id is in the key).  Cleared when full.
+_NOT_FOLLOWED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck]] = {}
 
 
 @functools.lru_cache(maxsize=64)
