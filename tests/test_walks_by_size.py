@@ -211,7 +211,8 @@ def test_records_past_the_bound_that_begin_alike_are_checked_alike() -> None:
     assert [f.code for f in first.findings] == ["unchecked", "opening-id-mismatch"]
     assert [f.code for f in past("h8 h9 j10 a1", "D3").findings] == ["unchecked"]
     other = past("h8 i9 j10")
-    assert other.opening is not None and other.opening["id"] != first.opening["id"]
+    assert other.opening is not None and first.opening is not None
+    assert other.opening["id"] != first.opening["id"]
     assert len(opening._NOT_FOLLOWED) == 3
 
 
