@@ -1268,13 +1268,14 @@ def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str
     height = record.height or record.width or ruleset.height
     board = _Events.of(record.opening_events).board if record.opening_events else {}
     key: tuple[Any, ...] | None = None
+    hit = None
     if not board and not record.setup:
         # what the check depends on then: the first three stones, the declared id, the size
         # (a hostile file's records past the bound on walks, by the ten thousand, begin alike)
         first = tuple(m.point for m in record.moves[:3])
         key = (id(ruleset), why, width, height, record.opening_id, first)
         hit = _NOT_FOLLOWED.get(key)
-        if hit is not None and hit[0] is ruleset:
+        if hit is not None and hit[0] is ruleset and hit[1] is not None:
             return _with_findings(hit[1], list(hit[1].findings))
     summary: dict[str, Any] = {"id": None, "name": None, "symmetry": None}
     declared: list[Finding] = []
@@ -1292,14 +1293,18 @@ def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str
     if key is not None:
         if len(_NOT_FOLLOWED) >= _CHECKED_ENTRIES:
             _NOT_FOLLOWED.clear()
-        # (its findings name no line: the declared id's are of move 3 without one)
-        _NOT_FOLLOWED[key] = (ruleset, _with_findings(check, list(check.findings)))
+        # kept from the second record that begins so on (records that all begin otherwise
+        # must not pay for a copy each); its findings name no line (the declared id's are of
+        # move 3 without one)
+        kept = None if hit is None else _with_findings(check, list(check.findings))
+        _NOT_FOLLOWED[key] = (ruleset, kept)
     return check
 
 
 #: ``_not_followed`` checks of records without board events or setup, by what they depend on,
-#: with the ruleset they were made under (its id is in the key).  Cleared when full.
-_NOT_FOLLOWED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck]] = {}
+#: with the ruleset they were made under (its id is in the key; ``None``: seen once).  Cleared
+#: when full.
+_NOT_FOLLOWED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck | None]] = {}
 
 
 @functools.lru_cache(maxsize=64)
