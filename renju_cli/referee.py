@@ -30,7 +30,7 @@ from renju_cli.judge import (
     Verdict,
     row_through,
 )
-from renju_cli.opening import Course, OpeningCheck, check_opening
+from renju_cli.opening import BOARD_EVENTS, Course, OpeningCheck, check_opening
 from renju_cli.record import MAIN_LINE, Color, Move, OpeningEvent, ParseProblem, Record
 from renju_cli.report import (
     CODES,
@@ -507,6 +507,22 @@ _MEMOS: dict[int, _Memo] = {}
 _UNSEEN = object()
 
 
+def _alike_for_the_board(a: list[OpeningEvent], b: list[OpeningEvent]) -> bool:
+    """Whether a replay of a record with the opening events ``b`` serves one with ``a``: the
+    same events, or neither with a rejection or a moved stone (the only events a replay reads
+    besides its course, which is compared apart: the lines of a tree whose leaves each say
+    their own swap were replayed whole, each)."""
+    if a == b:
+        return True
+    for e in a:
+        if e.kind in BOARD_EVENTS:
+            return False
+    for e in b:  # noqa: SIM110 (no generator: asked once per line)
+        if e.kind in BOARD_EVENTS:
+            return False
+    return True
+
+
 def _common_prefix(a: list[Move], b: list[Move], limit: int) -> int:
     """The length of the longest common prefix of ``a`` and ``b`` (at most ``limit``).  Equal
     moves replay alike; list comparison runs in C and takes shared objects at once, so this is
@@ -623,7 +639,7 @@ class _Replay:
             # (as many problems: they are the first findings, rewritten in place by
             # ``replay_line``; a comb of bad leaves says one of its own in each line)
             or len(record.problems) != len(old.problems)
-            or record.opening_events != old.opening_events
+            or not _alike_for_the_board(record.opening_events, old.opening_events)
             or course != self.course
         ):
             return None
