@@ -1530,14 +1530,21 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
 
 def _name_of_first_three(points: Sequence[Point | None], c: Point) -> Identified | None:
     """The opening named by the first three placed stones of ``points``, if they name one."""
-    first = tuple(p for p in points[:3] if p is not None)
-    return _identified(first, c) if len(first) == 3 else None
+    first = [p for p in points[:3] if p is not None]
+    if len(first) != 3:
+        return None
+    # (the lines of a tree begin with the same three stones: the last answer, kept whole in
+    # one tuple, as threads may ask at once)
+    global _LAST_IDENTIFIED
+    last = _LAST_IDENTIFIED
+    if last is not None and last[0] == first and last[1] == c:
+        return last[2]
+    ident = identify(first, c)
+    _LAST_IDENTIFIED = (first, c, ident)
+    return ident
 
 
-@functools.lru_cache(maxsize=4096)
-def _identified(first: tuple[Point, ...], c: Point) -> Identified | None:
-    # (the lines of a tree, the games of a collection, begin with the same three stones)
-    return identify(first, c)
+_LAST_IDENTIFIED: tuple[list[Point], Point, Identified | None] | None = None
 
 
 def _events_without_protocol(
