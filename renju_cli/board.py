@@ -105,10 +105,10 @@ class Geometry:
             row = range(base, base + width)
             self.index_of_point.update(zip(_ROWS[y][:width], row, strict=True))
             self.names[base : base + width] = _ROW_NAMES[y][:width]
-        #: the stones' keys are shared by every size (``_stone_keys``); the empty board's hash
+        #: the stones' keys are shared by every size (``_ZOBRIST``); the empty board's hash
         #: is the size's own, so that boards of two sizes with stones at the same indices do not
         #: share a hash (the judge's memo relies on it)
-        self.zobrist = _stone_keys(len(cells))
+        self.zobrist = _ZOBRIST
         self.empty_hash = _splitmix64((width << 40) | (height << 32) | 1 << 63)
 
 
@@ -116,15 +116,11 @@ class Geometry:
 #: a row's first ``width``.
 _ROWS = [[Point(x, y) for x in range(MAX_SIZE)] for y in range(MAX_SIZE)]
 _ROW_NAMES = [[p.name for p in row] for row in _ROWS]
-_ZOBRIST: list[tuple[int, int, int]] = []
-
-
-def _stone_keys(cells: int) -> list[tuple[int, int, int]]:
-    """The Zobrist keys of array indices by stone (``EMPTY`` 0), for at least ``cells``
-    indices: one table for every size, made as far as the biggest board asked."""
-    for i in range(len(_ZOBRIST), cells):
-        _ZOBRIST.append((0, _splitmix64(2 * i), _splitmix64(2 * i + 1)))
-    return _ZOBRIST
+#: The Zobrist keys of array indices by stone (``EMPTY`` 0), as far as the biggest board's array
+#: reaches: one table for every size, made at import (never grown while threads build boards).
+_ZOBRIST: list[tuple[int, int, int]] = [
+    (0, _splitmix64(2 * i), _splitmix64(2 * i + 1)) for i in range((MAX_SIZE + 3) * (MAX_SIZE + 1))
+]
 
 
 _GEOMETRIES: dict[tuple[int, int], Geometry] = {}

@@ -903,7 +903,7 @@ class _Events:
                 return last
         # a few events without a rejection or a moved stone: by what they say (the lines of a
         # tree whose leaves each say their own SW[1]..SW[4])
-        key = _said(events) if len(events) <= _SAID_EVENTS else None
+        key = _said(events) if _few(events) else None
         made = _SAID.get(key) if key is not None else None
         if made is None:
             made = _Events(events)
@@ -951,13 +951,24 @@ def _alike(a: OpeningEvent, b: OpeningEvent) -> bool:
     return a.kind == b.kind and a.after == b.after and a.value == b.value and a.points == b.points
 
 
+def _few(events: list[OpeningEvent]) -> bool:
+    """Whether ``events`` are few and small enough to key ``_SAID`` (an offer may name
+    thousands of points: a thousand such indexes kept 80 MB)."""
+    if len(events) > _SAID_EVENTS:
+        return False
+    for e in events:  # noqa: SIM110 (no generator: asked once per record)
+        if len(e.points) > _SAID_EVENTS:
+            return False
+    return True
+
+
 def _said(events: list[OpeningEvent]) -> tuple[object, ...]:
     """What ``events`` say, but for their lines (a key of ``_SAID``)."""
     return tuple((e.kind, e.after, e.value, *e.points) for e in events)
 
 
-#: Indexes of a few events (at most ``_SAID_EVENTS``), by what they say; none with a
-#: rejection or a moved stone, whose findings name the event's line.  Cleared when full.
+#: Indexes of a few events (``_few``), by what they say; none with a rejection or a moved stone,
+#: whose findings name the event's line.  Cleared when full.
 _SAID: dict[tuple[object, ...], _Events] = {}
 _SAID_EVENTS = 8
 _SAID_ENTRIES = 1024

@@ -218,3 +218,16 @@ def test_plain_move_lists_read_as_the_tokenizer_reads_them(
     assert fast_problem is None and slow_problem is None and fast_events == []
     assert slow[-1].point is None
     assert [dataclasses.astuple(m) for m in fast] == [dataclasses.astuple(m) for m in slow[:-1]]
+
+
+def test_one_table_of_stone_keys_serves_every_size_and_holds_no_key_twice() -> None:
+    # made at import, never grown: boards built by threads at once interleaved their appends
+    # to a table grown on demand, and two black stones could hash as the empty board (review)
+    from renju_cli import board as board_module
+
+    keys = board_module._ZOBRIST
+    assert all(Board(w, h).zobrist is keys for w, h in ((5, 5), (26, 26), (9, 23)))
+    assert len(keys) >= len(Board(26, 26).cells)
+    stones = [k for entry in keys for k in entry[1:]]
+    assert len(set(stones)) == len(stones) and 0 not in stones
+    assert len({Board(w, h).hash for w in range(5, 27) for h in range(5, 27)}) == 22 * 22

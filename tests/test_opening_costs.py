@@ -315,3 +315,17 @@ def test_records_of_the_same_events_on_other_lines_share_their_index(
     assert [[(f.code, f.line) for f in fs] for fs in found] == [
         [("reject-not-allowed", k)] for k in (1, 2, 3, 4)
     ]
+
+
+def test_indexes_of_big_offers_are_not_kept_by_what_they_say() -> None:
+    # an offer of thousands of points, in a thousand files: a thousand indexes kept 80 MB
+    # (review); the last index still serves the next record of the same events
+    from renju_cli.coords import Point
+    from renju_cli.record import OpeningEvent
+
+    small = [OpeningEvent("offers", 4, None, [Point(1, 1), Point(2, 2)], 1)]
+    big = [OpeningEvent("offers", 4, None, [Point(x, y) for x in range(15) for y in range(15)], 1)]
+    assert opening._few(small) and not opening._few(big)
+    opening._SAID.clear()
+    index = opening._Events.of(big)
+    assert not opening._SAID and opening._Events.of(list(big)) is index

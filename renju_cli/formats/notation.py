@@ -83,18 +83,18 @@ SNIFF_LINES = 10
 
 
 def sniff(head: bytes) -> int:
-    """1 when the first meaningful lines of ``head`` (``SNIFF_LINES``) read as move lists (or
-    begin with three moves): all of them, or, with two or more that do, all but one (or one in
-    ten): a damaged line is its record's parse-error, not the whole file (piped in, or with no
-    ``.txt`` to tell) one unreadable record.  When ``head`` may be cut, its last partial line
-    is not judged."""
+    """1 when the first meaningful line of ``head`` reads as a move list (or begins with three
+    moves); or, when it does not, when the next ones do, all but one (or one in ten) of the
+    first ``SNIFF_LINES``, two at least: a damaged first line is its record's parse-error, not
+    the whole file (piped in, or with no ``.txt`` to tell) one unreadable record.  When
+    ``head`` may be cut (a full detection buffer), its last partial line is not judged."""
     try:
         text = head.decode("utf-8")
     except UnicodeDecodeError:
         return 0
     lines = text.splitlines()
-    if len(lines) > 1 and not text.endswith(("\n", "\r")):
-        lines.pop()  # (maybe cut by the detection buffer)
+    if len(head) >= 4096 and len(lines) > 1 and not text.endswith(("\n", "\r")):
+        lines.pop()
     good = bad = 0
     for line in lines:
         body = line.split("#", 1)[0].strip()
@@ -105,14 +105,14 @@ def sniff(head: bytes) -> int:
             continue
         moves, _, problem = _parse_body(body, 1)
         if (moves and problem is None) or len(moves) >= 3:  # (three moves, then damage)
+            if not bad:
+                return 1  # the first meaningful line: a move list
             good += 1
         else:
             bad += 1
         if good + bad >= SNIFF_LINES:
             break
-    if good and (not bad or (good >= 2 and bad <= max(1, (good + bad) // 10))):
-        return 1
-    return 0
+    return 1 if good >= 2 and bad <= max(1, (good + bad) // 10) else 0
 
 
 def parse_moves(

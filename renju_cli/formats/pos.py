@@ -57,13 +57,14 @@ def sniff(head: bytes) -> int:
 
 def _damaged_text(head: bytes) -> bool:
     """Whether ``head`` is a move list with a stray control byte or two (a NUL, a Ctrl-Z):
-    UTF-8 text of points (``h8``), one control character in sixteen at most."""
+    UTF-8 text of two points (``h8``) or more, one control character in sixteen at most (a
+    damaged position's few bytes may read as one point: ``p1``)."""
     try:
         text = head.decode("utf-8")
     except UnicodeDecodeError:
         return False
     controls = sum(1 for c in text if not (c.isprintable() or c in "\t\n\r\f\v"))
-    return controls <= max(1, len(text) // 16) and _POINT_WORD.search(text) is not None
+    return controls <= max(1, len(text) // 16) and len(_POINT_WORD.findall(text)) >= 2
 
 
 #: A point as a move list writes it, standing alone.
