@@ -1593,3 +1593,44 @@ def test_an_ru_that_names_no_shipped_ruleset_is_said(ru: str) -> None:
     assert gm.notes[0].startswith("GM[1] is not gomoku/renju") and "(RU) names no" in gm.notes[0]
     (known,) = read("(;GM[4]RU[RIF];B[hh])")
     assert known.rule == "renju-rif" and not known.notes
+
+
+_NODE_NAMES = [b"B", b"W", b"SW", b"FA", b"5A", b"C", b"CA", b"AB", b"PL", b"XX", b"b", b"SZ"]
+_NODE_VALUES = [b"aa", b"hh", b"", b"1", b"x y", b"a\nb", b"GBK", b"15", b"zz", b"\xe9", b"("]
+_NODE_VALUES += [b"a\\]b", b"\n(;GM[4]"]
+
+
+@st.composite
+def _few_property_trees(draw: st.DrawFn) -> bytes:
+    """A tree of nodes of one to five properties of one value each, some odd."""
+    prop = st.tuples(st.sampled_from(_NODE_NAMES), st.sampled_from(_NODE_VALUES))
+    node = st.lists(prop, min_size=1, max_size=5).map(
+        lambda ps: b";" + b"".join(n + b"[" + v + b"]" for n, v in ps)
+    )
+    body = draw(st.sampled_from([b"", b"\n", b" "])).join(draw(st.lists(node, max_size=6)))
+    if draw(st.booleans()):
+        body += b"(" + draw(node) + b")(" + draw(node) + b")"
+    return b"(" + body + b")" + draw(st.sampled_from([b"", b"\n"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_few_property_trees(), min_size=1, max_size=4),
+    st.sampled_from([ReadOptions(), ReadOptions(encoding="gbk")]),
+)
+def test_nodes_of_a_few_plain_properties_read_as_the_slow_way_reads_them(
+    trees: list[bytes], options: ReadOptions
+) -> None:
+    # (red team 6: ``;W[aa]SW[1]`` took the parser's loop, property by property, in 40,960
+    # lines of a tree; such a node is now one match)
+    import re
+
+    data = b"".join(trees)
+    fast = list(sgf.read(io.BytesIO(data), "c.sgf", options))
+    real = sgf._FEW_PROPERTY_NODE
+    try:
+        sgf._FEW_PROPERTY_NODE = re.compile(rb"(?!x)x")  # (never matches)
+        slow = list(sgf.read(io.BytesIO(data), "c.sgf", options))
+    finally:
+        sgf._FEW_PROPERTY_NODE = real
+    assert fast == slow

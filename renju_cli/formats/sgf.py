@@ -142,6 +142,12 @@ _PLAIN_VALUE = re.compile(rb"\[([^\]\\]*)\]")
 #: is read alike whatever the charset (no lead byte) and cannot be unterminated (no ``(;`` in
 #: it), so ``_parse_node`` reads such a node in one match, not in two turns of its loop.
 _ONE_PROPERTY_NODE = re.compile(rb"([A-Za-z0-9]+)\[([^\]\\(\x80-\xff]*)\](?=[ \t\r\n\f\v]*[;()])")
+#: The same with a few such properties, one value each (``;W[aa]SW[1]``: a move and an opening
+#: event), read in one match and split by ``_FEW_PROPERTY``.
+_FEW_PROPERTY_NODE = re.compile(
+    rb"(?:[A-Za-z0-9]+\[[^\]\\(\x80-\xff]*\]){2,8}(?=[ \t\r\n\f\v]*[;()])"
+)
+_FEW_PROPERTY = re.compile(rb"([A-Za-z0-9]+)\[([^\]]*)\]")
 #: Properties whose values are short (points, numbers): one that spans a line starting with
 #: ``(;`` is taken as unterminated.
 _SHORT_PROPS = frozenset({"B", "W", "AB", "AW", "AE", "5A", "FA", "SZ", "GM", "FF", "SW", "CA"})
@@ -527,6 +533,17 @@ class _Parser:
             node.prop(ident, [value])
             end = one.end()
             self.line += data.count(b"\n", self.pos, end)  # (``_advance``, without a call)
+            self.pos = end
+            return node
+        few = _FEW_PROPERTY_NODE.match(data, self.pos)
+        if few is not None:
+            for raw, value in _FEW_PROPERTY.findall(few[0]):
+                ident = self._ident(raw)
+                if ident == "CA" and is_root:
+                    self._root_charset(value)
+                node.prop(ident, [value])
+            end = few.end()
+            self.line += data.count(b"\n", self.pos, end)
             self.pos = end
             return node
         n = len(data)
