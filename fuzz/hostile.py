@@ -18,6 +18,7 @@ Exit code 1 when a file breaks a bound or the tool fails (exit code 3 or a trace
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -25,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 MB = 1 << 20
@@ -276,6 +277,54 @@ def _siblings_with_events(size: int, rule: bytes, leaf: bytes) -> bytes:
         i += 1
 
 
+def _range_spellings() -> Iterator[bytes]:
+    # distinct values of at most 16 bytes naming near-full ranges of a 26x26 board, blanks
+    # around and inside (``_point`` strips them): 16 ranges, each spelled many ways
+    cores = [bytes([a, b, 58, c, d]) for a in b"ab" for b in b"ab" for c in b"yz" for d in b"yz"]
+    blanks = b" \t\r\x0b\x0c"
+
+    def spellings(core: bytes) -> Iterator[bytes]:
+        for n in range(12):
+            for pad in itertools.product(blanks, repeat=n):
+                for k in range(n + 1):
+                    yield bytes(pad[:k]) + core + bytes(pad[k:])
+
+    each = [spellings(c) for c in cores]
+    while True:
+        for g in each:
+            yield next(g)
+
+
+def _setup_memo_chain(size: int) -> bytes:
+    # a game per board size (26x26 to 23x23), each a chain of 4,096 nodes ``;AB[range]`` of
+    # distinct spellings (red team 7: a memo entry of 676 stones each, 2 GB)
+    sizes = [b"26", b"26:25", b"25:26", b"25", b"26:24", b"24:26", b"25:24", b"24:25", b"24"]
+    out = bytearray()
+    for sz in sizes:
+        values = _range_spellings()
+        game = b"(;SZ[%s]%s)\n" % (sz, b"".join(b";AB[%s]" % next(values) for _ in range(4096)))
+        if len(out) + len(game) > size:
+            break
+        out += game
+    return bytes(out) + b"\n" * (size - len(out))
+
+
+def _setup_distinct_ranges(size: int) -> bytes:
+    # one chain of ``;AB[range]`` nodes, 2,304 distinct ranges of 169-676 points in turn: the path
+    # takes 676 stones, every node's were made (60 million, 9 s) or remembered (191 MB)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    ranges = [
+        f"{letters[a]}{letters[b]}:{letters[c]}{letters[d]}".encode()
+        for a, b in itertools.product(range(6), repeat=2)
+        for c, d in itertools.product(range(18, 26), repeat=2)
+    ]
+    out, i = bytearray(b"(;SZ[26]"), 0
+    while len(out) < size - 12:
+        out += b";AB[%s]" % ranges[i % len(ranges)]
+        i += 1
+    return bytes(out) + b")"
+
+
 def _xml_games(size: int, game: bytes) -> bytes:
     return _fill(game, size, b"<?xml version='1.0'?><database><games>", b"</games></database>")
 
@@ -427,6 +476,9 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-pass-chain-then-variations": lambda n: _fill(
         b";B[]", n, b"(;SZ[26]AB[aa:zz]", b"(;W[aa])(;W[ab]))"
     ),
+    # red team 7: setup values that each name hundreds of stones, spelled anew in every node
+    "sgf-setup-memo-chain": _setup_memo_chain,
+    "sgf-setup-distinct-ranges": _setup_distinct_ranges,
     # red team 6a: opening events at each short game's root, or in each line of a tree
     "sgf-rif-sw-distinct": lambda n: _sgf_games_with_root(n, lambda i: b"RU[rif]SW[1]"),
     "sgf-protocol-cycle-sw": lambda n: _sgf_games_with_root(

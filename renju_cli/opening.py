@@ -1218,6 +1218,8 @@ def _stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[A
         return None
     declared = _declared(record)
     if declared:  # (checked against stones 1-3: ``_declared_id``)
+        if len(declared) > _DECLARED_KEPT:
+            return None  # (no opening is named so: not kept, by the thousand, in keys)
         reach = max(reach, 3)
     moves = record.moves
     return (
@@ -1228,6 +1230,12 @@ def _stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[A
         min(len(moves), reach),
         *[m.point for m in moves[:reach]],
     )
+
+
+#: Longest declared opening id kept in the keys of remembered checks: ids and names of the 26
+#: canonical openings are short, and a JSON Lines ``opening`` of 64 kB in each record of a run's
+#: files held 239 MB of keys and messages (red team 7).
+_DECLARED_KEPT = 64
 
 
 def walk_key(record: Record, ruleset: Ruleset) -> Hashable | None:
@@ -1280,7 +1288,7 @@ def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str
     board = _Events.of(record.opening_events).board if record.opening_events else {}
     key: tuple[Any, ...] | None = None
     hit = None
-    if not board and not record.setup:
+    if not board and not record.setup and len(record.opening_id or "") <= _DECLARED_KEPT:
         # what the check depends on then: the first three stones, the declared id, the size
         # (a hostile file's records past the bound on walks, by the ten thousand, begin alike)
         first = tuple(m.point for m in record.moves[:3])
@@ -1766,6 +1774,11 @@ def _declared(record: Record) -> str:
     return record.opening_id.strip() if record.opening_id else ""
 
 
+def _quoted_id(declared: str) -> str:
+    """A declared opening id as a message quotes it: by its first 40 characters."""
+    return repr(declared) if len(declared) <= 40 else repr(declared[:40]) + "..."
+
+
 def _declared_id(record: Record, ident: Identified | None, have_three: bool) -> list[Finding]:
     declared = _declared(record)
     if not declared:
@@ -1775,7 +1788,7 @@ def _declared_id(record: Record, ident: Identified | None, have_three: bool) -> 
         return [
             Finding(
                 "unchecked",
-                f"the record declares opening {declared!r}, which is not one of the 26 "
+                f"the record declares opening {_quoted_id(declared)}, which is not one of the 26 "
                 "canonical opening ids; it is not checked against the moves",
             )
         ]

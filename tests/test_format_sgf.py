@@ -403,10 +403,10 @@ def test_deep_comb_shares_moves_and_walks_each_node_once(monkeypatch: pytest.Mon
     calls = 0
     node_info = sgf._node_info
 
-    def counting(node: Any, ctx: Any) -> Any:
+    def counting(node: Any, ctx: Any, no_room: bool = False) -> Any:
         nonlocal calls
         calls += 1
-        return node_info(node, ctx)
+        return node_info(node, ctx, no_room)
 
     monkeypatch.setattr(sgf, "_node_info", counting)
     records = read(data)
@@ -1634,3 +1634,89 @@ def test_nodes_of_a_few_plain_properties_read_as_the_slow_way_reads_them(
     finally:
         sgf._FEW_PROPERTY_NODE = real
     assert fast == slow
+
+
+_SETUP_VALUES = [b"aa", b"aa:zz", b" aa : cc ", b"ab:ba", b"zz", b"", b"a", b"tt", b"aa:", b":bb"]
+_SETUP_VALUES += [b"bb:aa", b"ss:ss", b"qq"]
+
+
+@st.composite
+def _setup_trees(draw: st.DrawFn) -> bytes:
+    """Trees of setup nodes (``AB``/``AW``, several values, ranges, bad values) before and after
+    moves, on boards of 5x5 to 19x19: paths that fill the board and go on."""
+    size = draw(st.sampled_from([b"5", b"9", b"19", b"7:5"]))
+
+    def node() -> bytes:
+        if draw(st.integers(0, 3)) == 0:
+            return (
+                b";"
+                + draw(st.sampled_from([b"B", b"W"]))
+                + b"["
+                + draw(st.sampled_from([b"aa", b"bb", b"cc", b""]))
+                + b"]"
+            )
+        props = draw(st.lists(st.sampled_from([b"AB", b"AW", b"AE"]), min_size=1, max_size=2))
+        return b";" + b"".join(
+            p
+            + b"".join(
+                b"[" + v + b"]"
+                for v in draw(st.lists(st.sampled_from(_SETUP_VALUES), min_size=1, max_size=4))
+            )
+            for p in props
+        )
+
+    trunk = b"".join(node() for _ in range(draw(st.integers(0, 6))))
+    leaves = b"".join(b"(" + node() + node() + b")" for _ in range(draw(st.integers(0, 3))))
+    return b"(;SZ[" + size + b"]" + trunk + leaves + b")"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_setup_trees(), min_size=1, max_size=3))
+def test_setup_stones_a_full_path_cannot_take_are_counted_as_they_were_read(
+    trees: list[bytes],
+) -> None:
+    # past the board's points (or after a move) a path takes no more setup stones: a node's are
+    # counted and checked, not made (red team 7: 95,000 distinct ranges made 60 million stones,
+    # 9 s, or, remembered, 2 GB); the records are those of reading them all
+    data = b"".join(trees)
+    fast = list(sgf.read(io.BytesIO(data), "s.sgf", ReadOptions()))
+    real = sgf._node_info
+    try:
+        sgf._node_info = lambda node, ctx, no_room=False: real(node, ctx)
+        slow = list(sgf.read(io.BytesIO(data), "s.sgf", ReadOptions()))
+    finally:
+        sgf._node_info = real
+    assert fast == slow
+
+
+def test_the_memo_of_setup_values_is_bounded_by_its_stones(monkeypatch: pytest.MonkeyPatch) -> None:
+    # one range spelled thousands of ways (`` aa : zz``) held a memo entry of 676 stones each,
+    # 340 MB a size and 2 GB for 16 sizes; distinct ranges too (red team 7): spellings share one
+    # entry, and the memos of a file hold ``SETUP_MEMO_STONES`` stones at most
+    made: list[sgf._Memos] = []
+    real = sgf._Memos.__init__
+
+    def kept(self: sgf._Memos) -> None:
+        real(self)
+        made.append(self)
+
+    monkeypatch.setattr(sgf._Memos, "__init__", kept)
+    spellings = [b" " * i + b"aa" + b" " * j + b":zz" for i in range(6) for j in range(6)]
+    games = b"".join(b"(;SZ[26]AB[%s];B[hh])" % v for v in spellings)
+    records = read(games)
+    assert len(records) == 36 and all(len(r.setup) == 676 for r in records)
+    (memos,) = made
+    assert memos.setup_room == sgf.SETUP_MEMO_STONES - 676
+    made.clear()
+    ranges = [b"%c%c:zz" % (97 + x, 97 + y) for x in range(20) for y in range(20)]
+    # (each game padded with a comment: the file's budget grows with its bytes, 2 moves a
+    # byte, and each setup stone costs 2)
+    pad = b"C[" + b"x" * 1000 + b"]"
+    records = read(b"".join(b"(;SZ[26]%sAB[%s];B[hh])" % (pad, v) for v in ranges))
+    assert [len(r.setup) for r in records] == [
+        (26 - x) * (26 - y) for x in range(20) for y in range(20)
+    ]
+    (memos,) = made
+    held = sum(len(v) for _, setups, _ in memos._sized.values() for v in setups.values())
+    assert held == sgf.SETUP_MEMO_STONES - memos.setup_room
+    assert held <= sgf.SETUP_MEMO_STONES < sum(len(r.setup) for r in records)

@@ -318,3 +318,18 @@ def test_a_report_past_the_walk_steps_is_never_remembered() -> None:
     bound.next_record()  # (steps for one record more)
     said.append(_not_followed(referee.replay(copies[2], ruleset, bound).to_json()))
     assert said == [True, True, False]
+
+
+def test_a_long_declared_id_is_quoted_by_its_start_and_not_kept_in_keys() -> None:
+    # a JSON Lines "opening" of 64 kB in every record of a run's 200 files: its whole repr in
+    # each remembered check's finding, and in its key, 239 MB (red team 7)
+    rif = load("renju-rif")
+    protocol = opening.protocol_of(rif)
+    assert protocol is not None
+    record = parse_record("h8 h9 j10")
+    record.opening_id = "X" * 5000
+    assert opening._stones_key(record, rif, protocol) is None
+    (said,) = [f for f in check_opening(record, rif).findings if "declares" in f.message]
+    assert said.message.startswith("the record declares opening '" + "X" * 40 + "'...,")
+    record.opening_id = "D3"
+    assert opening._stones_key(record, rif, protocol) is not None

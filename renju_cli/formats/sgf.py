@@ -926,6 +926,10 @@ class _Memos:
         #: normalising the name cost as much as the rest of a short game's root (names of
         #: rules are short: a longer value is not kept)
         self.rules: dict[str, str | None] = {}
+        #: setup stones the memos of setups may still hold, all sizes together: a value of 5
+        #: bytes is up to 676 stones, and one range spelled 4,096 ways in 16 bytes each (blanks
+        #: around and inside) held 340 MB for one size, 2 GB for 16 (red team 7)
+        self.setup_room = SETUP_MEMO_STONES
         #: ``RE`` value -> its declared result (shared: ``_PathWalk.record`` gives each record
         #: a copy): every line of a tree repeats its root's, and the pattern match cost as much
         #: as the rest of the line's game info
@@ -943,6 +947,9 @@ class _Memos:
             known = self._sized[width, height] = ({}, {}, entries)
         return known
 
+
+#: Setup stones the memos of one file's setups hold at most (``_Memos.setup_room``).
+SETUP_MEMO_STONES = 1 << 16
 
 _MoveMemo = dict[tuple[str, bytes], tuple[str, Point | str | None]]
 _SetupMemo = dict[tuple[Color, bytes], tuple[tuple[Point, Color], ...]]
@@ -969,6 +976,7 @@ class _Ctx:
         self.max_events = max_events
         # the memos of the file (``_Memos``): those of points, by the board's size
         memos = memos if memos is not None else _Memos()
+        self.memos = memos
         self.moves, self.setups, self.memo_entries = memos.sized(width, height)
         self.rules = memos.rules
         self.results = memos.results
@@ -1135,6 +1143,57 @@ def _point(raw: bytes, ctx: _Ctx, allow_pass: bool) -> Point | str | None:
     return Point(x, ctx.height - 1 - row)
 
 
+def _count_setup(
+    ni: _NodeInfo, ident: str, values: list[bytes], ctx: _Ctx, line: int, counted: int
+) -> int:
+    """``_node_info``'s reading of a setup property for a path that takes no more stones: the
+    same problems, ``ni.setup`` holding one stone for them all (a path needs only to know that
+    the node has some), and the node's stones so far counted (returned), not made."""
+    points = ctx.width * ctx.height
+    color = BLACK if ident == "AB" else WHITE
+    for v in values:
+        if counted >= points:
+            if not any(p.message.startswith("more setup stones (AB/AW)") for p in ni.problems):
+                ni.problems.append(
+                    ParseProblem(
+                        "more setup stones (AB/AW) than the board has points; the rest are ignored",
+                        line=line,
+                    )
+                )
+            break
+        s = _setup_value(v)
+        a, colon, b = s.partition(b":")
+        pa = _point(a, ctx, allow_pass=False)
+        pb = _point(b, ctx, allow_pass=False) if colon else pa
+        if isinstance(pa, str) or (colon and pa is None):
+            ni.problems.append(
+                ParseProblem(f"{pa or 'bad coordinate'} in setup {ident}", line=line)
+            )
+            continue
+        if isinstance(pb, str) or (colon and pb is None):
+            ni.problems.append(
+                ParseProblem(f"{pb or 'bad coordinate'} in setup {ident}", line=line)
+            )
+            continue
+        if pa is None or pb is None:
+            continue  # an empty value: no stone
+        n = (abs(pa.x - pb.x) + 1) * (abs(pa.y - pb.y) + 1)
+        if n and not ni.setup:
+            ni.setup.append((pa, color))
+        counted += n
+    return counted
+
+
+def _setup_value(raw: bytes) -> bytes:
+    """A point list value as ``_point_list`` reads it, blanks around its points dropped: the
+    key of its memo (one range spelled 4,096 ways, `` aa : zz``, held a memo entry each)."""
+    s = raw.strip()
+    if b":" not in s:
+        return s
+    a, _, b = s.partition(b":")
+    return a.strip() + b":" + b.strip()
+
+
 def _point_list(raw: bytes, ctx: _Ctx) -> list[Point] | str:
     """A point list value: one point, or a compressed ``aa:cc`` rectangle."""
     s = raw.strip()
@@ -1258,15 +1317,19 @@ class _NodeInfo:
         self.player: str | None = None  # ``PL``: who plays next
 
 
-def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
+def _node_info(node: _Node, ctx: _Ctx, no_room: bool = False) -> _NodeInfo:
     """What a node adds to the path walked through it.  Not kept: a walk steps each node once
     (the paths after the first walk only their new nodes), and a long tree must not hold an
-    info per node besides the node."""
+    info per node besides the node.  ``no_room``: the path takes no more setup stones (as many
+    as the board has points, or a move played): the node's are counted and checked, not made
+    (``setup`` holds one for them all: a chain of 95,000 distinct ranges ``;AB[aa:zz]`` made
+    60 million stones that the path dropped, 9 s)."""
     ni = _NodeInfo()
     if node.problems:
         ni.problems.extend(node.problems)
     line = node.line
     too_many = False  # setup stones past the board's points (said once)
+    counted = 0  # the node's setup stones, when counted only (``no_room``)
     for ident, values in node.props or ():
         if ident in ("B", "W"):
             color = BLACK if ident == "B" else WHITE
@@ -1294,6 +1357,9 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
             )
         elif ident in ("AB", "AW"):
             color = BLACK if ident == "AB" else WHITE
+            if no_room:
+                counted = _count_setup(ni, ident, values, ctx, line, counted)
+                continue
             for v in values:
                 if len(ni.setup) >= ctx.width * ctx.height:  # a hostile node: 175,000 AB[aa]
                     if not too_many:
@@ -1306,6 +1372,7 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
                             )
                         )
                     break
+                v = _setup_value(v)  # (one key for every spelling of a range)
                 stones = ctx.setups.get((color, v))
                 if stones is None:
                     pts = _point_list(v, ctx)
@@ -1313,7 +1380,13 @@ def _node_info(node: _Node, ctx: _Ctx) -> _NodeInfo:
                         ni.problems.append(ParseProblem(f"{pts} in setup {ident}", line=line))
                         continue
                     stones = tuple((p, color) for p in pts)
-                    if len(v) <= _MEMO_KEY_BYTES and len(ctx.setups) < ctx.memo_entries:
+                    memos = ctx.memos
+                    if (
+                        len(v) <= _MEMO_KEY_BYTES
+                        and len(ctx.setups) < ctx.memo_entries
+                        and memos.setup_room >= len(stones)
+                    ):
+                        memos.setup_room -= len(stones)
                         ctx.setups[color, v] = stones
                 ni.setup.extend(stones)
         elif ident == "AE":
@@ -1762,7 +1835,7 @@ class _PathWalk:
                     self.player,
                 )
             )
-        ni = _node_info(node, ctx)
+        ni = _node_info(node, ctx, bool(moves) or len(self.setup) >= ctx.width * ctx.height)
         for ident, text in ni.info:
             if ident not in self.info:
                 self.info[ident] = text
