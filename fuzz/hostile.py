@@ -109,22 +109,29 @@ def _notation_point(p: bytes) -> bytes:
     return bytes([p[0]]) + str(15 - (p[1] - 0x61)).encode()
 
 
+def _spread(i: int, count: int, n: int = 225, base: int = 7) -> list[int]:
+    # ``count`` distinct numbers below ``n`` that tell record ``i`` from its neighbours: the
+    # counter's digits in ``base`` spread over them
+    out: list[int] = []
+    seen: set[int] = set()
+    k, step = i, 1
+    while len(out) < count:
+        m = (k + step * 37) % n
+        k //= base
+        step += 1
+        if m not in seen:
+            seen.add(m)
+            out.append(m)
+    return out
+
+
 def _distinct_lines(size: int, moves: int, line: Callable[[list[bytes]], bytes]) -> bytes:
     # records of ``moves`` distinct-ish moves each, no two alike (15x15 points, a counter's
     # digits spread over the moves); ``line`` writes one record in its format
     names = [f"{c}{r}".encode() for c in "abcdefghijklmno" for r in range(1, 16)]
     out, i = bytearray(), 0
     while len(out) < size:
-        points: list[bytes] = []
-        seen, k, step = set(), i, 1
-        while len(points) < moves:
-            n = (k + step * 37) % 225
-            k //= 7
-            step += 1
-            if n not in seen:
-                seen.add(n)
-                points.append(names[n])
-        out += line(points)
+        out += line([names[m] for m in _spread(i, moves)])
         i += 1
     return bytes(out[:size])
 
@@ -214,16 +221,7 @@ def _gomocup_distinct_short(size: int) -> bytes:
     # Gomocup openings of three to five stones, no two alike (every one its own record)
     out, i = bytearray(), 0
     while len(out) < size:
-        count, k, step = 3 + i % 3, i, 1
-        stones: list[bytes] = []
-        seen: set[int] = set()
-        while len(stones) < count:
-            n = (k + 37 * step) % 121
-            k //= 5
-            step += 1
-            if n not in seen:
-                seen.add(n)
-                stones.append(b"%d,%d" % (n % 11 - 5, n // 11 - 5))
+        stones = [b"%d,%d" % (m % 11 - 5, m // 11 - 5) for m in _spread(i, 3 + i % 3, 121, 5)]
         out += b", ".join(stones) + b"\n"
         i += 1
     return bytes(out[:size])
@@ -236,16 +234,7 @@ def _sgf_games_with_root(size: int, root: Callable[[int], bytes], moves: int = 3
     names = [bytes([x, y]) for x in b"abcdefghijklmno" for y in b"abcdefghijklmno"]
     out, i = bytearray(), 0
     while len(out) < size:
-        seen: set[int] = set()
-        nodes: list[bytes] = []
-        k, step = i, 1
-        while len(nodes) < moves:
-            n = (k + 37 * step) % 225
-            k //= 7
-            step += 1
-            if n not in seen:
-                seen.add(n)
-                nodes.append(b";%c[%s]" % (b"BW"[len(nodes) % 2], names[n]))
+        nodes = [b";%c[%s]" % (b"BW"[j % 2], names[m]) for j, m in enumerate(_spread(i, moves))]
         out += b"(;%s%s)\n" % (root(i), b"".join(nodes))
         i += 1
     return bytes(out[:size])

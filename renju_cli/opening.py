@@ -71,6 +71,7 @@ from renju_cli.board import BLACK, WHITE, Board
 from renju_cli.coords import COLUMNS, Point, center, parse_point
 from renju_cli.formats import AfterLast
 from renju_cli.judge import Judgements, WalkSteps
+from renju_cli.memo import remember
 from renju_cli.record import Color, OpeningEvent, Record, same_events
 from renju_cli.report import CODES, ERROR, INFO, MAX_FINDINGS, WARNING, Finding
 from renju_cli.ruleset import Ruleset
@@ -703,6 +704,15 @@ def lint(protocol: Protocol) -> list[str]:
 BOARD_EVENTS = ("reject", "relocate")
 
 
+def has_board_events(events: list[OpeningEvent]) -> bool:
+    """Whether ``events`` hold a rejection or a moved stone: the events that change the board
+    (the referee applies them; their findings name the event's line)."""
+    for e in events:  # noqa: SIM110 (no generator: asked once per record)
+        if e.kind in BOARD_EVENTS:
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class Course:
     """What the opening tells the replay beyond "stones alternate from black on one board".
@@ -908,9 +918,7 @@ class _Events:
         if made is None:
             made = _Events(events)
             if key is not None and not made.board:
-                if len(_SAID) >= _SAID_ENTRIES:
-                    _SAID.clear()
-                _SAID[key] = made
+                remember(_SAID, key, made, _SAID_ENTRIES)
         _LAST_EVENTS = made
         return made
 
@@ -1310,13 +1318,11 @@ def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str
     course, seats = _course(record, ruleset, None, board)
     check = OpeningCheck(summary, [said, *seats, *declared], course)
     if key is not None:
-        if len(_NOT_FOLLOWED) >= _CHECKED_ENTRIES:
-            _NOT_FOLLOWED.clear()
         # kept from the second record that begins so on (records that all begin otherwise
         # must not pay for a copy each); its findings name no line (the declared id's are of
         # move 3 without one)
         kept = None if hit is None else _with_findings(check, list(check.findings))
-        _NOT_FOLLOWED[key] = (ruleset, kept)
+        remember(_NOT_FOLLOWED, key, (ruleset, kept), _CHECKED_ENTRIES)
     return check
 
 
@@ -1444,9 +1450,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
         not ruleset.opening
         and not _declared(record)
         and restricted_seat(ruleset) is None
-        and not (
-            record.opening_events and any(e.kind in BOARD_EVENTS for e in record.opening_events)
-        )
+        and not (record.opening_events and has_board_events(record.opening_events))
     ):
         # no protocol and nothing recorded about the opening that a ruleset without one
         # judges (decisions and offers are only a protocol's): only its name (a batch of

@@ -30,7 +30,7 @@ from renju_cli.judge import (
     Verdict,
     row_through,
 )
-from renju_cli.opening import BOARD_EVENTS, Course, OpeningCheck, check_opening
+from renju_cli.opening import Course, OpeningCheck, check_opening, has_board_events
 from renju_cli.record import MAIN_LINE, Color, Move, OpeningEvent, ParseProblem, Record
 from renju_cli.report import (
     CODES,
@@ -512,15 +512,7 @@ def _alike_for_the_board(a: list[OpeningEvent], b: list[OpeningEvent]) -> bool:
     same events, or neither with a rejection or a moved stone (the only events a replay reads
     besides its course, which is compared apart: the lines of a tree whose leaves each say
     their own swap were replayed whole, each)."""
-    if a == b:
-        return True
-    for e in a:
-        if e.kind in BOARD_EVENTS:
-            return False
-    for e in b:  # noqa: SIM110 (no generator: asked once per line)
-        if e.kind in BOARD_EVENTS:
-            return False
-    return True
+    return a == b or not (has_board_events(a) or has_board_events(b))
 
 
 def _common_prefix(a: list[Move], b: list[Move], limit: int) -> int:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from renju_cli.memo import remember
 from renju_cli.record import DeclaredResult, SourceLocation
 
 ERROR = "error"
@@ -176,10 +177,7 @@ def _elided(unlisted: dict[tuple[str, str], int], listed: int, why: str = "") ->
         key = (listed, why, *unlisted.items())
         known = _ELIDED.get(key)
         if known is None:
-            known = _new_elided(unlisted, listed, why)
-            if len(_ELIDED) >= _ELIDED_ENTRIES:
-                _ELIDED.clear()
-            _ELIDED[key] = known
+            known = remember(_ELIDED, key, _new_elided(unlisted, listed, why), _ELIDED_ENTRIES)
         return known
     return _new_elided(unlisted, listed, why)
 

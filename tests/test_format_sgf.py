@@ -1172,26 +1172,32 @@ def _mostly(ordinary: list[bytes], odd: list[bytes]) -> st.SearchStrategy[bytes]
     return st.one_of(common, common, common, st.sampled_from(odd))
 
 
+_SOME_NAMES = _mostly(_NAMES, _ODD_NAMES)
+_SOME_VALUES = _mostly(_VALUES, _ODD_VALUES)
+
+
 @st.composite
-def _info_games(draw: st.DrawFn) -> bytes:
+def _info_games(
+    draw: st.DrawFn,
+    names: st.SearchStrategy[bytes] = _SOME_NAMES,
+    values: st.SearchStrategy[bytes] = _SOME_VALUES,
+    roots: tuple[bytes, ...] = (b"", b"SZ[15]", b"SZ[19]", b"SZ[17:15]"),
+    ends: tuple[bytes, ...] = (b"", b"\n", b" "),
+    most: int = 2,
+) -> bytes:
     """A game of a root of properties (odd ones too) and moves, followed by a line end or not,
-    repeated or not."""
+    repeated or not; ``most`` values a property, moves and repeats growing with it."""
     props = draw(
         st.lists(
-            st.tuples(
-                _mostly(_NAMES, _ODD_NAMES),
-                st.lists(_mostly(_VALUES, _ODD_VALUES), min_size=1, max_size=2),
-            ),
-            min_size=1,
-            max_size=5,
+            st.tuples(names, st.lists(values, min_size=1, max_size=most)), min_size=1, max_size=5
         )
     )
-    root = draw(st.sampled_from([b"", b"SZ[15]", b"SZ[19]", b"SZ[17:15]"]))
+    root = draw(st.sampled_from(roots))
     root += b"".join(name + b"".join(b"[" + v + b"]" for v in values) for name, values in props)
-    moves = draw(st.lists(_mostly(_MOVES, _ODD_MOVES), max_size=5))
+    moves = draw(st.lists(_mostly(_MOVES, _ODD_MOVES), max_size=3 + most))
     nodes = b"".join(b";%s[%s]" % (b"BW"[i % 2 : i % 2 + 1], v) for i, v in enumerate(moves))
-    game = b"(;" + root + nodes + b")" + draw(st.sampled_from([b"", b"\n", b" "]))
-    return game * draw(st.integers(1, 3))
+    game = b"(;" + root + nodes + b")" + draw(st.sampled_from(ends))
+    return game * draw(st.integers(1, 1 + most))
 
 
 @settings(max_examples=400, deadline=None)
@@ -1206,25 +1212,16 @@ _EVENT_NAMES = [b"SW", b"5A", b"FA", b"AE", b"RU", b"PB", b"SZ", b"AB"]
 _EVENT_VALUES = [b"1", b"2", b"x", b"hh", b"hhii", b"aa:bb", b"renju-rif", b"swap2", b"15", b""]
 
 
-@st.composite
-def _event_games(draw: st.DrawFn) -> bytes:
+def _event_games() -> st.SearchStrategy[bytes]:
     """A game whose root holds opening events (swaps, offers, declared counts), erased points
     and setup stones among game info, repeated on one line or on several."""
-    props = draw(
-        st.lists(
-            st.tuples(
-                st.sampled_from(_EVENT_NAMES),
-                st.lists(st.sampled_from(_EVENT_VALUES), min_size=1, max_size=3),
-            ),
-            min_size=1,
-            max_size=5,
-        )
+    return _info_games(
+        st.sampled_from(_EVENT_NAMES),
+        st.sampled_from(_EVENT_VALUES),
+        roots=(b"",),
+        ends=(b"", b"\n", b"\n\n"),
+        most=3,
     )
-    root = b"".join(name + b"".join(b"[" + v + b"]" for v in values) for name, values in props)
-    moves = draw(st.lists(_mostly(_MOVES, _ODD_MOVES), max_size=6))
-    nodes = b"".join(b";%s[%s]" % (b"BW"[i % 2 : i % 2 + 1], v) for i, v in enumerate(moves))
-    end = draw(st.sampled_from([b"", b"\n", b"\n\n"]))
-    return (b"(;" + root + nodes + b")" + end) * draw(st.integers(1, 4))
 
 
 @settings(max_examples=300, deadline=None)

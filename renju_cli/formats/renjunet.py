@@ -61,6 +61,7 @@ from renju_cli.formats import (
     text_cost,
     unreadable,
 )
+from renju_cli.memo import remember
 from renju_cli.record import (
     DeclaredResult,
     Move,
@@ -319,9 +320,7 @@ def ruleset_name(raw: str) -> str | None:
         return known  # type: ignore[return-value]
     name = _ruleset_name(raw)
     if len(raw) <= _NAME_CHARS:
-        if len(_NAMES) >= _NAMES_KEPT:
-            _NAMES.clear()
-        _NAMES[raw] = name
+        remember(_NAMES, raw, name, _NAMES_KEPT)
     return name
 
 

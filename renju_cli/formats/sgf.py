@@ -97,6 +97,7 @@ from renju_cli.formats import (
     text_cost,
     too_long,
 )
+from renju_cli.memo import remember
 from renju_cli.record import (
     BLACK,
     MAIN_LINE,
@@ -965,7 +966,7 @@ class _Ctx:
         decode: Callable[[bytes], str],
         max_string: int,
         max_events: int,
-        memos: _Memos | None = None,
+        memos: _Memos,
     ) -> None:
         self.width = width
         self.height = height
@@ -975,7 +976,6 @@ class _Ctx:
         #: one more than this of its offered points or ``SW`` values, for the walk to say so
         self.max_events = max_events
         # the memos of the file (``_Memos``): those of points, by the board's size
-        memos = memos if memos is not None else _Memos()
         self.memos = memos
         self.moves, self.setups, self.memo_entries = memos.sized(width, height)
         self.rules = memos.rules
@@ -1048,9 +1048,7 @@ def _make_decoder(ca: str | None, fallback: str | None) -> Callable[[bytes], str
     if known is None:
         known = _new_decoder(ca, fallback)
         if ca is None or len(ca) <= 4 * _MEMO_KEY_BYTES:  # (names of charsets are short)
-            if len(_DECODERS) >= _MEMO_ENTRIES:
-                _DECODERS.clear()
-            _DECODERS[key] = known
+            remember(_DECODERS, key, known, _MEMO_ENTRIES)
     return known
 
 
@@ -1089,9 +1087,7 @@ def _parse_size(raw: bytes | None, default: int) -> tuple[int, int] | str:
     if known is None:
         known = _size_of(raw)
         if len(raw) <= _MEMO_KEY_BYTES:  # (a few hundred values at most: sizes are short)
-            if len(_SIZES) >= _MEMO_ENTRIES:
-                _SIZES.clear()
-            _SIZES[raw] = known
+            remember(_SIZES, raw, known, _MEMO_ENTRIES)
     return known
 
 
@@ -1143,47 +1139,6 @@ def _point(raw: bytes, ctx: _Ctx, allow_pass: bool) -> Point | str | None:
     return Point(x, ctx.height - 1 - row)
 
 
-def _count_setup(
-    ni: _NodeInfo, ident: str, values: list[bytes], ctx: _Ctx, line: int, counted: int
-) -> int:
-    """``_node_info``'s reading of a setup property for a path that takes no more stones: the
-    same problems, ``ni.setup`` holding one stone for them all (a path needs only to know that
-    the node has some), and the node's stones so far counted (returned), not made."""
-    points = ctx.width * ctx.height
-    color = BLACK if ident == "AB" else WHITE
-    for v in values:
-        if counted >= points:
-            if not any(p.message.startswith("more setup stones (AB/AW)") for p in ni.problems):
-                ni.problems.append(
-                    ParseProblem(
-                        "more setup stones (AB/AW) than the board has points; the rest are ignored",
-                        line=line,
-                    )
-                )
-            break
-        s = _setup_value(v)
-        a, colon, b = s.partition(b":")
-        pa = _point(a, ctx, allow_pass=False)
-        pb = _point(b, ctx, allow_pass=False) if colon else pa
-        if isinstance(pa, str) or (colon and pa is None):
-            ni.problems.append(
-                ParseProblem(f"{pa or 'bad coordinate'} in setup {ident}", line=line)
-            )
-            continue
-        if isinstance(pb, str) or (colon and pb is None):
-            ni.problems.append(
-                ParseProblem(f"{pb or 'bad coordinate'} in setup {ident}", line=line)
-            )
-            continue
-        if pa is None or pb is None:
-            continue  # an empty value: no stone
-        n = (abs(pa.x - pb.x) + 1) * (abs(pa.y - pb.y) + 1)
-        if n and not ni.setup:
-            ni.setup.append((pa, color))
-        counted += n
-    return counted
-
-
 def _setup_value(raw: bytes) -> bytes:
     """A point list value as ``_point_list`` reads it, blanks around its points dropped: the
     key of its memo (one range spelled 4,096 ways, `` aa : zz``, held a memo entry each)."""
@@ -1194,18 +1149,25 @@ def _setup_value(raw: bytes) -> bytes:
     return a.strip() + b":" + b.strip()
 
 
-def _point_list(raw: bytes, ctx: _Ctx) -> list[Point] | str:
-    """A point list value: one point, or a compressed ``aa:cc`` rectangle."""
+def _corners(raw: bytes, ctx: _Ctx) -> tuple[Point, Point] | str:
+    """A point list value's rectangle: its two corners (one point: twice), or why not."""
     s = raw.strip()
-    if b":" not in s:
-        p = _point(s, ctx, allow_pass=False)
-        return p if isinstance(p, str) else [p] if p is not None else []
-    a, _, b = s.partition(b":")
-    pa, pb = _point(a, ctx, allow_pass=False), _point(b, ctx, allow_pass=False)
+    a, colon, b = s.partition(b":")
+    pa = _point(a, ctx, allow_pass=False)
+    pb = _point(b, ctx, allow_pass=False) if colon else pa
     if isinstance(pa, str) or pa is None:
         return pa or "bad coordinate"
     if isinstance(pb, str) or pb is None:
         return pb or "bad coordinate"
+    return pa, pb
+
+
+def _point_list(raw: bytes, ctx: _Ctx) -> list[Point] | str:
+    """A point list value: one point, or a compressed ``aa:cc`` rectangle."""
+    corners = _corners(raw, ctx)
+    if isinstance(corners, str):
+        return corners
+    pa, pb = corners
     return [
         Point(x, y)
         for y in range(max(pa.y, pb.y), min(pa.y, pb.y) - 1, -1)
@@ -1329,7 +1291,7 @@ def _node_info(node: _Node, ctx: _Ctx, no_room: bool = False) -> _NodeInfo:
         ni.problems.extend(node.problems)
     line = node.line
     too_many = False  # setup stones past the board's points (said once)
-    counted = 0  # the node's setup stones, when counted only (``no_room``)
+    counted = 0  # the node's setup stones (made, or counted only: ``no_room``)
     for ident, values in node.props or ():
         if ident in ("B", "W"):
             color = BLACK if ident == "B" else WHITE
@@ -1357,11 +1319,8 @@ def _node_info(node: _Node, ctx: _Ctx, no_room: bool = False) -> _NodeInfo:
             )
         elif ident in ("AB", "AW"):
             color = BLACK if ident == "AB" else WHITE
-            if no_room:
-                counted = _count_setup(ni, ident, values, ctx, line, counted)
-                continue
             for v in values:
-                if len(ni.setup) >= ctx.width * ctx.height:  # a hostile node: 175,000 AB[aa]
+                if counted >= ctx.width * ctx.height:  # a hostile node: 175,000 AB[aa]
                     if not too_many:
                         too_many = True
                         ni.problems.append(
@@ -1373,6 +1332,16 @@ def _node_info(node: _Node, ctx: _Ctx, no_room: bool = False) -> _NodeInfo:
                         )
                     break
                 v = _setup_value(v)  # (one key for every spelling of a range)
+                if no_room:  # counted and checked, not made: one stone stands for them all
+                    corners = _corners(v, ctx)
+                    if isinstance(corners, str):
+                        ni.problems.append(ParseProblem(f"{corners} in setup {ident}", line=line))
+                        continue
+                    (ax, ay), (bx, by) = corners
+                    if not ni.setup:
+                        ni.setup.append((corners[0], color))
+                    counted += (abs(ax - bx) + 1) * (abs(ay - by) + 1)
+                    continue
                 stones = ctx.setups.get((color, v))
                 if stones is None:
                     pts = _point_list(v, ctx)
@@ -1389,6 +1358,7 @@ def _node_info(node: _Node, ctx: _Ctx, no_room: bool = False) -> _NodeInfo:
                         memos.setup_room -= len(stones)
                         ctx.setups[color, v] = stones
                 ni.setup.extend(stones)
+                counted += len(stones)
         elif ident == "AE":
             ni.erase = True
         elif ident == "PL":
@@ -1544,9 +1514,7 @@ class _Contexts:
                 )
             self.key, self.notes = key, notes
             if all(v is None or len(v) <= self.KEY_BYTES for v in key):
-                if len(self.known) >= self.CONTEXTS:
-                    self.known.clear()
-                self.known[key] = (self.ctx, notes)
+                remember(self.known, key, (self.ctx, notes), self.CONTEXTS)
         return self.ctx, self.notes
 
 
@@ -2269,8 +2237,8 @@ def _info_root(
 ) -> tuple[_Ctx, _PathWalk] | None:
     """The context of an info game whose root properties are ``span``, and the walk of its root
     node, the node the parser makes of it; ``None`` when the parser would read it otherwise.
-    From the second game in a row with the same root on, the walk can be rewound and is kept
-    (``_Contexts.root``): the games after it take it as it is, with no node made or walked."""
+    From the second game with the same root on, the walk can be rewound and is kept
+    (``_Contexts.roots``): the games after it take it as it is, with no node made or walked."""
     known = contexts.roots.get(span)
     if known is not None and known[1] is not None:
         return known[0], known[1]
@@ -2305,9 +2273,7 @@ def _info_root(
     # (its opening events hold the root's line: ``_short_game`` gives them the game's)
     keep = again and not walk.problems and len(walk.notes) == len(tree_notes)
     if len(span) <= contexts.ROOT_BYTES:
-        if len(contexts.roots) >= contexts.CONTEXTS:
-            contexts.roots.clear()
-        contexts.roots[span] = (ctx, walk if keep else None)
+        remember(contexts.roots, span, (ctx, walk if keep else None), contexts.CONTEXTS)
     return ctx, walk
 
 
