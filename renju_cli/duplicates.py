@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import cast
 
 from renju_cli.coords import Point
+from renju_cli.memo import remember
 from renju_cli.record import Color, Record, SourceLocation
 from renju_cli.report import Finding
 from renju_cli.ruleset import Ruleset
@@ -97,10 +98,7 @@ def game_key(record: Record, ruleset: Ruleset) -> bytes | None:
         seen = (width, height, tuple(stones), tuple(played))
         key = _KEYS.get(seen)
         if key is None:
-            key = _key_of_codes(stones, played, width, height)
-            if len(_KEYS) >= _KEYS_KEPT:
-                _KEYS.clear()
-            _KEYS[seen] = key
+            key = remember(_KEYS, seen, _key_of_codes(stones, played, width, height), _KEYS_KEPT)
         return key
     # a stone off the board: the symmetries worked out stone by stone
     setup, moves = _stones(record)

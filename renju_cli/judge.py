@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from renju_cli.board import BLACK, EMPTY, LINE_PAD, WALL, WHITE, Board, Geometry
+from renju_cli.memo import remember
 
 OVERLINE = "overline"
 DOUBLE_FOUR = "double-four"
@@ -187,11 +188,9 @@ class LineTable:
         if f is None:
             mask = (1 << self.width) - 1
             f = analyze_window(key & mask, key >> self.width, self.r, self.k, self.exact)
-            if len(self.table) >= WINDOW_LIMIT:
-                # (a long five's windows are many: a five of 10 on 26x26 met millions; the
-                # memory stays bounded, as for the raw windows below)
-                self.table.clear()
-            self.table[key] = f
+            # (a long five's windows are many: a five of 10 on 26x26 met millions; the memory
+            # stays bounded, as for the raw windows below)
+            remember(self.table, key, f, WINDOW_LIMIT)
         return f
 
 
@@ -363,9 +362,7 @@ class WindowTable:
                 + FOUR_UNIT * min(len(f.fours), 3)
                 + THREE_UNIT * min(len({mask for _, mask in f.threes}), 3)
             )
-            if len(self._by_key) >= WINDOW_LIMIT:
-                self._by_key.clear()
-            known = self._by_key[key] = (f, code)
+            known = remember(self._by_key, key, (f, code), WINDOW_LIMIT)
         return known
 
     def code(self, raw: int) -> int:
@@ -375,19 +372,14 @@ class WindowTable:
 
     def new_code(self, raw: int) -> int:
         """``code`` of a raw window not in ``codes`` yet (the hot path looked it up already)."""
-        if len(self.codes) >= CODE_LIMIT:
-            self.codes.clear()
-        code = self.codes[raw] = self._known(raw)[1]
-        return code
+        return remember(self.codes, raw, self._known(raw)[1], CODE_LIMIT)
 
     def facts_of(self, raw: int) -> LineFacts:
         """The facts of a raw window (remembered too: the double-three recursion reads the
         facts of every point it judges)."""
         facts = self.facts.get(raw)
         if facts is None:
-            if len(self.facts) >= WINDOW_LIMIT:
-                self.facts.clear()
-            facts = self.facts[raw] = self._known(raw)[0]
+            facts = remember(self.facts, raw, self._known(raw)[0], WINDOW_LIMIT)
         return facts
 
 

@@ -641,10 +641,7 @@ def protocol_of(ruleset: Ruleset) -> Protocol | None:
             compiled = compile_protocol(raw, ruleset.name)
         except ProtocolError as e:
             compiled = e
-        if len(_PROTOCOLS) > 256:
-            _PROTOCOLS.clear()
-        hit = (raw, ruleset.name, compiled)
-        _PROTOCOLS[id(raw)] = hit
+        hit = remember(_PROTOCOLS, id(raw), (raw, ruleset.name, compiled), 256)
     if isinstance(hit[2], ProtocolError):
         raise hit[2]
     return hit[2]
@@ -1130,12 +1127,12 @@ def check_opening(
     if steps is not None and steps.left <= 0:
         return _walked(record, ruleset, steps)  # (named only: never remembered)
     check = _walked(record, ruleset, steps)
-    if len(_CHECKED) >= _CHECKED_ENTRIES:
-        _CHECKED.clear()
     # kept in containers of its own, the findings shared (nothing changes a finding once
     # made): records that all begin differently (a hostile batch of distinct games) must not
     # pay for a copy each, nor for a second walk of stones seen twice
-    _CHECKED[key] = (ruleset, _with_findings(check, list(check.findings)))
+    remember(
+        _CHECKED, key, (ruleset, _with_findings(check, list(check.findings))), _CHECKED_ENTRIES
+    )
     return check
 
 
@@ -1660,15 +1657,12 @@ def rules_for(ruleset: Ruleset, holders: tuple[str | None, str | None]) -> Rules
         return ruleset
     hit = _EXCHANGED.get(id(ruleset))
     if hit is None or hit[0] is not ruleset:
-        if len(_EXCHANGED) > 64:
-            _EXCHANGED.clear()
         swapped = dataclasses.replace(
             ruleset,
             overline={"black": ruleset.overline["white"], "white": ruleset.overline["black"]},
             forbidden={"black": ruleset.forbidden["white"], "white": ruleset.forbidden["black"]},
         )
-        hit = (ruleset, swapped)
-        _EXCHANGED[id(ruleset)] = hit
+        hit = remember(_EXCHANGED, id(ruleset), (ruleset, swapped), 64)
     return hit[1]
 
 
@@ -1948,9 +1942,7 @@ class _ByIdentity:
         if hit is not None and hit[0] is steps:
             return cast(_T, hit[1])
         value = make()
-        if len(self._hits) > 1024:
-            self._hits.clear()
-        self._hits[id(steps), extra] = (steps, value)
+        remember(self._hits, (id(steps), extra), (steps, value), 1024)
         return value
 
 
@@ -2040,9 +2032,9 @@ def _region_words(ctx: _Context, step: Step, state: _State, number: int, point: 
     words = (
         f"{_move_words(state, number, point)} is not {step.region.words()} ({_where(ctx, step)})"
     )
-    if len(_REGION_WORDS) >= 1 << 16:
-        _REGION_WORDS.clear()
-    _REGION_WORDS[key] = (step, words)  # (the step kept: its id is never another's)
+    remember(
+        _REGION_WORDS, key, (step, words), 1 << 16
+    )  # (the step kept: its id is never another's)
     return words
 
 

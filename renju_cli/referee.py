@@ -30,6 +30,7 @@ from renju_cli.judge import (
     Verdict,
     row_through,
 )
+from renju_cli.memo import remember
 from renju_cli.opening import Course, OpeningCheck, check_opening, has_board_events
 from renju_cli.record import MAIN_LINE, Color, Move, OpeningEvent, ParseProblem, Record
 from renju_cli.report import (
@@ -384,9 +385,7 @@ class _Memo:
     def of(cls, ruleset: Ruleset) -> _Memo:
         memo = _MEMOS.get(id(ruleset))
         if memo is None or memo.ruleset is not ruleset:
-            if len(_MEMOS) >= MEMO_RULESETS:
-                _MEMOS.clear()
-            memo = _MEMOS[id(ruleset)] = _Memo(ruleset)
+            memo = remember(_MEMOS, id(ruleset), _Memo(ruleset), MEMO_RULESETS)
         return memo
 
     def takes(self, record: Record) -> bool:
@@ -488,9 +487,7 @@ class _Memo:
 
     def put(self, key: tuple[object, ...], template: _Template | None) -> None:
         """Remember ``key``'s template, or (``None``) that it was seen once."""
-        if len(self.reports) >= MEMO_SIZE:
-            self.reports.clear()
-        self.reports[key] = template
+        remember(self.reports, key, template, MEMO_SIZE)
 
 
 def _small_events(events: list[OpeningEvent]) -> bool:
@@ -1081,9 +1078,7 @@ class _Replay:
                 else:
                     detail = _describe(board, verdict, kinds)
                     if remembered:
-                        if len(_DETAILS) >= 4096:
-                            _DETAILS.clear()
-                        _DETAILS[key] = detail
+                        remember(_DETAILS, key, detail, 4096)
             return f"{color} {point.name} makes {detail}{after}{tail}"
 
         claimed = policy not in ("lose", "reject")  # a foul only if the opponent claims it
@@ -1198,11 +1193,7 @@ def _judge_of(ruleset: Ruleset) -> Judge:
     hit = _JUDGES.get(id(ruleset))
     if hit is not None and hit[0] is ruleset:
         return hit[1]
-    if len(_JUDGES) > 64:
-        _JUDGES.clear()
-    judge = ruleset.judge()
-    _JUDGES[id(ruleset)] = (ruleset, judge)
-    return judge
+    return remember(_JUDGES, id(ruleset), (ruleset, ruleset.judge()), 64)[1]
 
 
 def _declared_words(winner: str | None) -> str:
