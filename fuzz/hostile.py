@@ -436,6 +436,10 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-junk-nodes": lambda n: _fill(b";!\n", n, b"(;SZ[15]", b")"),
     "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),
+    # one property of half a million values (red team 8: the values' group kept state for
+    # backtracking, 152 MB)
+    "sgf-empty-values": lambda n: _fill(b"[]", n, b"(;GM[4]XX", b";B[hh])"),
+    "sgf-empty-move-values": lambda n: _fill(b"[] ", n, b"(;GM[4];B", b")"),
     "psq-many-moves": lambda n: _fill(b"1,1,0\n", n, b"Piskvorky 20x20, 11:11, 0\n"),
     "psq-huge-numbers": lambda n: _fill(b"999999,999999,999999999999\n", n, b"Piskvorky 26x26\n"),
     # one line of digits after the moves, ending in a letter: a pattern with two stars around
@@ -486,6 +490,14 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-nested-variations-wide": _nested_variations_wide,
     "gomocup-distinct-short": _gomocup_distinct_short,
     "playok-many-tags": lambda n: _fill(b'[Site "PlayOK"]\n', n),
+    # one tag value of 1 MB, of letters or of escaped quotes: a repeated group of the tag's
+    # pattern kept 180 bytes a character for backtracking (red team 8: 200 MB)
+    "playok-huge-tag-value": lambda n: _fill(
+        b"x", n, b'[Site "PlayOK"]\n[Black "', b'"]\n\n1. h8 h9 1-0\n'
+    ),
+    "playok-huge-escaped-tag-value": lambda n: _fill(
+        b'\\"', n, b'[Site "PlayOK"]\n[Black "', b'"]\n\n1. h8 h9 1-0\n'
+    ),
     "playok-open-comment": lambda n: _fill(b"x ", n, b'[Site "PlayOK"]\n\n1. h8 {'),
     # a comment after a move, 200,000 times: each was appended to the text so far (quadratic)
     "playok-comments": lambda n: _fill(

@@ -487,6 +487,30 @@ def test_a_big_file_of_blank_lines_cut_for_workers_is_one_unreadable_record(
     assert "no record found" in reports[0].findings[0].message
 
 
+@pytest.mark.parametrize(
+    ("name", "fmt"),
+    [
+        ("playok-huge-tag-value", "playok"),
+        ("playok-huge-escaped-tag-value", "playok"),
+        ("sgf-empty-values", "sgf"),
+        ("sgf-empty-move-values", "sgf"),
+    ],
+)
+def test_long_repeats_in_one_value_or_property_take_no_memory_per_repeat(
+    name: str, fmt: str
+) -> None:
+    # a PlayOK tag value of 256 kB, an SGF property of 87,000-131,000 values: the patterns'
+    # repeats are possessive; a repeat that may backtrack kept ~180 bytes a turn (46 MB here,
+    # 200 MB at 1 MB: red team 8)
+    data = hostile.HOSTILE[name](256 << 10)
+    recs, peak = read_traced(data, fmt)
+    assert recs and all(r.format == fmt for r in recs)
+    assert peak < 24 << 20
+    if fmt == "playok":
+        (rec,) = recs
+        assert len(rec.metadata["black"]) > 100_000 and [m.token for m in rec.moves] == ["h8", "h9"]
+
+
 # -- every hostile file, small ------------------------------------------------------------------
 @pytest.mark.parametrize("name", sorted(hostile.HOSTILE))
 def test_hostile_files_are_read_within_loose_bounds(name: str) -> None:

@@ -135,8 +135,10 @@ _RESYNC_GAME = re.compile(rb"\n[ \t]*\([ \t]*;[ \t]*(?:GM|FF|SZ|CA)[ \t]*\[")
 _MEMO_ENTRIES = 4096
 _MEMO_KEY_BYTES = 16
 #: A property with plain values (no escapes), and one value: read in one go (a hostile node may
-#: hold hundreds of thousands of ``AB[..]``, each many Python loop turns otherwise)
-_PLAIN_PROPERTY = re.compile(rb"([A-Za-z0-9]+)[ \t\r\n\f\v]*((?:\[[^\]\\]*\][ \t\r\n\f\v]*)+)")
+#: hold hundreds of thousands of ``AB[..]``, each many Python loop turns otherwise).  The
+#: values' repeat is possessive: ``re`` keeps state for each turn of a group it may backtrack
+#: into (half a million ``[]`` took 140 MB), and a value cannot end anywhere but at a "]".
+_PLAIN_PROPERTY = re.compile(rb"([A-Za-z0-9]+)[ \t\r\n\f\v]*((?:\[[^\]\\]*+\][ \t\r\n\f\v]*+)++)")
 _PLAIN_VALUE = re.compile(rb"\[([^\]\\]*)\]")
 #: The usual node (``;B[hh]``, and every tree of a collection of tiny games): one property with
 #: one value, then the next node or a variation.  A value of ASCII bytes without ``\\`` or ``(``
