@@ -436,6 +436,12 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-junk-nodes": lambda n: _fill(b";!\n", n, b"(;SZ[15]", b")"),
     "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),
+    # a new charset named in every game: Python tried to import a codec module for each name,
+    # and remembered every name for the life of the process (red team 8: 2.1 s, and 3.7 MB
+    # a file that a batch never gave back)
+    "sgf-distinct-charsets": lambda n: b"".join(
+        b"(;CA[cp%d]C[\xe9];B[hh])" % i for i in range(n // 24)
+    ),
     # one property of half a million values (red team 8: the values' group kept state for
     # backtracking, 152 MB)
     "sgf-empty-values": lambda n: _fill(b"[]", n, b"(;GM[4]XX", b";B[hh])"),
@@ -676,6 +682,14 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     # -- shapes of the red-team of stop 15 (opening events, notes, dense positions) --
     # games whose </game> is missing: each is one unreadable record, the next game is read
     "renjunet-unclosed-games": lambda n: _xml_games(n, b"<game><move>h8 h9 i10</move>"),
+    # an XML syntax error in every game, or in every other one: each a resync (a fresh parser
+    # and a scan after the error, twice a record); at most 4096 + one per 256 bytes
+    "renjunet-damaged-every-game": lambda n: _xml_games(n, b"<game>&</game>\n"),
+    "renjunet-damaged-every-other-game": lambda n: _xml_games(
+        n,
+        b"<game><move>h8 h9 i10</move></game>\n"
+        b"<game><info>Smith & Jones</info><move>h8 h9</move></game>\n",
+    ),
     # one game's swap flags / fifth-move offers a megabyte long (a million opening events)
     "renjunet-swap-attribute": lambda n: _xml_game_attribute(n, b"swap", b"s-"),
     "renjunet-alt-attribute": lambda n: _xml_game_attribute(n, b"alt", b"a1 "),

@@ -738,10 +738,11 @@ def test_a_megabyte_of_sections_never_closed_is_read_quickly(one: str) -> None:
     """Each section is looked at to the end of the file once: then where the sections end is
     known, and every later one never closed is text at once."""
     data = ("<database><games>\n" + one * (1_000_000 // len(one))).encode()
+    options = ReadOptions().for_file(len(data))  # (8,002 resyncs, the bound for its size)
     start = time.perf_counter()
-    recs = read_bytes(data)
+    recs = read_bytes(data, options)
     assert time.perf_counter() - start < 1.0
-    assert len(recs) == renjunet.MAX_RESYNCS + 1 and all(r.unreadable for r in recs)
+    assert len(recs) == options.max_resyncs + 1 and all(r.unreadable for r in recs)
     # one record per game, at its line (but the last: its error's)
     starts = [int(r.problems[0].message.split("starts at line ")[1].split()[0]) for r in recs]
     assert starts == list(range(2, len(recs) + 2))
@@ -976,15 +977,41 @@ def test_resync_keeps_the_move_budget_counted_at_the_files_byte() -> None:
     assert seen == ends
 
 
-def test_resyncs_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(renjunet, "MAX_RESYNCS", 3)
+def test_resyncs_are_bounded() -> None:
     text = "<database><games>\n" + "<game><info>&</info></game>\n" * 10 + "</games></database>"
-    recs = read_text(text)
+    recs = read_text(text, ReadOptions(max_resyncs=3, bytes_per_resync=0))  # (--limit resyncs=3)
     assert len(recs) == 4 and all(r.unreadable for r in recs)
     assert [r.source.line for r in recs] == [2, 3, 4, 5]
     assert all("reading resumed at line" in r.problems[0].message for r in recs[:3])
     last = recs[3].problems[0].message
     assert "more than 3 XML syntax errors: the rest of the file is not read" in last
+
+
+def test_resyncs_are_bounded_by_the_files_size() -> None:
+    # a database of good games, every other one damaged (red team 8: past a fixed 1,000
+    # errors the rest of the file was not read, a third of a megabyte's good games lost):
+    # 4096 + one per 256 bytes; a database whose games all take 256 bytes or more is read
+    # whole however damaged
+    good = "<game><move>h8 h9 i10</move></game>\n"
+    bad = "<game><info>Smith & Jones</info><move>h8 h9</move></game>\n"
+    data = ("<database><games>\n" + (good + bad) * 3000 + "</games></database>").encode()
+    options = ReadOptions().for_file(len(data))
+    assert options.max_resyncs == 4096 + len(data) // 256
+    recs = read_bytes(data, options)
+    assert len(recs) == 6000 and [r.unreadable for r in recs] == [False, True] * 3000
+    # past the bound by size, the record that ends the file says how the bound is counted
+    text = "<database><games>\n" + "<game>&</game>\n" * 5000 + "</games></database>"
+    tiny = ReadOptions().for_file(1000)
+    recs = read_text(text, tiny)
+    assert len(recs) == tiny.max_resyncs + 1 == 4100
+    assert (
+        recs[-1]
+        .problems[0]
+        .message.endswith(
+            "more than 4099 XML syntax errors (at most 4096 + one per 256 bytes of the file; "
+            "--limit resyncs=N sets the bound): the rest of the file is not read"
+        )
+    )
 
 
 def test_resync_needs_a_short_enclosing_prefix() -> None:
@@ -1003,10 +1030,11 @@ def test_resync_needs_a_short_enclosing_prefix() -> None:
 
 def test_a_megabyte_of_damaged_games_is_read_quickly() -> None:
     data = b"<game><info>&</info></game>" * (1_000_000 // 27)
+    options = ReadOptions().for_file(len(data))
     start = time.perf_counter()
-    recs = read_bytes(data)
+    recs = read_bytes(data, options)
     assert time.perf_counter() - start < 2.0
-    assert len(recs) == renjunet.MAX_RESYNCS + 1 and all(r.unreadable for r in recs)
+    assert len(recs) == options.max_resyncs + 1 and all(r.unreadable for r in recs)
     assert "the rest of the file is not read" in recs[-1].problems[0].message
 
 
@@ -1021,12 +1049,12 @@ def test_failed_parsers_are_freed_without_the_cycle_collector() -> None:
     gc.disable()
     tracemalloc.start()
     try:
-        recs = read_bytes(data)
+        recs = read_bytes(data, ReadOptions(max_resyncs=1000))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
         gc.enable()
-    assert len(recs) == renjunet.MAX_RESYNCS + 1
+    assert len(recs) == 1000 + 1
     assert peak < 10_000_000
 
 

@@ -8,6 +8,8 @@ at the same place as ``--jobs 1``.
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import json
 import re
 import subprocess
@@ -186,3 +188,19 @@ def test_jobs_2_stops_cutting_a_file_past_its_records(tmp_path: Path) -> None:
     assert len(reports) == 301 and reports[-1].unreadable
     # at most the slices in flight past the bound: a few thousand lines of 50,000
     assert cut[-1] < size // 4
+
+
+def test_limit_resyncs_replaces_the_bound_by_size() -> None:
+    from renju_cli.formats import renjunet
+
+    fields = parse_limits(("resyncs=2",))
+    assert fields == {"max_resyncs": 2, "bytes_per_resync": 0}
+    damaged = "<database><games>\n" + "<game><info>&</info></game>\n" * 5 + "</games></database>"
+    options = dataclasses.replace(ReadOptions(), **fields).for_file(len(damaged))
+    recs = list(renjunet.read(io.BytesIO(damaged.encode()), "db.rif", options))
+    assert len(recs) == 3 and all(r.unreadable for r in recs)
+    assert (
+        recs[-1]
+        .problems[0]
+        .message.endswith("; more than 2 XML syntax errors: the rest of the file is not read")
+    )

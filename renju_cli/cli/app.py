@@ -64,6 +64,11 @@ LIMITS: dict[str, tuple[str, str]] = {
         "distinct openings per file whose opening protocol is followed, and by default no "
         "more than 4096 + one per 256 bytes of the file (16M)",
     ),
+    "resyncs": (
+        "max_resyncs",
+        "XML syntax errors per RenjuNet database after which reading resumes at the next "
+        "game, and by default no more than 4096 + one per 256 bytes of the file (16M)",
+    ),
     "judgements": (
         "max_judgements",
         "double-three judgements (points whose threes are judged, in the recursion or not) "
@@ -126,6 +131,8 @@ def parse_limits(limits: tuple[str, ...]) -> dict[str, Any]:
             fields["bytes_per_event"] = 0
         if field == "max_walks":
             fields["bytes_per_walk"] = 0
+        if field == "max_resyncs":
+            fields["bytes_per_resync"] = 0
         if field == "max_judgements":  # the bound itself, no more by records
             fields.update(judgements_allowance=n, records_per_judgement=0)
         if field == "max_walk_steps":

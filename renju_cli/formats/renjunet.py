@@ -20,10 +20,10 @@ megabytes and not always clean, so this reader
   elements that enclose games
   (``<database><games>``, with no newline, so later line numbers stay the file's) so that the
   file's own closing tags still match.  The lookup tables read so far are kept; a table skipped
-  by the resync is lost, so later games may name ids left unresolved.  At
-  most ``MAX_RESYNCS`` resyncs per file; refusals (entities, external references, DTDs that
-  point outside or give attribute defaults, the bounds but depth) still end the file; a damaged
-  game past ``max_records`` ends it too, with the bound's record;
+  by the resync is lost, so later games may name ids left unresolved.  At most
+  ``ReadOptions.max_resyncs`` resyncs per file (by its size); refusals (entities, external
+  references, DTDs that point outside or give attribute defaults, the bounds but depth) still
+  end the file; a damaged game past ``max_records`` ends it too, with the bound's record;
 - reads a comment, CDATA section or processing instruction that nothing closes (in a damaged
   game or not: expat would read it to the end of the file) as text from its start on: reading
   resumes at the first ``<game`` after its start, and the message says so.  Knowing that nothing
@@ -56,6 +56,7 @@ from renju_cli.formats import (
     budget_terms,
     clip,
     lazy_compile,
+    lookup_codec,
     numbered_swaps,
     shipped_by_lower_name,
     text_cost,
@@ -102,8 +103,6 @@ MAX_TABLE_ENTRIES = 1 << 20
 MAX_TOKEN = 32
 #: Board size of RenjuNet games when the rule table does not give one (renju is 15x15).
 DEFAULT_SIZE = 15
-#: XML syntax errors after which reading resumes at the next ``<game``; the next one ends the file.
-MAX_RESYNCS = 1000
 #: Bytes of the latest chunks kept to find where reading resumes after a syntax error.
 KEEP_BYTES = 1 << 14
 #: Elements enclosing games that a resumed parser is given (their start tags, without attributes),
@@ -396,9 +395,8 @@ class _Recoder:
         for name in (declared, self.fallback):
             if not name:
                 continue
-            try:
-                info = codecs.lookup(name)
-            except LookupError:
+            info = lookup_codec(name)
+            if info is None:
                 self.notes.append(f"unknown encoding {name!r}; decoded as UTF-8")
                 continue
             if not getattr(info, "_is_text_encoding", True):  # base64, zlib, rot13...
@@ -1129,7 +1127,8 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
         end = _feed_next(parser, source, target)
         yield from target.take()
         if isinstance(end, (ParseError, _TooDeep, _Unclosed)):
-            record, parser = _resync(end, parser, source, target, resyncs < MAX_RESYNCS)
+            allowed = resyncs < options.max_resyncs
+            record, parser = _resync(end, parser, source, target, allowed)
             if record is not None:
                 resyncs += 1
                 yield record
@@ -1325,7 +1324,7 @@ def _resync(
         what = "XML syntax errors"
         if isinstance(error, _TooDeep):
             what += " or elements nested too deep"
-        message += f"; more than {MAX_RESYNCS} {what}: the rest of the file is not read"
+        message += f"; {target.options.too_many_resyncs(what)}: the rest of the file is not read"
         return _fatal(target.path, message, index, line), None
     if isinstance(error, _TooDeep):
         # after the start tag (a game's too: a game nested that deep is not read), as text

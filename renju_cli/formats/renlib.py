@@ -38,13 +38,12 @@ Readings this module chose where the spec leaves room (all pinned by tests):
 
 from __future__ import annotations
 
-import codecs
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from renju_cli.coords import Point, point_name
-from renju_cli.formats import ReadOptions, budget_terms, text_cost
+from renju_cli.formats import ReadOptions, budget_terms, lookup_codec, text_cost
 from renju_cli.record import Move, ParseProblem, Record, SourceLocation
 
 NAME = "renlib"
@@ -213,12 +212,9 @@ class TreeReader:
         self.notes: list[str] = []
         self._src = _Source(stream)
         self._encoding = self.options.encoding
-        if self._encoding is not None:
-            try:
-                codecs.lookup(self._encoding)
-            except (LookupError, ValueError):
-                self.notes.append(f"unknown encoding {self._encoding!r}; used UTF-8/CP1252")
-                self._encoding = None
+        if self._encoding is not None and lookup_codec(self._encoding) is None:
+            self.notes.append(f"unknown encoding {self._encoding!r}; used UTF-8/CP1252")
+            self._encoding = None
 
     @property
     def offset(self) -> int:
