@@ -304,14 +304,37 @@ def _findings_at(findings: list[Finding], line_shift: int, offset_shift: int) ->
     if not line_shift and not offset_shift:
         return list(findings)
     return [
-        f.at(
-            None if f.line is None else f.line + line_shift,
-            None if f.offset is None else f.offset + offset_shift,
-        )
-        if f.line is not None or f.offset is not None
-        else f
+        _shifted(f, line_shift, offset_shift) if f.line is not None or f.offset is not None else f
         for f in findings
     ]
+
+
+def _shifted(finding: Finding, line_shift: int, offset_shift: int) -> Finding:
+    """``finding`` at its line and offset shifted; a parse error that names its own line
+    first (``_unlined``) names the line it is shifted to."""
+    line, offset = finding.line, finding.offset
+    moved = finding.at(
+        None if line is None else line + line_shift,
+        None if offset is None else offset + offset_shift,
+    )
+    if line is None or finding.code != "parse-error" or not line_shift:
+        return moved
+    unlined = _unlined(finding.message, line)
+    if isinstance(unlined, tuple):
+        moved.message = f"line {line + line_shift}{unlined[0]}"
+    return moved
+
+
+def _unlined(message: str, line: int | None) -> str | tuple[str]:
+    """A parse problem's ``message`` without the "line N" it starts with, when N is its own
+    ``line`` (which the memo's key holds relative to the record's start): identical records
+    on other lines share one report, as a file of one damaged line repeated 40,000 times does
+    (each was replayed: 1.6 s, 2.8 times the undamaged file).  The message itself otherwise."""
+    if line is not None and message.startswith("line "):
+        prefix = f"line {line}"
+        if message.startswith(prefix) and not message[len(prefix) : len(prefix) + 1].isdigit():
+            return (message[len(prefix) :],)
+    return message
 
 
 _SCALARS = (str, int, bool, type(None))
@@ -431,7 +454,7 @@ class _Memo:
             else (),
             tuple(
                 (
-                    p.message,
+                    _unlined(p.message, p.line),
                     p.fatal,
                     None if p.line is None else p.line - line,
                     None if p.offset is None else p.offset - offset,

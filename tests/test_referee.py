@@ -423,7 +423,14 @@ _EVENTS = [
         st.tuples(st.integers(0, 4), st.sampled_from([Color.BLACK, Color.WHITE])), max_size=3
     ),
     problems=st.lists(
-        st.tuples(st.sampled_from(["bad token", "cut"]), st.integers(0, 4), st.booleans()),
+        # (messages that name their own line first, as the line readers' do, or another)
+        st.tuples(
+            st.sampled_from(
+                ["bad token", "cut", "line {}, column 3: bad", "line {}0: x", "line 7"]
+            ),
+            st.integers(0, 4),
+            st.booleans(),
+        ),
         max_size=2,
     ),
     events=st.lists(
@@ -464,7 +471,7 @@ def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
             declared_result=DeclaredResult(declared) if declared else None,
             setup=[(_STONES[i], color) for i, color in setup],
             problems=[
-                ParseProblem(text, start + step, start * 7 + step, fatal)
+                ParseProblem(text.format(start + step), start + step, start * 7 + step, fatal)
                 for text, step, fatal in problems
             ],
             opening_events=[
