@@ -1223,7 +1223,7 @@ def _stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[A
         return None
     declared = _declared(record)
     if declared:  # (checked against stones 1-3: ``_declared_id``)
-        if len(declared) > _DECLARED_KEPT:
+        if len(declared) > DECLARED_KEPT:
             return None  # (no opening is named so: not kept, by the thousand, in keys)
         reach = max(reach, 3)
     moves = record.moves
@@ -1237,10 +1237,11 @@ def _stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[A
     )
 
 
-#: Longest declared opening id kept in the keys of remembered checks: ids and names of the 26
-#: canonical openings are short, and a JSON Lines ``opening`` of 64 kB in each record of a run's
-#: files held 239 MB of keys and messages (red team 7).
-_DECLARED_KEPT = 64
+#: Longest declared opening id kept in the keys of remembered checks (and of the referee's
+#: memo of short records): ids and names of the 26 canonical openings are short, and a JSON
+#: Lines ``opening`` of 64 kB in each record of a run's files held 239 MB of keys and messages
+#: (red team 7; 412 MB in the referee's memo, red team 9).
+DECLARED_KEPT = 64
 
 
 def walk_key(record: Record, ruleset: Ruleset) -> Hashable | None:
@@ -1293,7 +1294,7 @@ def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str
     board = _Events.of(record.opening_events).board if record.opening_events else {}
     key: tuple[Any, ...] | None = None
     hit = None
-    if not board and not record.setup and len(record.opening_id or "") <= _DECLARED_KEPT:
+    if not board and not record.setup and len(record.opening_id or "") <= DECLARED_KEPT:
         # what the check depends on then: the first three stones, the declared id, the size
         # (a hostile file's records past the bound on walks, by the ten thousand, begin alike)
         first = tuple(m.point for m in record.moves[:3])

@@ -31,7 +31,13 @@ from renju_cli.judge import (
     row_through,
 )
 from renju_cli.memo import remember
-from renju_cli.opening import Course, OpeningCheck, check_opening, has_board_events
+from renju_cli.opening import (
+    DECLARED_KEPT,
+    Course,
+    OpeningCheck,
+    check_opening,
+    has_board_events,
+)
 from renju_cli.record import MAIN_LINE, Color, Move, OpeningEvent, ParseProblem, Record
 from renju_cli.report import (
     CODES,
@@ -420,6 +426,8 @@ class _Memo:
             and len(record.setup) <= MEMO_MOVES
             and len(record.problems) <= MEMO_MOVES
             and (not record.opening_events or _small_events(record.opening_events))
+            # (the key holds the id: a long one would be kept, for the run, 65,536 times)
+            and len(record.opening_id or "") <= DECLARED_KEPT
             # (its report depends on what this process judged before: never shared)
             and record.protocol_not_followed is None
             and self.enabled
@@ -517,8 +525,8 @@ def _small_events(events: list[OpeningEvent]) -> bool:
     """Whether a record's opening events are few and small enough to key (``_Memo.takes``)."""
     if len(events) > MEMO_MOVES:
         return False
-    for e in events:  # noqa: SIM110 (no generator: asked once per short record)
-        if len(e.points) > MEMO_MOVES:
+    for e in events:
+        if len(e.points) > MEMO_MOVES or len(e.value or "") > DECLARED_KEPT:
             return False
     return True
 
