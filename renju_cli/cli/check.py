@@ -207,9 +207,9 @@ def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
     default=1,
     show_default=True,
     metavar="N",
-    help="Judge on N worker processes (0: one per core); the same output (but past a run-wide "
+    help="Judge on N worker processes (0: one per core); the same output, but past a run-wide "
     "bound on findings listed, judgements or walk steps, which records count rather than list "
-    "their findings may differ).",
+    "their findings, or leave a move undecided (and so maybe their result), may differ.",
 )
 @click.option(
     "--dask",

@@ -436,8 +436,9 @@ def lookup_codec(name: str | None) -> codecs.CodecInfo | None:
     name that the standard library's codecs answer to: ``codecs.lookup`` tries to import a
     module for every new name and remembers the name for the life of the process, known or
     not (``encodings._cache``), so an SGF file naming a new charset in each of 40,000 games took
-    2 s and 3.7 MB that no later file gave back.  Asked under its normal spelling (as the
-    ``encodings`` search function spells it), so that the spellings of one name are one.
+    2 s and 3.7 MB that no later file gave back.  Asked under its normal spelling (as
+    ``codecs.lookup`` spells it), so that the spellings of one name are one.  So a codec that a
+    program registers (``codecs.register``) is not known by name here, nor by the readers.
     """
     if not name:
         return None
@@ -452,8 +453,10 @@ def lookup_codec(name: str | None) -> codecs.CodecInfo | None:
 def _lookup_known(name: str) -> codecs.CodecInfo | None:
     if "\x00" in name or (not name.isascii() and _has_surrogates(name)):
         return None  # (refused by ``codecs.lookup`` as it is, before any spelling)
-    # (what the search function does: the name made lower case, runs of anything but letters,
-    # digits and "." one "_", other characters dropped; then its aliases)
+    # (as ``codecs.lookup`` spells it for the search functions: lower case, and each run of
+    # anything but ASCII letters, digits and "." one "_", none first or last; then aliases)
+    if not name.isascii():
+        name = "".join(c if c.isascii() else " " for c in name)
     norm = encodings.normalize_encoding(name).lower()
     if not norm or (
         norm not in _ALIASES
