@@ -540,7 +540,9 @@ def _alike_for_the_board(a: list[OpeningEvent], b: list[OpeningEvent]) -> bool:
     same events, or neither with a rejection or a moved stone (the only events a replay reads
     besides its course, which is compared apart: the lines of a tree whose leaves each say
     their own swap were replayed whole, each)."""
-    return a == b or not (has_board_events(a) or has_board_events(b))
+    # (in this order: the lines of a tree whose leaves say their own events hold none that
+    # change the board, and comparing the events themselves costs more)
+    return not (has_board_events(a) or has_board_events(b)) or a == b
 
 
 def _common_prefix(a: list[Move], b: list[Move], limit: int) -> int:
@@ -548,6 +550,12 @@ def _common_prefix(a: list[Move], b: list[Move], limit: int) -> int:
     moves replay alike; list comparison runs in C and takes shared objects at once, so this is
     a binary search over slices rather than a Python loop over thousands of moves."""
     n = min(len(a), len(b), limit)
+    if n <= 16:
+        # (a short line: a loop costs less than slices; a tree's lines share move objects)
+        for i in range(n):
+            if a[i] is not b[i] and a[i] != b[i]:
+                return i
+        return n
     if a[:n] == b[:n]:
         return n
     lo, hi = 0, n  # a[:lo] == b[:lo]; a[:hi] != b[:hi]
