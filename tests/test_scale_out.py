@@ -156,3 +156,29 @@ def test_dask_without_dask_is_a_usage_error(
     code, _, err = renju(capsys, "check", str(EXAMPLES), "--dask", "tcp://127.0.0.1:8786")
     assert code == 2
     assert "--dask needs Dask: pip install 'renju-cli[dask]'" in err
+
+
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [
+        ("not-json", "not a Dask scheduler file (Expecting value"),
+        ("no-address", 'not a Dask scheduler file (JSON that gives the scheduler\'s "address")'),
+        ("tls", "cannot reach the Dask scheduler tls://127.0.0.1:1: TypeError: "),
+    ],
+)
+def test_a_dask_address_that_cannot_be_reached_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str, said: str
+) -> None:
+    # any file names a scheduler file: one of another kind made Dask fail an assertion (exit
+    # 3, red team 10); a scheme Dask needs more for raised a TypeError (exit 3 too)
+    pytest.importorskip(
+        "distributed", reason="Dask is not installed (pip install 'renju-cli[dask]')"
+    )
+    address = "tls://127.0.0.1:1"
+    if kind != "tls":
+        path = tmp_path / "scheduler.json"
+        path.write_text("h8 h9 i10\n" if kind == "not-json" else '{"id": "x"}')
+        address = str(path)
+    code, _, err = renju(capsys, "check", str(EXAMPLES), "--dask", address)
+    assert code == 2, err
+    assert said in err

@@ -8,6 +8,7 @@ picks the exit code.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 import time
@@ -120,15 +121,39 @@ def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
                 )
                 client = stack.enter_context(dd.Client(cluster))
             elif os.path.isfile(address):
-                client = stack.enter_context(dd.Client(scheduler_file=address, timeout="10s"))
+                client = stack.enter_context(dd.Client(_scheduler_address(address), timeout="10s"))
             else:
                 client = stack.enter_context(dd.Client(address, timeout="10s"))
-        except (OSError, ValueError, TimeoutError) as e:
+        except UsageProblem:
+            raise
+        except Exception as e:
+            # what the user named cannot be reached, whatever Dask raises for it: an OSError
+            # or a ValueError, a TypeError for a scheme it needs more for (tls://, ucx://), an
+            # AssertionError for a file of another kind (red team 10: exit 3)
+            why = str(e) if isinstance(e, (OSError, ValueError)) else f"{type(e).__name__}: {e}"
             raise UsageProblem(
-                f"cannot reach the Dask scheduler {shown(address)}: {shown(str(e))}"
+                f"cannot reach the Dask scheduler {shown(address)}: {shown(why)}"
             ) from None
         threads = max(1, sum(client.nthreads().values()))
         yield (lambda: client.get_executor(pure=False)), 2 * threads
+
+
+def _scheduler_address(path: str) -> str:
+    """The scheduler's address that a Dask scheduler file gives (JSON, its ``address``)."""
+    try:
+        with open(path, "rb") as f:
+            data = json.loads(f.read(1 << 20))
+    except (OSError, ValueError) as e:
+        raise UsageProblem(
+            f"--dask {shown(path)}: not a Dask scheduler file ({shown(str(e))})"
+        ) from None
+    address = data.get("address") if isinstance(data, dict) else None
+    if not isinstance(address, str):
+        raise UsageProblem(
+            f"--dask {shown(path)}: not a Dask scheduler file (JSON that gives the scheduler's "
+            '"address")'
+        )
+    return address
 
 
 # -- check --------
