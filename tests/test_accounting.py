@@ -439,7 +439,7 @@ def test_a_record_that_cannot_be_read_or_judged_is_never_filtered_clean(
     # the README's "--duplicates report --select duplicate" made an empty file pass as clean
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"")
-    for args in (["--select", "duplicate"], ["--ignore", "parse-error"]):
+    for args in (["--duplicates", "report", "--select", "duplicate"], ["--ignore", "parse-error"]):
         code, report = _check_json(capsys, str(empty), *args)
         assert code == 1, args
         assert [f["code"] for f in report["records"][0]["findings"]] == ["parse-error"]
@@ -448,7 +448,7 @@ def test_a_record_that_cannot_be_read_or_judged_is_never_filtered_clean(
     game = tmp_path / "bf.txt"
     game.write_text("h8 h9\n")
     monkeypatch.setenv("RENJU_TEST_FAULT", "raise:bf.txt#0")
-    code, report = _check_json(capsys, str(game), "--select", "duplicate")
+    code, report = _check_json(capsys, str(game), "--duplicates", "report", "--select", "duplicate")
     assert code == 3 and report["summary"]["internal_errors"] == 1
 
 

@@ -158,8 +158,9 @@ def read_options(
             # UTF-16 file is told by its byte order mark (and XML by its first bytes)
             raise UsageProblem(
                 f"--encoding {encoding!r}: give the 8-bit encoding of names and comments "
-                "(cp1251, gbk, latin-1...); UTF-16 and UTF-32 files are recognised by their "
-                "byte order mark without it"
+                "(cp1251, gbk, latin-1...), one that writes ASCII as ASCII and never reads "
+                "<>&\"'= as part of another character; UTF-16 and UTF-32 files are recognised "
+                "by their byte order mark without it"
             )
     options = ReadOptions(encoding=encoding, board_size=board_size or 15)
     return dataclasses.replace(options, **parse_limits(limits))

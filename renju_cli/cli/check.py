@@ -316,6 +316,16 @@ def check(
     # some runs use: the process pool's, and hashlib for duplicate keys.
     available()
     selected, ignored = _codes(select), _codes(ignore)
+    # (said before the run, not after it: red team 10)
+    if paths.count("-") > 1:
+        raise UsageProblem("'-' (standard input) is given more than once: it is read once")
+    if duplicates == "off" and "duplicate" in selected:
+        raise UsageProblem(
+            "--select duplicate: only --duplicates report (or skip) finds duplicates; without "
+            "it no record has that finding"
+        )
+    if html_dir is not None and os.path.exists(html_dir) and not os.path.isdir(html_dir):
+        raise UsageProblem(f"--html {shown(html_dir)}: not a directory")
     workers = jobs or cpu_count()
     if workers > 1:
         import concurrent.futures.process  # noqa: F401

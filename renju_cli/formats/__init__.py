@@ -553,15 +553,34 @@ def shipped_by_lower_name() -> dict[str, str]:
     return {n.lower(): n for n in shipped_names()}
 
 
+@functools.lru_cache(maxsize=64)
 def ascii_compatible(codec: str) -> bool:
     """Whether ``codec`` writes the ASCII characters of records as ASCII bytes (not UTF-16,
-    UTF-32 or EBCDIC): text files are cut into lines and records as bytes, then decoded."""
+    UTF-32 or EBCDIC), and never reads the markup characters ``<>&"'=`` as the second byte of
+    a character: text files are cut into lines and records as bytes, then decoded, and XML is
+    parsed as decoded."""
     # (with "+" and "~": UTF-7 and HZ write the rest of ASCII as it is, but not these)
     sample = (
         '\n\r\t h8 {[<>]}"=,.;:-+~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
     )
     try:
-        return sample.encode(codec) == sample.encode("ascii")
+        if sample.encode(codec) != sample.encode("ascii"):
+            return False
+    except (UnicodeError, LookupError, ValueError):
+        return False
+    # Johab's second bytes may be "<", "=" or ">": a byte of a name in another charset took
+    # the "<" of the tag after it, and a RenjuNet game was lost to a false syntax error (red
+    # team 10); shift_jis, big5, gbk... take none of these (their "]" and "\\" the SGF reader
+    # knows)
+    return not any(
+        _second_byte(bytes((lead, ch)), codec) for lead in range(0x80, 0x100) for ch in b"<>&\"'="
+    )
+
+
+def _second_byte(pair: bytes, codec: str) -> bool:
+    """Whether ``codec`` reads the two bytes ``pair`` as one character."""
+    try:
+        return len(pair.decode(codec)) == 1
     except (UnicodeError, LookupError, ValueError):
         return False
 
