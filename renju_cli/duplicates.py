@@ -38,23 +38,37 @@ _Transform = Callable[[int, int], tuple[int, int]]
 _Stone = tuple[int, int, int]  # (colour 0/1, x, y); a pass is (colour, -1, -1)
 
 
+#: The symmetries of a square board, identity first, each as (mirror the columns, mirror the
+#: rows, then exchange columns and rows); a rectangle has the first four.  ``symmetries`` and
+#: the tables of ``_images`` are both made from these.
+_SYMMETRIES = (
+    (False, False, False),
+    (True, False, False),
+    (False, True, False),
+    (True, True, False),
+    (False, False, True),
+    (False, True, True),
+    (True, False, True),
+    (True, True, True),
+)
+
+
+def _symmetries_of(width: int, height: int) -> tuple[tuple[bool, bool, bool], ...]:
+    return _SYMMETRIES if width == height else _SYMMETRIES[:4]
+
+
 def symmetries(width: int, height: int) -> list[_Transform]:
     """The symmetries of a ``width`` x ``height`` board, identity first."""
-    w, h = width - 1, height - 1
-    out: list[_Transform] = [
-        lambda x, y: (x, y),
-        lambda x, y: (w - x, y),
-        lambda x, y: (x, h - y),
-        lambda x, y: (w - x, h - y),
-    ]
-    if width == height:
-        out += [
-            lambda x, y: (y, x),
-            lambda x, y: (h - y, x),
-            lambda x, y: (y, w - x),
-            lambda x, y: (h - y, w - x),
-        ]
-    return out
+    return [_transform(width - 1, height - 1, *s) for s in _symmetries_of(width, height)]
+
+
+def _transform(w: int, h: int, mirror_x: bool, mirror_y: bool, exchange: bool) -> _Transform:
+    def transform(x: int, y: int) -> tuple[int, int]:
+        u = w - x if mirror_x else x
+        v = h - y if mirror_y else y
+        return (v, u) if exchange else (u, v)
+
+    return transform
 
 
 def _stones(record: Record) -> tuple[list[_Stone], list[_Stone]]:
@@ -218,26 +232,18 @@ def _images(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     every stone code: a stone of colour ``c`` at cell ``i`` is code ``c * (cells + 1) + i``, the
     pass cell ``cells``."""
     cells = width * height
-    w, h = width - 1, height - 1
     grid = [(x, y) for x in range(width) for y in range(height)]
-    # the image's cell under each symmetry, cell by cell (``symmetries``, written out: a call a
-    # cell was most of the time of a size's tables)
-    frames = [
-        [x * height + y for x, y in grid],
-        [(w - x) * height + y for x, y in grid],
-        [x * height + h - y for x, y in grid],
-        [(w - x) * height + h - y for x, y in grid],
-    ]
-    if width == height:
-        frames += [
-            [y * height + x for x, y in grid],
-            [(h - y) * height + x for x, y in grid],
-            [y * height + w - x for x, y in grid],
-            [(h - y) * height + w - x for x, y in grid],
-        ]
     codes = _CODES
     tables = []
-    for frame in frames:
+    for mirror_x, mirror_y, exchange in _symmetries_of(width, height):
+        # the image's cell under the symmetry, cell by cell (``_transform``'s arithmetic by
+        # column and row: a call a cell was most of the time of a size's tables)
+        cols = [width - 1 - x if mirror_x else x for x in range(width)]
+        rows = [height - 1 - y if mirror_y else y for y in range(height)]
+        if exchange:  # (a square board)
+            frame = [rows[y] * height + cols[x] for x, y in grid]
+        else:
+            frame = [cols[x] * height + rows[y] for x, y in grid]
         white = [c + cells + 1 for c in frame]
         tables.append(tuple(map(codes.__getitem__, [*frame, cells, *white, 2 * cells + 1])))
     return tuple(tables)

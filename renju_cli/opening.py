@@ -910,7 +910,7 @@ class _Events:
                 return last
         # a few events without a rejection or a moved stone: by what they say (the lines of a
         # tree whose leaves each say their own SW[1]..SW[4])
-        key = _said(events) if _few(events) else None
+        key = _said(events) if small_events(events) else None
         made = _SAID.get(key) if key is not None else None
         if made is None:
             made = _Events(events)
@@ -956,13 +956,15 @@ def _alike(a: OpeningEvent, b: OpeningEvent) -> bool:
     return a.kind == b.kind and a.after == b.after and a.value == b.value and a.points == b.points
 
 
-def _few(events: list[OpeningEvent]) -> bool:
-    """Whether ``events`` are few and small enough to key ``_SAID`` (an offer may name
-    thousands of points: a thousand such indexes kept 80 MB)."""
-    if len(events) > _SAID_EVENTS:
+def small_events(events: list[OpeningEvent]) -> bool:
+    """Whether ``events`` are few and small enough to be part of a memo's key (``_SAID``, the
+    referee's memo of short records): ``SMALL_EVENTS`` at most, of as many points at most (an
+    offer may name thousands: a thousand such indexes kept 80 MB), values of ``DECLARED_KEPT``
+    characters at most (a memo of a run would keep a long one thousands of times)."""
+    if len(events) > SMALL_EVENTS:
         return False
-    for e in events:  # noqa: SIM110 (no generator: asked once per record)
-        if len(e.points) > _SAID_EVENTS:
+    for e in events:
+        if len(e.points) > SMALL_EVENTS or len(e.value or "") > DECLARED_KEPT:
             return False
     return True
 
@@ -972,11 +974,12 @@ def _said(events: list[OpeningEvent]) -> tuple[object, ...]:
     return tuple((e.kind, e.after, e.value, *e.points) for e in events)
 
 
-#: Indexes of a few events (``_few``), by what they say; none with a rejection or a moved stone,
-#: whose findings name the event's line.  Cleared when full.
+#: Indexes of a few events (``small_events``), by what they say; none with a rejection or a
+#: moved stone, whose findings name the event's line.  Cleared when full.
 _SAID: dict[tuple[object, ...], _Events] = {}
-_SAID_EVENTS = 8
 _SAID_ENTRIES = 1024
+#: Events of a record (and points of an event) that memos key at most (``small_events``).
+SMALL_EVENTS = 8
 
 
 def _leftover_move(e: OpeningEvent) -> int | None:
@@ -2033,9 +2036,8 @@ def _region_words(ctx: _Context, step: Step, state: _State, number: int, point: 
     words = (
         f"{_move_words(state, number, point)} is not {step.region.words()} ({_where(ctx, step)})"
     )
-    remember(
-        _REGION_WORDS, key, (step, words), 1 << 16
-    )  # (the step kept: its id is never another's)
+    # (the step kept: its id is never another's)
+    remember(_REGION_WORDS, key, (step, words), 1 << 16)
     return words
 
 

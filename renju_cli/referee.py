@@ -37,6 +37,7 @@ from renju_cli.opening import (
     OpeningCheck,
     check_opening,
     has_board_events,
+    small_events,
 )
 from renju_cli.record import MAIN_LINE, Color, Move, OpeningEvent, ParseProblem, Record
 from renju_cli.report import (
@@ -425,7 +426,7 @@ class _Memo:
             len(record.moves) <= MEMO_MOVES
             and len(record.setup) <= MEMO_MOVES
             and len(record.problems) <= MEMO_MOVES
-            and (not record.opening_events or _small_events(record.opening_events))
+            and (not record.opening_events or small_events(record.opening_events))
             # (the key holds the id: a long one would be kept, for the run, 65,536 times)
             and len(record.opening_id or "") <= DECLARED_KEPT
             # (its report depends on what this process judged before: never shared)
@@ -519,16 +520,6 @@ class _Memo:
     def put(self, key: tuple[object, ...], template: _Template | None) -> None:
         """Remember ``key``'s template, or (``None``) that it was seen once."""
         remember(self.reports, key, template, MEMO_SIZE)
-
-
-def _small_events(events: list[OpeningEvent]) -> bool:
-    """Whether a record's opening events are few and small enough to key (``_Memo.takes``)."""
-    if len(events) > MEMO_MOVES:
-        return False
-    for e in events:
-        if len(e.points) > MEMO_MOVES or len(e.value or "") > DECLARED_KEPT:
-            return False
-    return True
 
 
 _MEMOS: dict[int, _Memo] = {}

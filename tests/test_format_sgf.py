@@ -1200,14 +1200,6 @@ def _info_games(
     return game * draw(st.integers(1, 1 + most))
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.lists(_info_games(), min_size=1, max_size=6), st.sampled_from(_SHORT_OPTIONS))
-def test_generated_info_games_read_as_the_parser_reads_them(
-    games: list[bytes], options: ReadOptions
-) -> None:
-    _read_both_ways(b"".join(games), options)
-
-
 _EVENT_NAMES = [b"SW", b"5A", b"FA", b"AE", b"RU", b"PB", b"SZ", b"AB"]
 _EVENT_VALUES = [b"1", b"2", b"x", b"hh", b"hhii", b"aa:bb", b"renju-rif", b"swap2", b"15", b""]
 
@@ -1224,13 +1216,17 @@ def _event_games() -> st.SearchStrategy[bytes]:
     )
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(_event_games(), min_size=1, max_size=6), st.sampled_from(_SHORT_OPTIONS))
-def test_games_with_opening_events_at_their_root_read_as_the_parser_reads_them(
+@settings(max_examples=700, deadline=None)
+@given(
+    st.lists(st.one_of(_info_games(), _event_games()), min_size=1, max_size=6),
+    st.sampled_from(_SHORT_OPTIONS),
+)
+def test_generated_info_games_read_as_the_parser_reads_them(
     games: list[bytes], options: ReadOptions
 ) -> None:
-    # (red team 6: a root's SW, FA, 5A or AE sent every game to the parser, twice the cost; its
-    # walk, kept for the games after it, holds events on the first game's line)
+    # info games, and games whose root holds opening events, in one file (red team 6: a root's
+    # SW, FA, 5A or AE sent every game to the parser, twice the cost; its walk, kept for the
+    # games after it, holds events on the first game's line)
     _read_both_ways(b"".join(games), options)
 
 

@@ -325,7 +325,7 @@ def test_indexes_of_big_offers_are_not_kept_by_what_they_say() -> None:
 
     small = [OpeningEvent("offers", 4, None, [Point(1, 1), Point(2, 2)], 1)]
     big = [OpeningEvent("offers", 4, None, [Point(x, y) for x in range(15) for y in range(15)], 1)]
-    assert opening._few(small) and not opening._few(big)
+    assert opening.small_events(small) and not opening.small_events(big)
     opening._SAID.clear()
     index = opening._Events.of(big)
     assert not opening._SAID and opening._Events.of(list(big)) is index

@@ -528,25 +528,20 @@ class _Parser:
         """Parse the properties of a node; ``pos`` is just after its ``;``."""
         node = _Node(line)
         data = self.data
+        # the usual nodes in one match: one plain property, or a few (split by a second match)
         one = _ONE_PROPERTY_NODE.match(data, self.pos)
-        if one is not None:
-            ident, value = self._ident(one[1]), one[2]
-            if ident == "CA" and is_root:
-                self._root_charset(value)
-            node.prop(ident, [value])
-            end = one.end()
-            self.line += data.count(b"\n", self.pos, end)  # (``_advance``, without a call)
-            self.pos = end
-            return node
-        few = _FEW_PROPERTY_NODE.match(data, self.pos)
-        if few is not None:
-            for raw, value in _FEW_PROPERTY.findall(few[0]):
-                ident = self._ident(raw)
+        fast = one if one is not None else _FEW_PROPERTY_NODE.match(data, self.pos)
+        if fast is not None:
+            props: list[tuple[bytes, bytes]] = (
+                [(one[1], one[2])] if one is not None else _FEW_PROPERTY.findall(fast[0])
+            )
+            for raw_name, raw_val in props:
+                ident = self._ident(raw_name)
                 if ident == "CA" and is_root:
-                    self._root_charset(value)
-                node.prop(ident, [value])
-            end = few.end()
-            self.line += data.count(b"\n", self.pos, end)
+                    self._root_charset(raw_val)
+                node.prop(ident, [raw_val])
+            end = fast.end()
+            self.line += data.count(b"\n", self.pos, end)  # (``_advance``, without a call)
             self.pos = end
             return node
         n = len(data)
