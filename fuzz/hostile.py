@@ -693,6 +693,14 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
         b"<game><move>h8 h9 i10</move></game>\n"
         b"<game><info>Smith & Jones</info><move>h8 h9</move></game>\n",
     ),
+    # a CDATA section, comment or processing instruction opened in every game and never closed
+    # (after an error, or not): expat reads each to the end of the file, a quadratic read
+    # unless the end of the file is looked at once (was a timed test)
+    "renjunet-never-closed-cdata": lambda n: _xml_games(
+        n, b"<game><info>& <![CDATA[</info></game>\n"
+    ),
+    "renjunet-never-closed-comment": lambda n: _xml_games(n, b"<game><info><!--</info></game>\n"),
+    "renjunet-never-closed-pi": lambda n: _xml_games(n, b"<game><info><?x y</info></game>\n"),
     # one game's swap flags / fifth-move offers a megabyte long (a million opening events)
     "renjunet-swap-attribute": lambda n: _xml_game_attribute(n, b"swap", b"s-"),
     "renjunet-alt-attribute": lambda n: _xml_game_attribute(n, b"alt", b"a1 "),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import os
-import time
 from pathlib import Path
 
 import jsonschema
@@ -12,6 +11,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from renju_cli import judge
 from renju_cli.board import BLACK, WHITE, Board
 from renju_cli.cli import cli
 from renju_cli.formats import read_stream
@@ -369,16 +369,30 @@ def test_an_inherited_forbidden_set_needs_a_five_of_five_too(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("length", range(3, 11))
-def test_every_accepted_five_length_judges_quickly(length: int) -> None:
-    """What the loader accepts is judged in bounded time: a one-move record, and the forbidden
-    points of an empty and of an almost empty board (measured: milliseconds each)."""
+def test_every_accepted_five_length_judges_quickly(
+    length: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the loader accepts is judged with bounded work: a one-move record, and the
+    forbidden points of an empty and of an almost empty board.  The work is counted, not timed
+    (speed is the benchmarks' business): the line windows analysed, from fresh tables, stay in
+    the hundreds (measured: 34-200), where a table built whole for a five of 10 would be
+    3^21 windows."""
+    monkeypatch.setattr(judge, "_TABLES", {})
+    monkeypatch.setattr(judge, "_WINDOW_TABLES", {})
+    analysed = [0]
+    analyze = judge.analyze_window
+
+    def counted(own: int, blocked: int, r: int, k: int, exact: bool) -> judge.LineFacts:
+        analysed[0] += 1
+        return analyze(own, blocked, r, k, exact)
+
+    monkeypatch.setattr(judge, "analyze_window", counted)
     kinds = "[overline]" if length < 5 else "[overline, double-four, double-three]"
     # five: {length: N, overline: {black: forbidden}} / forbidden: {black: KINDS}
     r = from_text(
         f"name: q\nfive: {{length: {length}}}\nforbidden: {{black: {kinds}, "
         "three_completion_makes_five: counts}\n"
     )
-    start = time.perf_counter()
     rec = next(iter(read_stream(io.BufferedReader(io.BytesIO(b"h8")), "probe", "notation")))
     assert replay(rec, r).result is not None
     board = Board(15, 15)
@@ -386,7 +400,7 @@ def test_every_accepted_five_length_judges_quickly(length: int) -> None:
     for x, y, stone in ((7, 7, BLACK), (8, 7, WHITE), (8, 8, BLACK), (6, 8, BLACK), (7, 9, BLACK)):
         board.place(board.index_of(x, y), stone)
         r.judge().forbidden_points(board, BLACK)
-    assert time.perf_counter() - start < 5
+    assert 0 < analysed[0] < 2000
 
 
 def test_rules_check_says_what_a_non_file_is(tmp_path: Path) -> None:
