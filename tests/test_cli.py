@@ -391,3 +391,15 @@ def test_option_values_that_cannot_do_what_they_say_are_usage_errors_before_the_
     a_file.write_text("x")
     code, out, err = renju(capsys, "check", "-", "--html", str(a_file), stdin="h8 h9\n")
     assert (code, out) == (2, "") and "not a directory" in err
+
+
+def test_html_dash_is_a_usage_error_not_a_directory_named_dash(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # '-' means standard output for -o; --html - made a directory called '-' (stop 27's list)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = renju(capsys, "check", "-", "--html", "-", stdin="h8 h9\n")
+    assert (code, out) == (2, "") and "not one stream" in err
+    assert not (tmp_path / "-").exists()
+    code, _, _ = renju(capsys, "check", "-", "--html", "./-", stdin="h8 h9\n")
+    assert code == 0 and (tmp_path / "-" / "index.html").is_file()

@@ -164,6 +164,9 @@ def test_dask_without_dask_is_a_usage_error(
         ("not-json", "not a Dask scheduler file (Expecting value"),
         ("no-address", 'not a Dask scheduler file (JSON that gives the scheduler\'s "address")'),
         ("tls", "cannot reach the Dask scheduler tls://127.0.0.1:1: TypeError: "),
+        # refused at once, where Dask retried for its 10 s timeout (stop 27's list)
+        ("tcp://127.0.0.1:99999", "tcp://127.0.0.1:99999: Port out of range"),
+        ("tcp://[::1", "tcp://[::1: Invalid IPv6 URL"),
     ],
 )
 def test_a_dask_address_that_cannot_be_reached_is_a_usage_error(
@@ -174,8 +177,8 @@ def test_a_dask_address_that_cannot_be_reached_is_a_usage_error(
     pytest.importorskip(
         "distributed", reason="Dask is not installed (pip install 'renju-cli[dask]')"
     )
-    address = "tls://127.0.0.1:1"
-    if kind != "tls":
+    address = kind if "://" in kind else "tls://127.0.0.1:1"
+    if kind in ("not-json", "no-address"):
         path = tmp_path / "scheduler.json"
         path.write_text("h8 h9 i10\n" if kind == "not-json" else '{"id": "x"}')
         address = str(path)

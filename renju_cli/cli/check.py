@@ -120,10 +120,10 @@ def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
                     )
                 )
                 client = stack.enter_context(dd.Client(cluster))
-            elif os.path.isfile(address):
-                client = stack.enter_context(dd.Client(_scheduler_address(address), timeout="10s"))
             else:
-                client = stack.enter_context(dd.Client(address, timeout="10s"))
+                named = _scheduler_address(address) if os.path.isfile(address) else address
+                _resolvable(named)
+                client = stack.enter_context(dd.Client(named, timeout="10s"))
         except UsageProblem:
             raise
         except Exception as e:
@@ -136,6 +136,30 @@ def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
             ) from None
         threads = max(1, sum(client.nthreads().values()))
         yield (lambda: client.get_executor(pure=False)), 2 * threads
+
+
+def _resolvable(address: str) -> None:
+    """Refuse at once a TCP or TLS address whose port is out of range or whose host has no
+    address: Dask retries those, as it does a scheduler still starting, for its whole timeout
+    (10 s) before it gives up."""
+    import socket
+    import urllib.parse
+
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme not in ("tcp", "tls") or not rest:
+        return
+    try:
+        where = urllib.parse.urlsplit("//" + rest)
+        port = where.port
+        host = where.hostname
+        if host:
+            socket.getaddrinfo(host, port or 8786, type=socket.SOCK_STREAM)
+    except (ValueError, OSError, UnicodeError) as e:
+        raise UsageProblem(
+            f"cannot reach the Dask scheduler {shown(address)}: {shown(str(e))}"
+        ) from None
 
 
 def _scheduler_address(path: str) -> str:
@@ -323,6 +347,13 @@ def check(
         raise UsageProblem(
             "--select duplicate: only --duplicates report (or skip) finds duplicates; without "
             "it no record has that finding"
+        )
+    if html_dir == "-":
+        # ('-' is standard output for -o; an HTML report is a directory of pages, and a
+        # directory named '-' made in its place surprised)
+        raise UsageProblem(
+            "--html -: the HTML report is a directory of pages, not one stream; name a "
+            "directory (./- for one called '-')"
         )
     if html_dir is not None and os.path.exists(html_dir) and not os.path.isdir(html_dir):
         raise UsageProblem(f"--html {shown(html_dir)}: not a directory")
