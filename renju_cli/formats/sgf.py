@@ -321,7 +321,10 @@ class _Node:
         return None
 
     def has(self, *idents: str) -> bool:
-        return any(name in idents for name, _ in self.props or ())
+        for name, _ in self.props or ():  # (a loop: a generator cost more, node after node)
+            if name in idents:
+                return True
+        return False
 
 
 class _Tree:
