@@ -558,7 +558,16 @@ def _read_pipe(
         if on_read is not None:
             on_read(len(head))
         more = read if failure is None else _nothing_more
-        stream = io.BufferedReader(_AfterHead(head, more, on_read))
+        counted = on_read
+        if failure is None and opts.sized_for is None and _read_whole(head, name, fmt):
+            # a format read whole, or that no feed delivers a record at a time: read to its
+            # end first, so that it is bounded by its size as a file is
+            spool = _Spool(read, opts.max_file - len(head), on_read)
+            failure = spool.failure
+            if spool.complete:
+                opts = opts.for_file(len(head) + spool.size)
+            more, counted = spool.read, None  # (it counts what it reads past the spool)
+        stream = io.BufferedReader(_AfterHead(head, more, counted))
         try:
             yield from formats.read_stream(stream, name, fmt, opts, walk_key)
         except OSError as e:
@@ -569,6 +578,88 @@ def _read_pipe(
 
 def _nothing_more(n: int) -> bytes:
     return b""
+
+
+#: Formats whose records a pipe may deliver one at a time, as they are written (a live feed of
+#: move lists, JSON Lines or PlayOK games): read as they come.  A pipe of another format is read
+#: to its end first (``_Spool``): its readers read it whole anyway (SGF, PSQ, diagrams), or no
+#: program writes a RenLib library or a RenjuNet database a game at a time.
+PIPE_STREAMED = frozenset({"notation", "jsonl", "playok"})
+
+
+def _read_whole(head: bytes, name: str, fmt: str | None) -> bool:
+    """Whether a pipe that begins with ``head`` is read to its end before its records."""
+    detected = fmt or formats.detect(head, name)
+    return detected is not None and detected not in PIPE_STREAMED
+
+
+class _Spool:
+    """A pipe read to its end (``limit`` bytes at most), in memory up to ``MEMORY`` bytes and
+    in a temporary file past that, then read again (``read``): its size is then known, and it
+    is bounded by it as a file of that size (a megabyte of RenLib library piped in made
+    524,277 records in 9.9 s, 51,883 in 1 s named).  A pipe longer than ``limit`` is read
+    on past what was spooled, as a stream of unknown size."""
+
+    #: Bytes kept in memory; the rest goes to a temporary file.
+    MEMORY = 4 << 20
+
+    def __init__(
+        self, read: Callable[[int], bytes], limit: int, on_read: Callable[[int], None] | None
+    ) -> None:
+        self.chunks: list[bytes] = []
+        self.file: BinaryIO | None = None
+        self.size = 0
+        self.complete = False
+        self.failure: OSError | None = None
+        self.pipe = read
+        self.on_read = on_read
+        try:
+            while self.size <= limit:
+                chunk = read(min(1 << 16, limit + 1 - self.size))
+                if not chunk:
+                    self.complete = True
+                    break
+                self._keep(chunk)
+        except OSError as e:  # (the records of what came before it are still read)
+            self.failure, self.complete = e, True
+        if self.file is not None:
+            self.file.seek(0)
+
+    def _keep(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        if self.on_read is not None:
+            self.on_read(len(chunk))
+        if self.file is None and self.size > self.MEMORY:
+            import tempfile
+
+            self.file = tempfile.TemporaryFile()  # noqa: SIM115 - closed when read to the end
+        if self.file is not None:
+            self.file.write(chunk)
+        else:
+            self.chunks.append(chunk)
+
+    def read(self, n: int) -> bytes:
+        """The next bytes: the spooled ones, then what comes through the pipe (when it was
+        not read to its end)."""
+        if self.chunks:
+            chunk = self.chunks[0]
+            if len(chunk) <= n:
+                del self.chunks[0]
+                return chunk
+            self.chunks[0] = chunk[n:]
+            return chunk[:n]
+        if self.file is not None:
+            data = self.file.read(n)
+            if data:
+                return data
+            self.file.close()
+            self.file = None
+        if self.complete:
+            return b""
+        data = self.pipe(n)
+        if data and self.on_read is not None:
+            self.on_read(len(data))
+        return data
 
 
 def _for_stdin(options: ReadOptions) -> ReadOptions:

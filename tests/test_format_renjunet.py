@@ -1735,3 +1735,26 @@ def test_a_rule_with_a_count_no_shipped_ruleset_has_is_said(name: str) -> None:
     )
     assert rec.rule is None
     assert rec.notes == [f"rule {name!r} (id 1) matches no shipped ruleset; rule left unset"]
+
+
+@pytest.mark.parametrize(
+    "markup",
+    ['<game id="' + "x" * 300_000, "<!--" + "x" * 300_000, "<?pi " + "x" * 300_000],
+    ids=["attribute", "comment", "instruction"],
+)
+def test_a_tag_or_comment_past_the_markup_bound_ends_the_file(
+    monkeypatch: pytest.MonkeyPatch, markup: str
+) -> None:
+    # expat holds an unfinished tag whole: an attribute value that never ended, piped in, grew
+    # to 214 MB in 5 s (fuzz/endless.py renjunet-attribute); text is read as it comes
+    monkeypatch.setattr(renjunet, "MAX_MARKUP_BYTES", 100_000)
+    head = "<database><games><game><move>h8 h9</move></game>\n"
+    recs = read_text(head + markup)
+    assert [len(r.moves) for r in recs] == [2, 0]
+    assert recs[1].unreadable
+    assert "longer than 100000 bytes, from line 2, column 0" in recs[1].problems[0].message
+    info = "<game><info>" + "x" * 300_000 + "</info><move>h8</move></game>"
+    text = head + info + "</games></database>"
+    assert [len(r.moves) for r in read_text(text)] == [2, 1]  # (text is no markup)
+    cdata = head.replace("<game>", "<game><info><![CDATA[" + "x" * 300_000 + "]]></info>")
+    assert [len(r.moves) for r in read_text(cdata + "</games></database>")] == [2]

@@ -97,6 +97,12 @@ FEED_BYTES = 1 << 13
 #: the last, up to this: expat scans an unfinished token anew on every feed (a 4 MB attribute
 #: value took 1.6 s, 16 MB half a minute); past the token, the games of one feed wait in memory.
 MAX_FEED_BYTES = 1 << 19
+#: Longest tag, comment or processing instruction read (from its "<" to where it ends): expat
+#: holds an unfinished one whole, and scans it anew on every feed, so a start tag whose
+#: attribute value never ends grew its buffer without bound (an endless one piped in: 214 MB
+#: in 5 s; a named file of a gigabyte, gigabytes).  Real ones are a few hundred bytes; the
+#: text between tags and CDATA sections are read as they come, whatever their length.
+MAX_MARKUP_BYTES = 1 << 23
 #: Entries kept per lookup table; the real database has about 10^4 players.
 MAX_TABLE_ENTRIES = 1 << 20
 #: A move token longer than this cannot be a point; it is kept only for the message.
@@ -1208,6 +1214,13 @@ def _feed_next(
                 index = target.expat.CurrentByteIndex
                 at = target.byte_offset + index if index >= 0 else None
             source.hold = at
+            if at is not None and target.cdata_at is None and source.end() - at > MAX_MARKUP_BYTES:
+                from_line, from_col = source.position(at)
+                raise _Stop(
+                    f"a tag, comment or processing instruction longer than {MAX_MARKUP_BYTES} "
+                    f"bytes, from line {from_line}, column {from_col}: the rest of the file is "
+                    "not read"
+                )
             if at is not None and source.ends is not None and source.never_closed(at):
                 return _Unclosed(at, target.cdata_at is not None)
             return None

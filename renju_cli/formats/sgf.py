@@ -321,7 +321,7 @@ class _Node:
         return None
 
     def has(self, *idents: str) -> bool:
-        for name, _ in self.props or ():  # (a loop: a generator cost more, node after node)
+        for name, _ in self.props or ():  # noqa: SIM110 - a generator cost more, node after node
             if name in idents:
                 return True
         return False
