@@ -18,6 +18,7 @@ Exit code 1 when a file breaks a bound or the tool fails (exit code 3 or a trace
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import os
@@ -986,10 +987,12 @@ def run(
     ruleset: str | None = None,
     read: bool = True,
     duplicates: str | None = None,
+    piped: bool = False,
 ) -> dict[str, object]:
     """Write one hostile file and measure reading it (unless not ``read``) and checking it (with
     ``--limit`` each of ``limits``, ``-r ruleset`` if one is named and ``--duplicates`` if
-    given), each in a new process."""
+    given), each in a new process; ``piped``: the check reads it from a pipe (``cat FILE |
+    renju check -``), whose size it is not told."""
     path = directory / f"{name}{SUFFIXES.get(name, '.bin')}"
     path.write_bytes(HOSTILE[name](size))
     out: dict[str, object] = {"name": name, "bytes": path.stat().st_size}
@@ -1009,23 +1012,30 @@ def run(
     started = time.perf_counter()
     # each check in a process of its own, measured by wait4: its own peak memory, not the
     # largest of all children so far
-    with open(os.devnull, "wb") as devnull:  # never -o /dev/null: the writer renames
+    with contextlib.ExitStack() as stack:
+        devnull = stack.enter_context(open(os.devnull, "wb"))  # never -o /dev/null: it renames
+        feed = None
+        if piped:
+            feed = stack.enter_context(subprocess.Popen(["cat", str(path)], stdout=subprocess.PIPE))
         proc = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
                 "renju_cli",
                 "check",
-                str(path),
+                "-" if piped else str(path),
                 "--format",
                 "jsonl",
                 *(arg for limit in limits for arg in ("--limit", limit)),
                 *(("-r", ruleset) if ruleset is not None else ()),
                 *(("--duplicates", duplicates) if duplicates is not None else ()),
             ],
+            stdin=feed.stdout if feed is not None else None,
             stdout=devnull,
             stderr=subprocess.PIPE,
         )
+        if feed is not None and feed.stdout is not None:
+            feed.stdout.close()  # (the check's now)
         assert proc.stderr is not None
         err = proc.stderr.read().decode("utf-8", "replace")
         _, status, usage = os.wait4(proc.pid, 0)
@@ -1101,6 +1111,11 @@ def main(argv: list[str] | None = None) -> int:
         help="renju check --duplicates (keys every record: every line of a tree)",
     )
     parser.add_argument(
+        "--piped",
+        action="store_true",
+        help="check each file read from a pipe (cat FILE | renju check -), not named",
+    )
+    parser.add_argument(
         "--calibrate",
         action="store_true",
         help="time a fixed loop before each file and add check_seconds_at_reference: the "
@@ -1125,6 +1140,7 @@ def main(argv: list[str] | None = None) -> int:
                 ruleset,
                 not args.no_read,
                 args.duplicates,
+                args.piped,
             )
             if speed is not None:
                 r["calibration_seconds"] = round(speed, 3)
