@@ -36,7 +36,7 @@ DEFAULT_RULES = "renju"
 
 
 def analyze(
-    record: Record | str | bytes,
+    record: Record | str | bytes | bytearray | memoryview,
     rules: str | Ruleset | None = None,
     *,
     path: str = "<string>",
@@ -54,27 +54,36 @@ def analyze(
     ``internal-error`` finding.  An unknown ruleset raises ``RulesetError`` (a configuration
     error, not a record's).  The function is picklable and keeps no state between calls.
     """
-    if isinstance(record, (str, bytes)):
+    if isinstance(record, (str, bytes, bytearray, memoryview)):
         records = analyze_all(record, rules, path=path, fmt=fmt)
         return records[0]
+    if not isinstance(record, Record):
+        raise TypeError(_not_a_record(record))
     from renju_cli.batch import Settings, judge_one
 
     return judge_one(record, Settings(_ruleset_or_none(rules))).report.to_json()
 
 
 def analyze_all(
-    text: str | bytes,
+    text: str | bytes | bytearray | memoryview,
     rules: str | Ruleset | None = None,
     *,
     path: str = "<string>",
     fmt: str | None = None,
 ) -> list[dict[str, Any]]:
     """Judge every record of a text (a whole file's content) and return their reports, in
-    order; as ``analyze`` otherwise.  An empty or unrecognised text gives one unreadable record.
+    order; as ``analyze`` otherwise.  An empty text gives one unreadable record; a text that
+    no reader recognises is read as a move list (``read_bytes``), where ``renju check`` says
+    of a file that it matches no known record format.
     """
     from renju_cli.batch import Settings, judge_one, walk_key
 
-    data = text.encode("utf-8") if isinstance(text, str) else text
+    if isinstance(text, str):
+        data = _utf8(text)
+    elif isinstance(text, (bytes, bytearray, memoryview)):
+        data = bytes(text)
+    else:
+        raise TypeError(_not_a_record(text))
     settings = Settings(_ruleset_or_none(rules))
     out = []
     # (the bounds of ``renju check`` on the file: the same reports)
@@ -99,8 +108,34 @@ def read_bytes(
     yield from formats.read_stream(stream, path, fmt, sized, walk_key)
 
 
+def _utf8(text: str) -> bytes:
+    """``text`` as UTF-8 for the readers, whatever it holds: a lone surrogate (a name decoded
+    with ``surrogateescape``, or cut from JSON) raised ``UnicodeEncodeError``; its bytes are
+    given back, or written as they stand, and the reader says they are not valid UTF-8."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
+def _not_a_record(value: object) -> str:
+    if isinstance(value, os.PathLike):
+        return (
+            f"a path ({os.fspath(value)!r}) is not a record: pass its content "
+            "(Path.read_bytes()), or check it with check_paths"
+        )
+    return f"a record is a Record, or the text of one as str or bytes, not {type(value).__name__}"
+
+
 def _ruleset_or_none(rules: str | Ruleset | None) -> Ruleset | None:
-    return load(rules) if isinstance(rules, str) else rules
+    if rules is None or isinstance(rules, Ruleset):
+        return rules
+    if isinstance(rules, (str, os.PathLike)):
+        return load(os.fspath(rules))
+    raise TypeError(
+        "rules is a shipped ruleset's name, a YAML file's path or a Ruleset, not "
+        f"{type(rules).__name__}"
+    )
 
 
 def judge_record(record: Record, rules: str | Ruleset | None = None) -> GameReport:
@@ -148,8 +183,33 @@ def expand_inputs(
     glob patterns expanded; ``-`` is standard input.  Unreadable paths come as ``InputError``,
     and so do named pipes, sockets and devices found in a directory or by a pattern (a path
     named on its own is read whatever it is: ``<(zcat games.gz)`` is a pipe).
-    """
 
+    A file is read once, however many inputs reach it (``dir dir/sub``, ``a.txt ./a.txt``,
+    two patterns, a hard link), where it is first reached, as ``pytest`` and ``ruff`` take
+    paths: each of its records must appear once in a report and its summary.
+    """
+    seen_dirs: set[tuple[int, int]] = set()
+    seen_files: set[tuple[int, int]] = set()
+    for item in _expanded(paths, include, exclude, seen_dirs):
+        if isinstance(item, str) and item != "-":
+            try:
+                st = os.stat(item)
+            except (OSError, ValueError):
+                st = None  # (``read_path`` says why)
+            if st is not None and stat.S_ISREG(st.st_mode):
+                key = (st.st_dev, st.st_ino)
+                if key in seen_files:
+                    continue
+                seen_files.add(key)
+        yield item
+
+
+def _expanded(
+    paths: Iterable[str],
+    include: Iterable[str],
+    exclude: Iterable[str],
+    seen_dirs: set[tuple[int, int]],
+) -> Iterator[str | InputError]:
     include = list(include)
     exclude = list(exclude)
 
@@ -166,7 +226,8 @@ def expand_inputs(
             yield raw
             continue
         if os.path.isdir(raw):
-            yield from _walk(raw, wanted)
+            # (a directory an earlier input walked is not walked again, and no loop is said)
+            yield from _walk(raw, wanted, seen_dirs, again_is_loop=False)
         elif os.path.exists(raw) or os.path.islink(raw):
             yield raw
         elif any(ch in raw for ch in "*?["):
@@ -177,7 +238,6 @@ def expand_inputs(
             matches.sort()
             # a directory matched and one inside it (``dir/**`` matches both) are read once;
             # so is a file matched and found again in a matched directory
-            seen_dirs: set[tuple[int, int]] = set()
             found: set[str] = set()
             for m in matches:
                 if os.path.isdir(m):
@@ -189,8 +249,23 @@ def expand_inputs(
                     if key not in found:
                         found.add(key)
                         yield item
-        else:
+        elif _missing(raw):
             yield InputError(raw, "no such file or directory")
+        else:
+            yield raw  # (there but not to be looked at: ``read_path`` says why, one record)
+
+
+def _missing(path: str) -> bool:
+    """Whether ``path`` names nothing (not: a directory on the way may not be searched, the
+    name is too long...: ``os.path.exists`` says False for those too, and a file in a
+    directory without permission was reported as no such file, and alone as a usage error)."""
+    try:
+        os.stat(path)
+    except OSError as e:
+        return e.errno in (errno.ENOENT, errno.ENOTDIR)
+    except ValueError:  # (a NUL in the name)
+        return False
+    return False
 
 
 def not_the_output(
@@ -426,6 +501,9 @@ def read_path(
         raw = open(path, "rb", buffering=0)  # noqa: SIM115 - closed below, after the generator
     except OSError as e:
         yield unreadable(path, f"cannot open: {e.strerror or e}")
+        return
+    except ValueError as e:  # a NUL in the name (as ``check_paths`` says of it)
+        yield unreadable(path, f"cannot open: {e}")
         return
     try:
         st = os.fstat(raw.fileno())
@@ -773,7 +851,7 @@ class _CountingRaw(io.RawIOBase):
 
 
 def check_paths(
-    paths: Iterable[str],
+    paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
     rules: str | Ruleset | None = None,
     fmt: str | None = None,
     options: ReadOptions | None = None,
@@ -781,18 +859,23 @@ def check_paths(
     jobs: int = 1,
 ) -> Iterator[GameReport]:
     """Judge every record of every input, in input order (``jobs`` > 1: on a process pool,
-    with the same result).  An input that cannot be found is an unreadable record."""
+    with the same result).  ``paths``: paths, directories, patterns, ``-`` (one given alone,
+    as a ``str`` or a path, is one input).  An input that cannot be found is an unreadable
+    record.  An unknown ``fmt`` raises ``ValueError``."""
     from renju_cli.batch import Batch
 
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]  # (a str iterated gave its characters: "/" walked the whole disk)
+    if fmt is not None and fmt not in formats.FORMAT_MODULES:
+        raise ValueError(f"unknown format {fmt!r}: one of {', '.join(formats.FORMAT_MODULES)}")
     batch = Batch(
-        list(expand_inputs(paths)),
+        list(expand_inputs(os.fspath(p) for p in paths)),
         rules=_ruleset_or_none(rules),
         fmt=fmt,
         options=options,
         jobs=jobs,
     )
-    for _, report in batch:
-        yield report
+    return (report for _, report in batch)  # (not a generator function: it raises at the call)
 
 
 # -- positions ----------------------------------------------------------------------------------

@@ -757,7 +757,13 @@ class Batch:
                         n = numbered.get(sliced, 0)
                         numbered[sliced] = n + 1
                         sized = self._sized.get(sliced, self._options)
-                        if n >= sized.max_records:  # as the reader of the whole file would stop
+                        if record is not None and record.source.index == UNNUMBERED:
+                            # the slicer's record that ends the file (changed or grew while
+                            # read): after the refusal past max_records, as the reader of the
+                            # whole file says it after its last record (red team 11)
+                            n = min(n, sized.max_records + 1)
+                            report.source = dataclasses.replace(report.source, index=n)
+                        elif n >= sized.max_records:  # as the reader of the whole file would stop
                             self._full.add(sliced)  # the slicer stops: the rest is not judged
                             if n > sized.max_records:
                                 continue
@@ -927,6 +933,7 @@ class Batch:
 
         failure: OSError | None = None
         changed: Record | None = None
+        full = False  # past max_records: the rest is not cut (but a change is still said)
         with stream:
             try:
                 for raw in iter(functools.partial(stream.readline, limit), b""):
@@ -935,7 +942,8 @@ class Batch:
                             if input_no in self._full:
                                 # past max_records, as the reports say: what is still cut
                                 # or judged is dropped (at most the slices in flight)
-                                return
+                                full = True
+                                break
                             yield cut(offset)
                             start, first, lines, kept, kept_size = offset, number, 0, [], 0
                             crc = 0
@@ -966,7 +974,9 @@ class Batch:
                     offset, lines, crc = line_at, lines - 1, crc_at_line
                     if kept is not None:
                         del kept[kept_at:]
-        if any_record:
+        if full:
+            pass  # (the reader of the whole file stops there too, and then looks for a change)
+        elif any_record:
             yield cut(offset)
         elif failure is None:
             self._read.add(offset)

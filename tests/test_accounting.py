@@ -524,3 +524,60 @@ def test_a_file_without_records_that_grows_while_read_says_both(tmp_path: Path) 
     nothing, grew = api.read_path(str(path), on_read=append)
     assert nothing.source.index == 0 and "no record found" in nothing.problems[0].message
     assert grew.source.index == 1 and grew.problems[0].message.startswith(api.GREW)
+
+
+def test_a_file_in_a_directory_that_cannot_be_searched_is_no_missing_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # red team 11: os.path.exists says False when a directory on the way is mode 000, and the
+    # file was "no such file or directory", alone a usage error (exit 2); it is one record
+    # saying why it cannot be opened (exit 1), as a file of mode 000 is.  (Permissions are
+    # played here: root searches and opens anything.)
+    (tmp_path / "locked").mkdir()
+    game = tmp_path / "locked" / "game.txt"
+    game.write_text("h8 h9\n")
+    real_stat, real_open = os.stat, open
+
+    def stat(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if "locked" + os.sep in str(path):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_stat(path, *args, **kwargs)
+
+    def opener(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if "locked" + os.sep in str(path):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", stat)
+    monkeypatch.setattr(api, "open", opener, raising=False)
+    assert list(api.expand_inputs([str(game)])) == [str(game)]
+    code, out = run_main([str(game), "--format", "jsonl"], capsys)
+    (rec,) = map(json.loads, out.splitlines())
+    assert code == 1 and rec["findings"][0]["message"] == "cannot open: Permission denied"
+    (missing,) = api.expand_inputs([str(tmp_path / "nothing.txt")])
+    assert isinstance(missing, api.InputError) and missing.message == "no such file or directory"
+
+
+def test_a_file_reached_by_several_inputs_is_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # red team 11: overlapping inputs reported a file's records twice, under the same source,
+    # and the summary counted them twice; as pytest and ruff take paths, a file is read where
+    # it is first reached
+    (tmp_path / "ov" / "sub").mkdir(parents=True)
+    (tmp_path / "ov" / "a.txt").write_text("h8 h9 i8\n")
+    (tmp_path / "ov" / "sub" / "b.txt").write_text("h8 h9 i8 g8\n")
+    os.link(tmp_path / "ov" / "a.txt", tmp_path / "hard-link.txt")
+    monkeypatch.chdir(tmp_path)
+    for args, order in [
+        (["ov", "ov"], ["ov/a.txt", "ov/sub/b.txt"]),
+        (["ov", "ov/sub"], ["ov/a.txt", "ov/sub/b.txt"]),
+        (["ov/sub/b.txt", "ov"], ["ov/sub/b.txt", "ov/a.txt"]),
+        (["ov/a.txt", "./ov/a.txt", "hard-link.txt"], ["ov/a.txt"]),
+        (["ov/**", "ov/sub/*.txt"], ["ov/a.txt", "ov/sub/b.txt"]),
+    ]:
+        code, out = run_main([*args, "--format", "json"], capsys)
+        report = json.loads(out)
+        assert [r["source"]["path"] for r in report["records"]] == order, args
+        assert report["summary"]["records"] == len(order) and code == 0
+    assert list(api.expand_inputs(["-", "ov/a.txt", "ov/a.txt"])) == ["-", "ov/a.txt"]

@@ -639,6 +639,31 @@ def test_a_file_written_anew_and_longer_while_it_is_read_ends_with_a_finding(
     )
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_file_past_its_records_bound_that_changes_while_read_says_both(
+    tmp_path: Path, jobs: int
+) -> None:
+    """The refusal past ``max_records``, then the change, with any ``--jobs``: with 2 the
+    slicer stopped at the bound without a look at the file, and the change was lost (red team
+    11: a file appended to, or truncated, while checked)."""
+    from renju_cli.batch import Batch
+
+    f = tmp_path / "games.txt"
+    f.write_bytes(b"h8 h9 i8 g8\n" * 100_000)
+    bounded = ReadOptions(max_records=30_000)
+    reports: list[GameReport] = []
+    for _, report in Batch([str(f)], jobs=jobs, options=bounded):
+        if not reports:
+            with open(f, "ab") as out:
+                out.write(b"a1 o15\n" * 1000)
+        reports.append(report)
+    assert len(reports) == 30_002
+    assert [r.source.index for r in reports[-2:]] == [30_000, 30_001]
+    assert "more than 30000 records" in reports[-2].findings[0].message
+    assert reports[-1].findings[0].message.startswith(api.GREW)
+    assert not any(r.unreadable for r in reports[:-2])
+
+
 def test_jobs_2_says_once_that_a_file_changed_while_it_was_cut(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

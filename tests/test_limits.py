@@ -152,10 +152,12 @@ def test_jobs_2_cuts_where_jobs_1_does(tmp_path: Path) -> None:
     # past SMALL_FILE_BYTES: cut into slices for the workers, whose records the parent counts
     games = tmp_path / "games.txt"
     games.write_text("h8 h9\n" * 20_000)
+    again = tmp_path / "games-again.txt"  # (the same file named twice is read once)
+    again.write_bytes(games.read_bytes())
     outs = []
     for jobs in ("1", "2"):
         run = subprocess.run(
-            [sys.executable, "-m", "renju_cli", "check", str(games), str(games),
+            [sys.executable, "-m", "renju_cli", "check", str(games), str(again),
              "--limit", "records=300", "--format", "jsonl", "--jobs", jobs],
             capture_output=True, text=True, check=False, timeout=300,
         )  # fmt: skip
@@ -163,7 +165,7 @@ def test_jobs_2_cuts_where_jobs_1_does(tmp_path: Path) -> None:
         outs.append(run.stdout)
     assert outs[0] == outs[1]
     reports = [json.loads(line) for line in outs[0].splitlines()]
-    assert len(reports) == 2 * 301  # the file given twice, each cut at 300 records
+    assert len(reports) == 2 * 301  # two files, each cut at 300 records
     assert [r["source"]["index"] for r in reports[:301]] == list(range(301))
     assert reports[300]["unreadable"] and reports[601]["unreadable"]
 

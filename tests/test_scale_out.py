@@ -115,6 +115,36 @@ def test_check_paths_with_jobs_is_check_paths() -> None:
     assert len(serial) == 5
 
 
+def test_the_library_takes_what_its_callers_pass_or_says_what_it_wants(tmp_path: Path) -> None:
+    # red team 11: a lone surrogate in a str (UnicodeEncodeError), a bytearray or a Path
+    # (AttributeError deep in the batch), a str as check_paths' paths (its characters: "/"
+    # walked the disk), an unknown format (every file an internal error), a NUL in a path
+    lone = json.loads('"h8 h9 \\udc80 i10"')
+    assert api.analyze(lone)["source"]["path"] == "<string>"  # (its byte 0x80 reads as .pos)
+    surrogate = api.analyze(lone, fmt="notation")
+    assert surrogate["moves"] == 2  # (the byte is a parse error: found U+FFFD)
+    assert "found '\ufffd'" in surrogate["findings"][0]["message"]
+    assert api.analyze(bytearray(b"h8 h9 i10"))["moves"] == 3
+    assert api.analyze(memoryview(b"h8 h9 i10"))["moves"] == 3
+    game = tmp_path / "game.txt"
+    game.write_text("h8 h9 i10\n")
+    with pytest.raises(TypeError, match=r"is not a record: pass its content"):
+        api.analyze(game)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"not int"):
+        api.analyze(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"rules is a shipped ruleset's name"):
+        api.analyze("h8 h9", rules=5)  # type: ignore[arg-type]
+    assert [r.moves for r in api.check_paths(str(game))] == [3]
+    assert [r.moves for r in api.check_paths(game)] == [3]
+    assert [r.moves for r in api.check_paths([game, str(game)], rules="freestyle")] == [3]
+    with pytest.raises(ValueError, match="unknown format 'nope'"):
+        api.check_paths([str(game)], fmt="nope")
+    (bad,) = api.read_path("a\x00b")
+    (also,) = api.check_paths(["a\x00b"])
+    assert bad.unreadable and "cannot open: embedded null byte" in bad.problems[0].message
+    assert also.unreadable and also.findings[0].message == bad.problems[0].message
+
+
 # -- Dask -----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
