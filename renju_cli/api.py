@@ -675,8 +675,9 @@ class _Spool:
     """A pipe read to its end (``limit`` bytes at most), in memory up to ``MEMORY`` bytes and
     in a temporary file past that, then read again (``read``): its size is then known, and it
     is bounded by it as a file of that size (a megabyte of RenLib library piped in made
-    524,277 records in 9.9 s, 51,883 in 1 s named).  A pipe longer than ``limit`` is read
-    on past what was spooled, as a stream of unknown size."""
+    524,277 records in 9.9 s, 51,883 in 1 s named).  A pipe longer than ``limit``, or whose
+    rest no temporary file can hold (a full disk), is read on past what was spooled, as a
+    stream of unknown size; a read error of the pipe ends it (``failure``)."""
 
     #: Bytes kept in memory; the rest goes to a temporary file.
     MEMORY = 4 << 20
@@ -684,37 +685,48 @@ class _Spool:
     def __init__(
         self, read: Callable[[int], bytes], limit: int, on_read: Callable[[int], None] | None
     ) -> None:
-        self.chunks: list[bytes] = []
-        self.file: BinaryIO | None = None
+        self.chunks: list[bytes] = []  # the first bytes, then (``after``) those the file holds
+        self.file: io.FileIO | None = None
+        self.in_file = 0  # bytes written to it, and not read back yet
+        self.after: list[bytes] = []  # a chunk the file could not take
         self.size = 0
         self.complete = False
         self.failure: OSError | None = None
         self.pipe = read
         self.on_read = on_read
-        try:
-            while self.size <= limit:
+        while self.size <= limit and not self.after:
+            try:
                 chunk = read(min(1 << 16, limit + 1 - self.size))
-                if not chunk:
-                    self.complete = True
-                    break
-                self._keep(chunk)
-        except OSError as e:  # (the records of what came before it are still read)
-            self.failure, self.complete = e, True
+            except OSError as e:  # (the records of what came before it are still read)
+                self.failure, self.complete = e, True
+                break
+            if not chunk:
+                self.complete = True
+                break
+            self.size += len(chunk)
+            if on_read is not None:
+                on_read(len(chunk))
+            self._keep(chunk)
         if self.file is not None:
             self.file.seek(0)
 
     def _keep(self, chunk: bytes) -> None:
-        self.size += len(chunk)
-        if self.on_read is not None:
-            self.on_read(len(chunk))
-        if self.file is None and self.size > self.MEMORY:
-            import tempfile
-
-            self.file = tempfile.TemporaryFile()  # noqa: SIM115 - closed when read to the end
-        if self.file is not None:
-            self.file.write(chunk)
-        else:
+        if self.file is None and self.size <= self.MEMORY:
             self.chunks.append(chunk)
+            return
+        try:
+            if self.file is None:
+                import tempfile
+
+                self.file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115 - closed by read
+            view = memoryview(chunk)
+            while view:  # (unbuffered: what is written is known when a write fails)
+                n = self.file.write(view) or 0
+                self.in_file += n
+                view = view[n:]
+        except OSError:
+            # no room for the rest: what came is read as it stands and the pipe as a stream
+            self.after.append(bytes(view) if self.file is not None else chunk)
 
     def read(self, n: int) -> bytes:
         """The next bytes: the spooled ones, then what comes through the pipe (when it was
@@ -727,11 +739,15 @@ class _Spool:
             self.chunks[0] = chunk[n:]
             return chunk[:n]
         if self.file is not None:
-            data = self.file.read(n)
+            data = self.file.read(min(n, self.in_file)) if self.in_file else b""
             if data:
+                self.in_file -= len(data)
                 return data
             self.file.close()
             self.file = None
+        if self.after:
+            self.chunks, self.after = self.after, []
+            return self.read(n)
         if self.complete:
             return b""
         data = self.pipe(n)

@@ -185,9 +185,7 @@ def test_junit_failures_follow_fail_on_and_internal_errors_are_errors(
     assert [(t.get("tests"), t.get("errors"), t.get("failures")) for t in suites] == [
         ("1", "1", "0")
     ] * 2
-    assert [e.get("type") for e in ET.fromstring(out).findall(".//error")] == [
-        "internal-error"
-    ] * 2
+    assert [e.get("type") for e in ET.fromstring(out).findall(".//error")] == ["internal-error"] * 2
 
 
 def test_junit_is_the_same_bytes_from_one_run_to_the_next(

@@ -710,3 +710,32 @@ def test_a_read_error_while_a_pipe_is_read_ahead_keeps_what_came(
     recs = list(api.read_path("-"))
     assert all(r.format == "sgf" for r in recs[:-1]) and len(recs) > 200
     assert recs[-1].unreadable and "read error: Input/output error" in messages(recs[-1:])
+
+
+@pytest.mark.parametrize("room", [0, 3000, 20000, 1 << 20])
+def test_a_pipe_read_ahead_with_no_room_left_on_disk_loses_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, room: int
+) -> None:
+    # the temporary file past MEMORY fills the disk (after ``room`` bytes: at its first write,
+    # in its middle, or never): what came is read as it stands, then the pipe as a stream
+    import tempfile
+
+    class Full(io.FileIO):
+        def write(self, data: Any) -> int:
+            left = room - self.tell()
+            if left <= 0:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return super().write(bytes(data)[:left])
+
+    def temporary(*args: Any, **kwargs: Any) -> io.FileIO:
+        return Full(str(tmp_path / "spool"), "w+b")
+
+    data = hostile.HOSTILE["renlib-wide"](48 << 10)
+    monkeypatch.setattr(tempfile, "TemporaryFile", temporary)
+    monkeypatch.setattr(api._Spool, "MEMORY", 5000)
+    _piped(monkeypatch, data)
+    piped = list(api.read_path("-"))
+    unsized = read(data)  # (a pipe read as a stream: its records, all of them)
+    sized = list(api.read_bytes(data, "<stdin>"))
+    assert len(unsized) > len(sized)
+    assert _as_read(piped) == _as_read(sized if room >= len(data) else unsized)
