@@ -54,6 +54,7 @@ def analyze(
     ``internal-error`` finding.  An unknown ruleset raises ``RulesetError`` (a configuration
     error, not a record's).  The function is picklable and keeps no state between calls.
     """
+    path = os.fspath(path)  # (a Path in the report made it no JSON)
     if isinstance(record, (str, bytes, bytearray, memoryview)):
         records = analyze_all(record, rules, path=path, fmt=fmt)
         return records[0]
@@ -78,6 +79,7 @@ def analyze_all(
     """
     from renju_cli.batch import Settings, judge_one, walk_key
 
+    path = os.fspath(path)
     if isinstance(text, str):
         data = _utf8(text)
     elif isinstance(text, (bytes, bytearray, memoryview)):
@@ -613,11 +615,13 @@ def _read_pipe(
     on_read: Callable[[int], None] | None,
     walk_key: formats.WalkKey | None = None,
 ) -> Iterator[Record]:
-    """The records of a pipe (standard input, a named pipe, a device), as a stream: records
-    come out as their bytes arrive, and memory stays bounded however much (or how long) is
-    piped in.  ``read(n)`` reads once, what has come (at most n bytes).  The first kilobytes
+    """The records of a pipe (standard input, a named pipe, a device).  The first kilobytes
     are read before anything else: the format is detected from them, and a pipe delivers a
-    few bytes at a time."""
+    few bytes at a time.  Move lists, JSON Lines and PlayOK games are read as a stream: records
+    come out as their bytes arrive, and memory stays bounded however much (or how long) is
+    piped in.  Other formats are read to their end first (``_Spool``, 64 MiB at most) and
+    bounded by their size, as the file named would be.  ``read(n)`` reads once, what has come
+    (at most n bytes)."""
     head = b""
     failure: OSError | None = None
     try:
@@ -637,10 +641,13 @@ def _read_pipe(
             on_read(len(head))
         more = read if failure is None else _nothing_more
         counted = on_read
+        spool: _Spool | None = None
         if failure is None and opts.sized_for is None and _read_whole(head, name, fmt):
             # a format read whole, or that no feed delivers a record at a time: read to its
-            # end first, so that it is bounded by its size as a file is
-            spool = _Spool(read, opts.max_file - len(head), on_read)
+            # end first, so that it is bounded by its size as a file is (as far as a file
+            # read whole may be, or ``--limit whole-file`` if more)
+            limit = max(opts.max_file, ReadOptions.max_file)
+            spool = _Spool(read, limit - len(head), on_read)
             failure = spool.failure
             if spool.complete:
                 opts = opts.for_file(len(head) + spool.size)
@@ -650,6 +657,9 @@ def _read_pipe(
             yield from formats.read_stream(stream, name, fmt, opts, walk_key)
         except OSError as e:
             failure = e
+        finally:
+            if spool is not None:
+                spool.close()  # (its temporary file: a reader may stop before its end)
     if failure is not None:
         yield unreadable(name, f"read error: {failure.strerror or failure}")
 
@@ -666,8 +676,9 @@ PIPE_STREAMED = frozenset({"notation", "jsonl", "playok"})
 
 
 def _read_whole(head: bytes, name: str, fmt: str | None) -> bool:
-    """Whether a pipe that begins with ``head`` is read to its end before its records."""
-    detected = fmt or formats.detect(head, name)
+    """Whether a pipe that begins with ``head`` is read to its end before its records (its
+    format as ``formats.read_stream`` will take it: UTF-16 text recoded first)."""
+    detected = fmt or formats.detect_file(head, name)
     return detected is not None and detected not in PIPE_STREAMED
 
 
@@ -675,7 +686,7 @@ class _Spool:
     """A pipe read to its end (``limit`` bytes at most), in memory up to ``MEMORY`` bytes and
     in a temporary file past that, then read again (``read``): its size is then known, and it
     is bounded by it as a file of that size (a megabyte of RenLib library piped in made
-    524,277 records in 9.9 s, 51,883 in 1 s named).  A pipe longer than ``limit``, or whose
+    524,277 records in 9.0 s, 51,883 in 1.0 s named).  A pipe longer than ``limit``, or whose
     rest no temporary file can hold (a full disk), is read on past what was spooled, as a
     stream of unknown size; a read error of the pipe ends it (``failure``)."""
 
@@ -685,10 +696,13 @@ class _Spool:
     def __init__(
         self, read: Callable[[int], bytes], limit: int, on_read: Callable[[int], None] | None
     ) -> None:
-        self.chunks: list[bytes] = []  # the first bytes, then (``after``) those the file holds
-        self.file: io.FileIO | None = None
+        #: the first bytes, in one buffer read back from ``at`` (a pipe written a byte at a
+        #: time gives a read a byte: kept one by one, they made reading back quadratic)
+        self.memory = bytearray()
+        self.at = 0
+        self.file: io.FileIO | None = None  # the bytes after them
         self.in_file = 0  # bytes written to it, and not read back yet
-        self.after: list[bytes] = []  # a chunk the file could not take
+        self.after = b""  # the end of a chunk the file could not take (then the pipe)
         self.size = 0
         self.complete = False
         self.failure: OSError | None = None
@@ -712,48 +726,52 @@ class _Spool:
 
     def _keep(self, chunk: bytes) -> None:
         if self.file is None and self.size <= self.MEMORY:
-            self.chunks.append(chunk)
+            self.memory += chunk
             return
+        view = memoryview(chunk)
         try:
             if self.file is None:
                 import tempfile
 
-                self.file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115 - closed by read
-            view = memoryview(chunk)
+                self.file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115 - see close
             while view:  # (unbuffered: what is written is known when a write fails)
                 n = self.file.write(view) or 0
                 self.in_file += n
                 view = view[n:]
         except OSError:
             # no room for the rest: what came is read as it stands and the pipe as a stream
-            self.after.append(bytes(view) if self.file is not None else chunk)
+            self.after = bytes(view)
 
     def read(self, n: int) -> bytes:
         """The next bytes: the spooled ones, then what comes through the pipe (when it was
         not read to its end)."""
-        if self.chunks:
-            chunk = self.chunks[0]
-            if len(chunk) <= n:
-                del self.chunks[0]
-                return chunk
-            self.chunks[0] = chunk[n:]
-            return chunk[:n]
+        if self.at < len(self.memory):
+            data = bytes(self.memory[self.at : self.at + n])
+            self.at += len(data)
+            if self.at == len(self.memory):
+                self.memory, self.at = bytearray(), 0
+            return data
         if self.file is not None:
             data = self.file.read(min(n, self.in_file)) if self.in_file else b""
             if data:
                 self.in_file -= len(data)
                 return data
-            self.file.close()
-            self.file = None
+            self.close()
         if self.after:
-            self.chunks, self.after = self.after, []
-            return self.read(n)
+            data, self.after = self.after[:n], self.after[n:]
+            return data
         if self.complete:
             return b""
         data = self.pipe(n)
         if data and self.on_read is not None:
             self.on_read(len(data))
         return data
+
+    def close(self) -> None:
+        """Close the temporary file (when there is one)."""
+        if self.file is not None:
+            self.file.close()
+            self.file = None
 
 
 def _for_stdin(options: ReadOptions) -> ReadOptions:
@@ -882,8 +900,11 @@ def check_paths(
 
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]  # (a str iterated gave its characters: "/" walked the whole disk)
-    if fmt is not None and fmt not in formats.FORMAT_MODULES:
-        raise ValueError(f"unknown format {fmt!r}: one of {', '.join(formats.FORMAT_MODULES)}")
+    paths = list(paths)
+    if not all(isinstance(p, (str, os.PathLike)) for p in paths):
+        raise TypeError("paths are str or os.PathLike (a list of them, or one)")
+    if fmt is not None:
+        formats.load(fmt)  # (an unknown one raises ValueError, as for analyze)
     batch = Batch(
         list(expand_inputs(os.fspath(p) for p in paths)),
         rules=_ruleset_or_none(rules),

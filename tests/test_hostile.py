@@ -641,9 +641,9 @@ class _Pipe(io.RawIOBase):
     """Standard input as a pipe delivers it: a few bytes a read, no size to ask; it fails
     (EIO) after ``good`` bytes when ``good`` is given."""
 
-    def __init__(self, data: bytes, good: int | None = None) -> None:
+    def __init__(self, data: bytes, good: int | None = None, piece: int = 1000) -> None:
         super().__init__()
-        self.data, self.at, self.good = data, 0, good
+        self.data, self.at, self.good, self.piece = data, 0, good, piece
 
     def readable(self) -> bool:
         return True
@@ -651,14 +651,17 @@ class _Pipe(io.RawIOBase):
     def readinto(self, buffer: Any) -> int:
         if self.good is not None and self.at >= self.good:
             raise OSError(errno.EIO, "Input/output error")
-        n = min(len(buffer), 1000, len(self.data) - self.at)
+        n = min(len(buffer), self.piece, len(self.data) - self.at)
         buffer[:n] = self.data[self.at : self.at + n]
         self.at += n
         return n
 
 
-def _piped(monkeypatch: pytest.MonkeyPatch, data: bytes, good: int | None = None) -> None:
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(_Pipe(data, good))))
+def _piped(
+    monkeypatch: pytest.MonkeyPatch, data: bytes, good: int | None = None, piece: int = 1000
+) -> None:
+    stdin = io.TextIOWrapper(io.BufferedReader(_Pipe(data, good, piece), buffer_size=piece))
+    monkeypatch.setattr(sys, "stdin", stdin)
 
 
 def _as_read(recs: list[Record]) -> list[object]:
@@ -739,3 +742,30 @@ def test_a_pipe_read_ahead_with_no_room_left_on_disk_loses_nothing(
     sized = list(api.read_bytes(data, "<stdin>"))
     assert len(unsized) > len(sized)
     assert _as_read(piped) == _as_read(sized if room >= len(data) else unsized)
+
+
+def test_a_pipe_read_ahead_is_read_as_the_file_named_whatever_its_pieces_and_encoding(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # review of stop 28: a pipe written a byte at a time was kept a byte a piece, and read
+    # back quadratically (a 4 MB database: 56 s); UTF-16 text was not detected before it was
+    # recoded, so not read ahead (65,536 SGF games piped, 40,961 named); --limit whole-file
+    # lowered how far RenjuNet and RenLib pipes were read ahead
+    data = hostile.HOSTILE["renjunet-damaged-every-game"](40 << 10)
+    path = tmp_path / "games.xml"
+    path.write_bytes(data)
+    named = list(api.read_path(str(path)))
+    _piped(monkeypatch, data, piece=1)
+    assert _as_read(list(api.read_path("-"))) == _as_read(named)
+    small = ReadOptions(max_file=10_000)  # (--limit whole-file=10000)
+    _piped(monkeypatch, data)
+    assert _as_read(list(api.read_path("-", options=small))) == _as_read(
+        list(api.read_path(str(path), options=small))
+    )
+    utf16 = codecs.BOM_UTF16_LE + ("(;B[hh])" * 40_000).encode("utf-16-le")
+    path = tmp_path / "tiny.sgf"
+    path.write_bytes(utf16)
+    named = list(api.read_path(str(path)))
+    _piped(monkeypatch, utf16)
+    piped = list(api.read_path("-"))
+    assert len(named) < 40_000 and _as_read(piped) == _as_read(named)

@@ -195,8 +195,8 @@ def test_dask_without_dask_is_a_usage_error(
         ("no-address", 'not a Dask scheduler file (JSON that gives the scheduler\'s "address")'),
         ("tls", "cannot reach the Dask scheduler tls://127.0.0.1:1: TypeError: "),
         # refused at once, where Dask retried for its 10 s timeout (stop 27's list)
-        ("tcp://127.0.0.1:99999", "tcp://127.0.0.1:99999: Port out of range"),
-        ("tcp://[::1", "tcp://[::1: Invalid IPv6 URL"),
+        ("tcp://127.0.0.1:99999", "tcp://127.0.0.1:99999: port 99999 is out of range"),
+        ("tcp://[::1", "tcp://[::1: invalid address '[::1'"),
     ],
 )
 def test_a_dask_address_that_cannot_be_reached_is_a_usage_error(

@@ -141,22 +141,20 @@ def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
 def _resolvable(address: str) -> None:
     """Refuse at once a TCP or TLS address whose port is out of range or whose host has no
     address: Dask retries those, as it does a scheduler still starting, for its whole timeout
-    (10 s) before it gives up."""
+    (10 s) before it gives up.  Read with Dask's own parser, so that both read it alike."""
     import socket
-    import urllib.parse
 
-    scheme, sep, rest = address.partition("://")
-    if not sep:
-        scheme, rest = "tcp", address
-    if scheme not in ("tcp", "tls") or not rest:
-        return
+    from distributed.comm.addressing import parse_address, parse_host_port
+
     try:
-        where = urllib.parse.urlsplit("//" + rest)
-        port = where.port
-        host = where.hostname
-        if host:
-            socket.getaddrinfo(host, port or 8786, type=socket.SOCK_STREAM)
-    except (ValueError, OSError, UnicodeError) as e:
+        scheme, location = parse_address(address)
+        if scheme not in ("tcp", "tls"):
+            return
+        host, port = parse_host_port(location, 8786)
+        if not 0 <= int(port) <= 65535:
+            raise ValueError(f"port {port} is out of range 0-65535")
+        socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)
+    except (ValueError, TypeError, OSError, UnicodeError) as e:
         raise UsageProblem(
             f"cannot reach the Dask scheduler {shown(address)}: {shown(str(e))}"
         ) from None

@@ -657,6 +657,25 @@ def detect(head: bytes, path: str) -> str | None:
     return claimed[0] if claimed else None
 
 
+def detect_file(head: bytes, path: str) -> str | None:
+    """The format of a file that starts with ``head`` (``detect``), recoded first when it is
+    UTF-16 or UTF-32 text, or has classic Mac line ends (``recoding``): what ``read_stream``
+    reads it as."""
+    fmt = detect(head, path)
+    how = recoding(head)
+    if how is not None and (
+        fmt not in RAW_FORMATS or (how in GUESSED and load(fmt).sniff(head) < 2)
+    ):
+        # a text file: its recoded text tells (a UTF-16 head without byte order mark looked
+        # like a .pos position, its count and pairs of small numbers); a binary format sure of
+        # its head stays (a RenLib library of long lines has a zero byte in every other place,
+        # and named .txt it was taken for UTF-16)
+        recoded = detect(_recoded_head(head, how), path)
+        if fmt not in RAW_FORMATS or recoded not in RAW_FORMATS | {None}:
+            fmt = recoded
+    return fmt
+
+
 def read_stream(
     stream: BinaryIO,
     path: str,
@@ -676,17 +695,7 @@ def read_stream(
     head = _peek(stream) if fmt not in RAW_FORMATS else b""
     how = recoding(head)
     if fmt is None:
-        fmt = detect(head, path)
-        if how is not None and (
-            fmt not in RAW_FORMATS or (how in GUESSED and load(fmt).sniff(head) < 2)
-        ):
-            # a text file: its recoded text tells (a UTF-16 head without byte order mark
-            # looked like a .pos position, its count and pairs of small numbers); a binary
-            # format sure of its head stays (a RenLib library of long lines has a zero byte
-            # in every other place, and named .txt it was taken for UTF-16)
-            recoded = detect(_recoded_head(head, how), path)
-            if fmt not in RAW_FORMATS or recoded not in RAW_FORMATS | {None}:
-                fmt = recoded
+        fmt = detect_file(head, path)
         if fmt is None:
             yield unreadable(path, "matches no known record format", offset=0)
             return
