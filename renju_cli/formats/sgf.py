@@ -371,6 +371,11 @@ class _Parser:
         #: ``_normalize_ident`` of the short raw names met so far: a file repeats a few names
         #: (``B``, ``W``) in every node, and a look-up costs a fraction of decoding and normalising
         self.idents: dict[bytes, str] = {}
+        #: the property list of a node of one short plain property (``;B[hh]``, ``;B[]``) by
+        #: its raw name and value, shared by every such node (never changed once parsed): a
+        #: tree is kept whole while its lines are walked, and a chain of 200,000 pass nodes
+        #: held a list, a tuple and a list of values each (92 MB)
+        self.plain_props: dict[tuple[bytes, bytes], list[tuple[str, list[bytes]]]] = {}
         #: problems of nodes by (message, line): a node per three bytes may each say the same
         #: thing on one line (``;AB;AB;AB``), and a record holds its path's problems
         self.problem_memo: dict[tuple[str, int], ParseProblem] = {}
@@ -534,6 +539,17 @@ class _Parser:
         # the usual nodes in one match: one plain property, or a few (split by a second match)
         one = _ONE_PROPERTY_NODE.match(data, self.pos)
         fast = one if one is not None else _FEW_PROPERTY_NODE.match(data, self.pos)
+        if one is not None and not is_root and len(one[2]) <= _MEMO_KEY_BYTES:
+            key = (one[1], one[2])
+            shared = self.plain_props.get(key)
+            if shared is None:
+                made = [(self._ident(one[1]), [one[2]])]
+                shared = remember(self.plain_props, key, made, _MEMO_ENTRIES)
+            node.props = shared
+            end = one.end()
+            self.line += data.count(b"\n", self.pos, end)
+            self.pos = end
+            return node
         if fast is not None:
             props: list[tuple[bytes, bytes]] = (
                 [(one[1], one[2])] if one is not None else _FEW_PROPERTY.findall(fast[0])
