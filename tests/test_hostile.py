@@ -779,3 +779,26 @@ def test_an_sgf_chain_of_one_property_nodes_shares_their_property_lists(name: st
     recs, peak = read_traced(hostile.HOSTILE[name](256 << 10), "sgf")
     assert recs and recs[0].format == "sgf"
     assert peak < 14 << 20
+
+
+@pytest.mark.parametrize(
+    ("bom", "codec", "suffix"),
+    [(codecs.BOM_UTF16_LE, "utf-16-le", ".pos"), (codecs.BOM_UTF32_LE, "utf-32-le", ".lib"),
+     (codecs.BOM_UTF16_BE, "utf-16-be", ".xml"), (codecs.BOM_UTF16_LE, "utf-16-le", ".rif")],
+)  # fmt: skip
+def test_text_with_a_byte_order_mark_is_recoded_whatever_binary_extension_it_has(
+    tmp_path: Path, bom: bytes, codec: str, suffix: str
+) -> None:
+    # red team 13: an SGF game saved as UTF-16 with its mark and named .pos was read as a
+    # binary position, unreadable (the extension chose the format; no reader's sniffer knew
+    # the head): it is recoded first, as the same text without a mark or piped in is
+    game = "(;GM[4]FF[4]SZ[15];B[hh];W[hi];B[ih];W[gh];B[jh])"
+    path = tmp_path / f"game{suffix}"
+    path.write_bytes(bom + game.encode(codec))
+    (rec,) = api.read_path(str(path))
+    assert (rec.format, len(rec.moves), rec.unreadable) == ("sgf", 5, False)
+    database = '<?xml version="1.0"?><database><games><game><move>h8 h9</move></game></games>'
+    path.write_bytes(bom + (database + "</database>").encode(codec))
+    if suffix in (".xml", ".rif"):  # (a database so saved stays a database)
+        (rec,) = api.read_path(str(path))
+        assert (rec.format, len(rec.moves)) == ("renjunet", 2)

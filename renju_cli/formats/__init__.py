@@ -664,12 +664,14 @@ def detect_file(head: bytes, path: str) -> str | None:
     fmt = detect(head, path)
     how = recoding(head)
     if how is not None and (
-        fmt not in RAW_FORMATS or (how in GUESSED and load(fmt).sniff(head) < 2)
+        fmt not in RAW_FORMATS or load(fmt).sniff(head) < (2 if how in GUESSED else 1)
     ):
         # a text file: its recoded text tells (a UTF-16 head without byte order mark looked
         # like a .pos position, its count and pairs of small numbers); a binary format sure of
         # its head stays (a RenLib library of long lines has a zero byte in every other place,
-        # and named .txt it was taken for UTF-16)
+        # and named .txt it was taken for UTF-16), and one that its head shows at all stays
+        # under a byte order mark (one named by the extension alone did: an SGF game saved as
+        # UTF-16 and named .pos was an unreadable position, red team 13)
         recoded = detect(_recoded_head(head, how), path)
         if fmt not in RAW_FORMATS or recoded not in RAW_FORMATS | {None}:
             fmt = recoded
