@@ -642,7 +642,9 @@ def _read_pipe(
         more = read if failure is None else _nothing_more
         counted = on_read
         spool: _Spool | None = None
-        if failure is None and opts.sized_for is None and _read_whole(head, name, fmt):
+        # (its format as read_stream tells it, UTF-16 text recoded first: told once, here)
+        fmt = fmt or formats.detect_file(head, name)
+        if failure is None and opts.sized_for is None and fmt not in PIPE_STREAMED | {None}:
             # a format read whole, or that no feed delivers a record at a time: read to its
             # end first, so that it is bounded by its size as a file is (as far as a file
             # read whole may be, or ``--limit whole-file`` if more)
@@ -673,13 +675,6 @@ def _nothing_more(n: int) -> bytes:
 #: to its end first (``_Spool``): its readers read it whole anyway (SGF, PSQ, diagrams), or no
 #: program writes a RenLib library or a RenjuNet database a game at a time.
 PIPE_STREAMED = frozenset({"notation", "jsonl", "playok"})
-
-
-def _read_whole(head: bytes, name: str, fmt: str | None) -> bool:
-    """Whether a pipe that begins with ``head`` is read to its end before its records (its
-    format as ``formats.read_stream`` will take it: UTF-16 text recoded first)."""
-    detected = fmt or formats.detect_file(head, name)
-    return detected is not None and detected not in PIPE_STREAMED
 
 
 class _Spool:

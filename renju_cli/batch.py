@@ -974,10 +974,9 @@ class Batch:
                     offset, lines, crc = line_at, lines - 1, crc_at_line
                     if kept is not None:
                         del kept[kept_at:]
-        if full:
-            pass  # (the reader of the whole file stops there too, and then looks for a change)
-        elif any_record:
-            yield cut(offset)
+        if any_record:
+            if not full:  # (past the bound the whole file's reader stops, then looks for a change)
+                yield cut(offset)
         elif failure is None:
             self._read.add(offset)
             yield unreadable(path, no_record_message(fmt))

@@ -141,23 +141,19 @@ def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
 def _resolvable(address: str) -> None:
     """Refuse at once a TCP or TLS address whose port is out of range or whose host has no
     address: Dask retries those, as it does a scheduler still starting, for its whole timeout
-    (10 s) before it gives up.  Read with Dask's own parser, so that both read it alike."""
+    (10 s) before it gives up.  Read with Dask's own parser, so that both read it alike; what
+    it raises, ``_dask`` says as it says Dask's own errors."""
     import socket
 
     from distributed.comm.addressing import parse_address, parse_host_port
 
-    try:
-        scheme, location = parse_address(address)
-        if scheme not in ("tcp", "tls"):
-            return
-        host, port = parse_host_port(location, 8786)
-        if not 0 <= int(port) <= 65535:
-            raise ValueError(f"port {port} is out of range 0-65535")
-        socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)
-    except (ValueError, TypeError, OSError, UnicodeError) as e:
-        raise UsageProblem(
-            f"cannot reach the Dask scheduler {shown(address)}: {shown(str(e))}"
-        ) from None
+    scheme, location = parse_address(address)
+    if scheme not in ("tcp", "tls"):
+        return
+    host, port = parse_host_port(location, 8786)
+    if not 0 <= int(port) <= 65535:
+        raise ValueError(f"port {port} is out of range 0-65535")
+    socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)
 
 
 def _scheduler_address(path: str) -> str:

@@ -539,26 +539,23 @@ class _Parser:
         # the usual nodes in one match: one plain property, or a few (split by a second match)
         one = _ONE_PROPERTY_NODE.match(data, self.pos)
         fast = one if one is not None else _FEW_PROPERTY_NODE.match(data, self.pos)
-        if one is not None and not is_root and len(one[2]) <= _MEMO_KEY_BYTES:
-            key = (one[1], one[2])
-            shared = self.plain_props.get(key)
-            if shared is None:
-                made = [(self._ident(one[1]), [one[2]])]
-                shared = remember(self.plain_props, key, made, _MEMO_ENTRIES)
-            node.props = shared
-            end = one.end()
-            self.line += data.count(b"\n", self.pos, end)
-            self.pos = end
-            return node
         if fast is not None:
-            props: list[tuple[bytes, bytes]] = (
-                [(one[1], one[2])] if one is not None else _FEW_PROPERTY.findall(fast[0])
-            )
-            for raw_name, raw_val in props:
-                ident = self._ident(raw_name)
-                if ident == "CA" and is_root:
-                    self._root_charset(raw_val)
-                node.prop(ident, [raw_val])
+            if one is not None and not is_root and len(one[2]) <= _MEMO_KEY_BYTES:
+                key = (one[1], one[2])
+                shared = self.plain_props.get(key)
+                if shared is None:
+                    made = [(self._ident(one[1]), [one[2]])]
+                    shared = remember(self.plain_props, key, made, _MEMO_ENTRIES)
+                node.props = shared
+            else:
+                props: list[tuple[bytes, bytes]] = (
+                    [(one[1], one[2])] if one is not None else _FEW_PROPERTY.findall(fast[0])
+                )
+                for raw_name, raw_val in props:
+                    ident = self._ident(raw_name)
+                    if ident == "CA" and is_root:
+                        self._root_charset(raw_val)
+                    node.prop(ident, [raw_val])
             end = fast.end()
             self.line += data.count(b"\n", self.pos, end)  # (``_advance``, without a call)
             self.pos = end
