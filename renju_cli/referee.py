@@ -544,7 +544,10 @@ def _common_prefix(a: list[Move], b: list[Move], limit: int) -> int:
     if n <= 16:
         # (a short line: a loop costs less than slices; a tree's lines share move objects)
         for i in range(n):
-            if a[i] is not b[i] and a[i] != b[i]:
+            x, y = a[i], b[i]
+            # (moves at other points differ: told without the dataclass's field-by-field
+            # comparison, which the sibling lines of a tree paid at each of their first moves)
+            if x is not y and (x.point != y.point or x != y):
                 return i
         return n
     if a[:n] == b[:n]:
@@ -701,16 +704,20 @@ class _Replay:
     ) -> _Checkpoint:
         """The state before the next move (``to_move``... are the walk's own locals)."""
         report, result = self.report, self.result
-        return _Checkpoint(
-            len(report.findings),
-            len(report.forbidden_moves),
-            len(self.dropped),
-            len(self.placed),
-            report.first_five is not None,
-            (result.winner, result.reason, result.move, result.point),
-            (self.end_move, self.after_end_reported, self.after_end_at),
-            (self.undecided_at, len(self.undecided)),
-            (to_move, passes, pending),
+        # (``tuple.__new__``: the named tuple's own ``__new__`` is a Python call, once a move)
+        return tuple.__new__(
+            _Checkpoint,
+            (
+                len(report.findings),
+                len(report.forbidden_moves),
+                len(self.dropped),
+                len(self.placed),
+                report.first_five is not None,
+                (result.winner, result.reason, result.move, result.point),
+                (self.end_move, self.after_end_reported, self.after_end_at),
+                (self.undecided_at, len(self.undecided)),
+                (to_move, passes, pending),
+            ),
         )
 
     def report_copy(self, record: Record) -> GameReport:

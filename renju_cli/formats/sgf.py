@@ -151,6 +151,8 @@ _FEW_PROPERTY_NODE = re.compile(
     rb"(?:[A-Za-z0-9]+\[[^\]\\(\x80-\xff]*\]){2,8}(?=[ \t\r\n\f\v]*[;()])"
 )
 _FEW_PROPERTY = re.compile(rb"([A-Za-z0-9]+)\[([^\]]*)\]")
+#: Longest text of such a node whose property list is shared (``_Parser.plain_props``).
+_SHARED_PROPS_BYTES = 24
 #: Properties whose values are short (points, numbers): one that spans a line starting with
 #: ``(;`` is taken as unterminated.
 _SHORT_PROPS = frozenset({"B", "W", "AB", "AW", "AE", "5A", "FA", "SZ", "GM", "FF", "SW", "CA"})
@@ -371,11 +373,12 @@ class _Parser:
         #: ``_normalize_ident`` of the short raw names met so far: a file repeats a few names
         #: (``B``, ``W``) in every node, and a look-up costs a fraction of decoding and normalising
         self.idents: dict[bytes, str] = {}
-        #: the property list of a node of one short plain property (``;B[hh]``, ``;B[]``) by
-        #: its raw name and value, shared by every such node (never changed once parsed): a
-        #: tree is kept whole while its lines are walked, and a chain of 200,000 pass nodes
-        #: held a list, a tuple and a list of values each (92 MB)
-        self.plain_props: dict[tuple[bytes, bytes], list[tuple[str, list[bytes]]]] = {}
+        #: the property list of a short node of plain properties (``;B[hh]``, ``;B[]``,
+        #: ``;W[aa]SW[1]``) by its text, shared by every such node (never changed once parsed):
+        #: a tree is kept whole while its lines are walked, and a chain of 200,000 pass nodes
+        #: held a list, a tuple and a list of values each (92 MB); a node of a move and a swap
+        #: in each of 40,960 lines was split anew in each
+        self.plain_props: dict[bytes, list[tuple[str, list[bytes]]]] = {}
         #: problems of nodes by (message, line): a node per three bytes may each say the same
         #: thing on one line (``;AB;AB;AB``), and a record holds its path's problems
         self.problem_memo: dict[tuple[str, int], ParseProblem] = {}
@@ -540,12 +543,16 @@ class _Parser:
         one = _ONE_PROPERTY_NODE.match(data, self.pos)
         fast = one if one is not None else _FEW_PROPERTY_NODE.match(data, self.pos)
         if fast is not None:
-            if one is not None and not is_root and len(one[2]) <= _MEMO_KEY_BYTES:
-                key = (one[1], one[2])
-                shared = self.plain_props.get(key)
+            text = fast[0]
+            if not is_root and len(text) <= _SHARED_PROPS_BYTES:
+                shared = self.plain_props.get(text)
                 if shared is None:
-                    made = [(self._ident(one[1]), [one[2]])]
-                    shared = remember(self.plain_props, key, made, _MEMO_ENTRIES)
+                    made = (
+                        [(self._ident(one[1]), [one[2]])]
+                        if one is not None
+                        else [(self._ident(k), [v]) for k, v in _FEW_PROPERTY.findall(text)]
+                    )
+                    shared = remember(self.plain_props, text, made, _MEMO_ENTRIES)
                 node.props = shared
             else:
                 props: list[tuple[bytes, bytes]] = (
@@ -1250,12 +1257,12 @@ def ruleset_for(raw: str, search: bool = False) -> tuple[str | None, str | None]
 def _swap_event(value: str, moves_so_far: int, line: int) -> OpeningEvent | None:
     s = value.strip().lower()
     after = moves_so_far if moves_so_far > 0 else -1
-    if re.fullmatch(r"\d{1,4}", s) and int(s) >= 1:
-        return OpeningEvent("swap", after=int(s), line=line)
+    if 0 < len(s) <= 4 and s.isdecimal() and int(s) >= 1:  # (what ``\d{1,4}`` matches)
+        return OpeningEvent("swap", int(s), None, [], line)  # (positional: a line each)
     if s in _SWAP_YES:
-        return OpeningEvent("swap", after=after, line=line)
+        return OpeningEvent("swap", after, None, [], line)
     if s in _SWAP_NO:
-        return OpeningEvent("no-swap", after=after, line=line)
+        return OpeningEvent("no-swap", after, None, [], line)
     return None
 
 
@@ -1798,22 +1805,25 @@ class _PathWalk:
         if self.rewindable and branch:
             self.mark_at.append(k)
             self.marks.append(
-                _Mark(
-                    len(moves),
-                    moves[-1] if moves else None,
-                    len(self.setup),
-                    len(self.events),
-                    self.event_weight,
-                    len(self.problems),
-                    len(self.notes),
-                    len(self.info_order),
-                    len(self.root_pieces),
-                    len(self.pieces),
-                    self.move_from,
-                    self.stopped,
-                    self.events_cut,
-                    self.setup_cut,
-                    self.player,
+                tuple.__new__(  # (the named tuple's ``__new__`` is a Python call: once a line)
+                    _Mark,
+                    (
+                        len(moves),
+                        moves[-1] if moves else None,
+                        len(self.setup),
+                        len(self.events),
+                        self.event_weight,
+                        len(self.problems),
+                        len(self.notes),
+                        len(self.info_order),
+                        len(self.root_pieces),
+                        len(self.pieces),
+                        self.move_from,
+                        self.stopped,
+                        self.events_cut,
+                        self.setup_cut,
+                        self.player,
+                    ),
                 )
             )
         ni = _node_info(node, ctx, bool(moves) or len(self.setup) >= ctx.width * ctx.height)
