@@ -781,6 +781,27 @@ def test_an_sgf_chain_of_one_property_nodes_shares_their_property_lists(name: st
     assert peak < 14 << 20
 
 
+def test_sgf_nodes_of_a_few_plain_properties_share_their_property_lists() -> None:
+    # (;RU[cctsai];B[hh];W[hi];B[ij](;W[aa]SW[1];B[ab])(;W[ab]SW[2];B[ac])...: each line's
+    # ``;W[..]SW[n]`` node was split into a list of its own (9 MB at 256 kB); the 888 such
+    # nodes the tree spells share one each now (3.5 MB)
+    # (the records are counted as they come, not kept: the tree is what stays)
+    make = hostile.HOSTILE["sgf-siblings-with-swaps-cctsai"]
+    list(read_stream(io.BufferedReader(io.BytesIO(make(8 << 10))), "warm", "sgf"))  # (imports)
+    data = make(256 << 10)
+    events = []
+    tracemalloc.start()
+    try:
+        sized = ReadOptions().for_file(len(data))  # (as a named file is read)
+        for rec in read_stream(io.BufferedReader(io.BytesIO(data)), "hostile", "sgf", sized):
+            events.append(rec.opening_events[0].after if rec.opening_events else None)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(events) > 10_000 and events[:6] == [1, 2, 3, 4, 1, 2]
+    assert peak < 5 << 20
+
+
 @pytest.mark.parametrize(
     ("bom", "codec", "suffix"),
     [(codecs.BOM_UTF16_LE, "utf-16-le", ".pos"), (codecs.BOM_UTF32_LE, "utf-32-le", ".lib"),
