@@ -57,6 +57,7 @@ import dataclasses
 import functools
 import heapq
 import json
+import operator
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Sequence
@@ -1003,8 +1004,6 @@ class _Context:
     events: _Events
     #: the highest move number a step has asked for (``_next_move``): what the check read
     read: list[int] = field(default_factory=lambda: [3])
-    #: the stones standing after ``n`` moves, by number from ``base`` (``_standing``)
-    standing: dict[tuple[int, int], dict[int, Point]] = field(default_factory=dict)
 
 
 @dataclass
@@ -1064,9 +1063,10 @@ class _State:
     def fork(self) -> _State:
         # (not copy.copy: its generic protocol cost more than the rest of a short walk)
         other = object.__new__(_State)
-        other.__dict__.update(self.__dict__)
-        other.consumed = set(self.consumed)
-        other.findings = self.findings.copy()
+        fields = self.__dict__.copy()  # (a copy given whole: cheaper than an update)
+        fields["consumed"] = set(self.consumed)
+        fields["findings"] = self.findings.copy()
+        other.__dict__ = fields
         return other
 
     def use(self, event: int, weight: int) -> None:
@@ -1274,9 +1274,14 @@ def walk_key(record: Record, ruleset: Ruleset) -> Hashable | None:
         return (object(),)  # no memo serves it
     reach = _protocol_reach(protocol)
     if reach is not None and events:
-        reach = max(reach, max(e.after for e in events) + 2)
-    stones = tuple(m.point for m in record.moves[:reach])
+        reach = max(reach, max(map(_AFTER, events)) + 2)
+    # (``map``, not generators: asked of every record a file reads)
+    stones = tuple(map(_POINT, record.moves[:reach]))
     return AfterLast((id(ruleset), record.width, record.height, record.opening_id, stones), events)
+
+
+_AFTER = operator.attrgetter("after")
+_POINT = operator.attrgetter("point")
 
 
 def _usable_protocol(ruleset: Ruleset) -> Protocol | None:
@@ -1294,7 +1299,7 @@ def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str
     cap.)"""
     width = record.width or ruleset.width
     height = record.height or record.width or ruleset.height
-    board = _Events.of(record.opening_events).board if record.opening_events else {}
+    board = _board_events(record.opening_events)
     key: tuple[Any, ...] | None = None
     hit = None
     if not board and not record.setup and len(record.opening_id or "") <= DECLARED_KEPT:
@@ -1313,7 +1318,7 @@ def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str
         ident = _name_of_first_three(points, c)
         if ident is not None:
             summary.update(ident.to_json())
-        declared = _declared_id(record, ident, sum(p is not None for p in points) == 3)
+        declared = _declared_id(record, ident, points)
     summary.update(protocol=protocol.name, black=None, white=None)
     said = _not_followed_finding(protocol.name, why)
     course, seats = _course(record, ruleset, None, board)
@@ -1325,6 +1330,16 @@ def _not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str
         kept = None if hit is None else _with_findings(check, list(check.findings))
         remember(_NOT_FOLLOWED, key, (ruleset, kept), _CHECKED_ENTRIES)
     return check
+
+
+def _board_events(events: list[OpeningEvent]) -> dict[int, list[tuple[int, OpeningEvent]]]:
+    """``_Events.board`` of ``events``: a few events are first looked at for a rejection or a
+    moved stone (records past the bound on walks, by the ten thousand, mostly have none, and
+    their index cost more than the rest of their check); many, by the index (the lines of a
+    tree share theirs, found in one comparison)."""
+    if not events or (len(events) <= SMALL_EVENTS and not has_board_events(events)):
+        return {}
+    return _Events.of(events).board
 
 
 #: ``_not_followed`` checks of records without board events or setup, by what they depend on,
@@ -1490,7 +1505,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
         ident = _name_of_first_three(points, c)
         if ident is not None:
             summary.update(ident.to_json())
-        for finding in _declared_id(record, ident, sum(p is not None for p in points[:3]) == 3):
+        for finding in _declared_id(record, ident, points):
             found.put(finding)
     state: _State | None = None
     stones_read: int | None = None  # of the first moves, when only they decide the check
@@ -1545,7 +1560,9 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
     elif not record.setup:
         _events_without_protocol(record, ruleset, board_events, found)
     if read is not None and stones_read is not None:  # (and the moves of the board events)
-        read[0] = max([stones_read, *(n + 1 for n in board_events)])
+        read[0] = (
+            max([stones_read, *(n + 1 for n in board_events)]) if board_events else stones_read
+        )
     course, more = _course(record, ruleset, state, board_events)
     for finding in more:
         found.put(finding)
@@ -1701,8 +1718,20 @@ def _seat_rules(
 
 
 def _protocol_reach(protocol: Protocol) -> int | None:
-    """``_reach`` of a protocol's steps, worked out once per protocol (not per record)."""
-    return _PER_PROTOCOL.get((protocol.steps, "reach"), lambda: _reach(protocol.steps))
+    """``_reach`` of a protocol's steps, worked out once per protocol (not per record); the
+    last protocol's is at hand (asked of every record read and checked: kept whole in one
+    tuple, as threads may ask at once)."""
+    global _LAST_REACH
+    steps = protocol.steps
+    last = _LAST_REACH
+    if last is not None and last[0] is steps:
+        return last[1]
+    reach = _PER_PROTOCOL.get((steps, "reach"), lambda: _reach(steps))
+    _LAST_REACH = (steps, reach)
+    return reach
+
+
+_LAST_REACH: tuple[tuple[Step, ...], int | None] | None = None
 
 
 def _reach(steps: tuple[Step, ...]) -> int | None:
@@ -1725,8 +1754,14 @@ def _board_center(width: int, height: int, protocol: Protocol | None) -> Point |
     if protocol is not None and protocol.center is not None:
         return protocol.center
     if width % 2 == 1 and height % 2 == 1:
-        return center(width, height)
+        return _center(width, height)
     return None
+
+
+@lru_cache(maxsize=64)
+def _center(width: int, height: int) -> Point:
+    """``center``, made once per size (asked for every record checked; a point is a tuple)."""
+    return center(width, height)
 
 
 def _placed_points(
@@ -1741,7 +1776,7 @@ def _placed_points(
     taken: dict[Point, int] = {p: 0 for p, _ in record.setup}
     out: list[Point | None] = []
     for n, move in enumerate(record.moves[:limit], 1):
-        for _, e in board_events.get(n - 1, ()):
+        for _, e in board_events.get(n - 1, ()) if board_events else ():
             if e.after == n - 1:  # (one recorded before move 1 as after -1 is not applied)
                 move_stones(taken, e, width, height)
         p = move.point
@@ -1781,10 +1816,15 @@ def _quoted_id(declared: str) -> str:
     return repr(declared) if len(declared) <= 40 else repr(declared[:40]) + "..."
 
 
-def _declared_id(record: Record, ident: Identified | None, have_three: bool) -> list[Finding]:
+def _declared_id(
+    record: Record, ident: Identified | None, points: Sequence[Point | None]
+) -> list[Finding]:
+    """The findings of the opening id the record declares, against ``ident``, the opening its
+    first three placed ``points`` name (``_placed_points``)."""
     declared = _declared(record)
     if not declared:
         return []
+    have_three = sum(p is not None for p in points[:3]) == 3
     entry = lookup_opening(declared)
     if entry is None:
         return [
@@ -1884,14 +1924,24 @@ def _branch(
     ctx: _Context, step: Step, rest: tuple[Step, ...], state: _State, budget: list[int]
 ) -> _State:
     best: _State | None = None
-    for j, option in enumerate(step.options):
+    best_score: tuple[int, int, int, int, tuple[int, ...]] | None = None
+    options = step.options
+    last = len(options) - 1
+    branches, order = state.branches, state.order
+    # each option's steps as ``inherit`` gives them, looked up once per branch walked
+    afters = _PER_PROTOCOL.get(
+        (step, "inherit"), lambda: tuple(inherit(o.steps, step.by) for o in options)
+    )
+    for j, option in enumerate(options):
         if best is not None and (budget[0] > MAX_PATHS or budget[1] > MAX_STEPS):
             budget[2] = 1  # (the walk says so)
             break
-        tried = state.fork()
-        tried.branches = (*state.branches, option.name)
-        tried.order = (*state.order, j)
-        after = inherit(option.steps, step.by)
+        # the last option tried walks ``state`` itself: nothing reads it after the branch
+        # (a fork per option was most of a short walk's allocations)
+        tried = state.fork() if j < last else state
+        tried.branches = (*branches, option.name)
+        tried.order = (*order, j)
+        after = afters[j]
         if option.repeat:
             # the same choice passes to the other seat, once the option placed something
             again = _PER_PROTOCOL.get(
@@ -1910,8 +1960,9 @@ def _branch(
                 sub = _walk(ctx, rest, sub, budget)
         else:
             sub = _walk(ctx, after + rest, tried, budget)
-        if best is None or sub.score() < best.score():
-            best = sub
+        score = sub.score()
+        if best_score is None or score < best_score:  # (set with ``best``)
+            best, best_score = sub, score
     assert best is not None  # a branch has two options or more
     return best
 
@@ -2571,8 +2622,7 @@ def _require(ctx: _Context, step: Step, state: _State) -> _State:
         return state
     if ctx.center is None:
         return state.add(_no_center(ctx, step, state.n))
-    numbers = _standing(ctx, state)
-    listed = [numbers.get(k) for k in step.stones]
+    listed = _standing(ctx, state, step.stones)
     if any(p is not None and step.region.contains(p, ctx.center) for p in listed):
         return state
     last = state.base + max(step.stones)
@@ -2591,18 +2641,17 @@ def _require(ctx: _Context, step: Step, state: _State) -> _State:
     )
 
 
-def _standing(ctx: _Context, state: _State) -> dict[int, Point]:
-    """The stones on the board after the moves walked, by number from ``state.base``: the
-    same for every option at the same move when no board event moves stones (then kept: a
+def _standing(ctx: _Context, state: _State, stones: tuple[int, ...]) -> list[Point | None]:
+    """Where the stones of these numbers (from ``state.base``) stand after the moves walked,
+    ``None`` for one not on the board.  Without board events a stone stays where its move put
+    it (``ctx.points`` places a point once): looked up there, with no layout of the board (a
     user's protocol of 199 ``require`` steps laid the board out 199 times a record)."""
-    key = (state.n, state.base)
-    kept = not ctx.events.board
-    numbers = ctx.standing.get(key) if kept else None
-    if numbers is None:
-        numbers = {n - state.base: p for p, (n, _) in _layout(ctx, state).items()}
-        if kept:
-            ctx.standing[key] = numbers
-    return numbers
+    base, n = state.base, state.n
+    if ctx.events.board:
+        numbers = {k - base: p for p, (k, _) in _layout(ctx, state).items()}
+        return [numbers.get(k) for k in stones]
+    points = ctx.points
+    return [points[base + k - 1] if 0 < base + k <= n else None for k in stones]
 
 
 def _turns(ctx: _Context, step: Step, state: _State) -> _State:
@@ -2652,28 +2701,31 @@ def _leftover_events(ctx: _Context, state: _State) -> None:
     index, consumed, found = ctx.events, state.consumed, state.findings
     if not index.leftover or len(consumed) >= len(index.events):
         return
-    places = _decision_places(ctx.protocol.steps)
+    steps = ctx.protocol.steps
+    places = _PER_PROTOCOL.get((steps, "places"), lambda: _decision_places(steps))
     name = ctx.protocol.name
     allowed = (
         f"{name} allows colour changes only {places}"
         if places
         else f"{name} has no swap or colour choice"
     )
-    left = index.codes.copy()  # the codes of the events not looked at yet
+    # the codes of the events looked at (explained, or added below): the others are skipped
+    # (counted apart from ``index.codes``, a Counter whose copy cost as much as this loop)
+    seen: dict[str, int] = {}
     for i in consumed:
         code = _LEFTOVER_CODES.get(index.events[i].kind)
         if code is not None:
-            left[code] -= 1
+            seen[code] = seen.get(code, 0) + 1
     for move, i, code in index.leftover:
         if i in consumed:
             continue
         if not found.takes(move):
             break  # nor any after it: their findings come later in the report
-        left[code] -= 1
+        seen[code] = seen.get(code, 0) + 1
         event = index.events[i]
         found.add(code, None if move < 0 else move, partial(_leftover_finding, ctx, event, allowed))
-    for code, count in left.items():
-        found.skip(code, count)
+    for code, count in index.codes.items():
+        found.skip(code, count - seen.get(code, 0))
 
 
 def _leftover_finding(ctx: _Context, e: OpeningEvent, allowed: str) -> Finding:

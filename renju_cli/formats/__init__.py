@@ -366,7 +366,8 @@ def text_cost(record: Record) -> int:
     """What the text of a line of a variation tree costs against the file's move budget: its
     metadata, notes, declared result and the words of its problems, which every line of the
     tree repeats (an SGF ``RE`` of half a megabyte over 40,000 leaves: a report of gigabytes)."""
-    chars = sum(len(v) for v in record.metadata.values()) + sum(len(n) for n in record.notes)
+    # (``map``: no generator frame, for each line of a tree)
+    chars = sum(map(len, record.metadata.values())) + sum(map(len, record.notes))
     declared = record.declared_result
     if declared is not None:
         chars += len(declared.text or "") + len(declared.reason or "")
