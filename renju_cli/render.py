@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 import orjson
 
+from renju_cli.formats import one_line
 from renju_cli.record import SourceLocation
 from renju_cli.report import ERROR, GameReport, Summary
 
@@ -42,11 +43,13 @@ class Renderer:
 
 
 def dumps(obj: Any) -> str:
-    """Compact JSON, non-ASCII as is.  orjson: a report of a tiny record costs more to encode
-    with ``json.dumps`` than to judge; the standard library takes what orjson refuses (integers
-    past 64 bits, strings with lone surrogates) and says the same, lone surrogates escaped."""
+    """Compact JSON on one line, non-ASCII as is but for the characters ``str.splitlines``
+    ends a line at (``formats.one_line``).  orjson: a report of a tiny record costs more to
+    encode with ``json.dumps`` than to judge; the standard library takes what orjson refuses
+    (integers past 64 bits, strings with lone surrogates) and says the same, lone surrogates
+    escaped."""
     try:
-        return orjson.dumps(obj).decode()
+        return one_line(orjson.dumps(obj).decode())
     except TypeError:  # orjson.JSONEncodeError
         text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
     try:
@@ -55,7 +58,7 @@ def dumps(obj: Any) -> str:
         # a lone surrogate (a JSON Lines "\ud800", text decoded as UTF-7): no UTF-8 stream
         # can take it, and an escape says it exactly
         return json.dumps(obj, separators=(",", ":"))
-    return text
+    return one_line(text)
 
 
 class JsonLinesRenderer(Renderer):

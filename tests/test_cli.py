@@ -93,6 +93,37 @@ def test_json_and_jsonl_formats(capsys: pytest.CaptureFixture[str]) -> None:
     assert foul["forbidden_moves"] == [{"move": 9, "point": "h8", "kinds": ["double-three"]}]
 
 
+def test_a_jsonl_record_is_one_line_to_any_line_splitter(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # cli_sample seed 29: a record quoting a Latin-1 byte 0x85 (NEL) was two lines to
+    # ``str.splitlines``, which ends lines at NEL, U+2028 and U+2029 too, and a batch of 1,392
+    # records counted 1,394; check, diff and convert now write them escaped, the same JSON
+    # (a file name may hold them too)
+    said = "a\x85b\u2028c\u2029d"
+    games = tmp_path / f"games{said}.jsonl"  # (diff's records quote only their path)
+    games.write_text(
+        # (black's h8 is a double-three: renju and freestyle part there, and diff lists it)
+        "\n".join(
+            json.dumps({"moves": "f8 a1 g8 a3 h9 a5 h10 a7 h8", "metadata": {"event": said}})
+            for _ in range(3)
+        ),
+        encoding="utf-8",
+    )
+    for args in (
+        ("check", str(games), "--format", "jsonl"),
+        ("diff", str(games), "-r", "renju", "-r", "freestyle", "--format", "jsonl"),
+        ("convert", str(games), "--to", "jsonl"),
+    ):
+        _code, out, _ = renju(capsys, *args)
+        lines = out.splitlines()
+        assert len(lines) == 3 == out.count("\n"), args
+        assert "\\u0085" in lines[0] and "\\u2028" in lines[0] and "\\u2029" in lines[0]
+    assert json.loads(lines[0])["metadata"]["event"] == said  # (convert's, as read)
+    _code, out, _ = renju(capsys, "check", str(games), "--format", "json")
+    assert json.loads(out)["records"][0]["metadata"]["event"] == said
+
+
 def test_stdin_and_compact_notation(capsys: pytest.CaptureFixture[str]) -> None:
     _code, out, _ = renju(
         capsys,

@@ -172,6 +172,20 @@ def test_a_cut_stone_line_among_the_trailer_and_before_late_stones() -> None:
     assert "the stone at line 4 ('9,9,0')" in rec.problems[1].message
 
 
+def test_lines_end_at_lf_and_cr_only_not_at_a_latin_1_nel_in_a_name() -> None:
+    # a brain's name in Latin-1 with a byte 0x85 (NEL) and a form feed: ``splitlines`` ended
+    # lines at both, and the stone line after the names was told at line 7, not line 5
+    #   1 Piskvorky 15x15, 11:11, 0
+    #   2 8,8,0
+    #   3 brain\x85a      <- one line, as an editor shows it
+    #   4 brain\x0cb
+    #   5 9,
+    raw = b"Piskvorky 15x15, 11:11, 0\n8,8,0\nbrain\x85a\nbrain\x0cb\n9,\n"
+    rec = read_psq(raw)
+    assert names(rec) == ["h8"]
+    assert [p.line for p in rec.problems] == [5]
+
+
 def test_judge_line() -> None:
     rec = read_psq(
         "Piskvorky 20x20, 11:11, 0\r\n10,10,0\r\na.zip\r\nb.zip\r\n-1\r\n1,freestyle\r\n"

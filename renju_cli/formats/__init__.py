@@ -412,6 +412,31 @@ def lazy_compile(pattern: str | bytes, flags: int = 0) -> re.Pattern[Any]:
     return cast("re.Pattern[Any]", _LazyPattern(pattern, flags))
 
 
+#: The characters besides LF and CR that ``str.splitlines`` ends a line at and JSON leaves
+#: raw in a string (the C0 ones, form feed among them, are escaped by every JSON encoder).
+_LINE_BREAKS_IN_JSON = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def one_line(json_text: str) -> str:
+    """``json_text`` (a JSON value, non-ASCII as is) with NEL, LINE SEPARATOR and PARAGRAPH
+    SEPARATOR escaped, as the same JSON: a JSON Lines record must read as one line to a
+    consumer that splits text at every line break (``str.splitlines``; a record quoting a
+    Latin-1 byte 0x85 was two lines to it, and a batch's count of records was off)."""
+    if json_text.isascii():
+        return json_text
+    return json_text.translate(_LINE_BREAKS_IN_JSON)
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of ``text`` as a file numbers them: ended at LF, CR LF or CR only
+    (``str.splitlines`` also ends them at form feeds, NEL, U+2028 and the like, which a
+    comment or a name decoded as Latin-1 may hold, and line numbers drifted)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines[-1] == "":
+        lines.pop()  # (the end of the last line, as ``splitlines`` takes it)
+    return lines
+
+
 def clip(text: str, limit: int = 40) -> str:
     """A piece of a file as a message quotes it: its start when it is long."""
     return text if len(text) <= limit else text[:limit] + "..."

@@ -31,6 +31,7 @@ from renju_cli.formats import (
     ReadOptions,
     clip,
     numbered_swaps,
+    one_line,
     shipped_by_lower_name,
     swap_flags,
     too_many_records,
@@ -476,4 +477,4 @@ def to_json(record: Record) -> dict[str, Any]:
 def write(records: Iterable[Record], out: TextIO) -> None:
     """Write records as JSON Lines."""
     for record in records:
-        out.write(json.dumps(to_json(record), ensure_ascii=False, sort_keys=False) + "\n")
+        out.write(one_line(json.dumps(to_json(record), ensure_ascii=False)) + "\n")

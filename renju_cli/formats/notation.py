@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from renju_cli.coords import Point
-from renju_cli.formats import ReadOptions, text_codec, too_many_records
+from renju_cli.formats import ReadOptions, text_codec, text_lines, too_many_records
 from renju_cli.record import (
     Color,
     DeclaredResult,
@@ -92,7 +92,7 @@ def sniff(head: bytes) -> int:
         text = head.decode("utf-8")
     except UnicodeDecodeError:
         return 0
-    lines = text.splitlines()
+    lines = text_lines(text)
     if len(head) >= 4096 and len(lines) > 1 and not text.endswith(("\n", "\r")):
         lines.pop()
     good = bad = 0

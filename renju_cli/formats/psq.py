@@ -59,7 +59,14 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
-from renju_cli.formats import ReadOptions, clip, lazy_compile, read_whole, too_long
+from renju_cli.formats import (
+    ReadOptions,
+    clip,
+    lazy_compile,
+    read_whole,
+    text_lines,
+    too_long,
+)
 from renju_cli.record import (
     BLACK,
     Color,
@@ -119,7 +126,7 @@ def _decode(raw: bytes, encoding: str | None) -> str:
 
 
 def _lines(raw: bytes, encoding: str | None) -> list[str]:
-    return _decode(raw.removeprefix(codecs.BOM_UTF8), encoding).splitlines()
+    return text_lines(_decode(raw.removeprefix(codecs.BOM_UTF8), encoding))
 
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
