@@ -259,3 +259,17 @@ def test_a_diagram_whose_head_is_not_valid_utf8_is_still_a_diagram() -> None:
     # bytes that decode to nothing like a row stay no diagram
     assert diagram.sniff(b"\xff\xfe\xfd\n" * 10) == 0
     assert diagram.sniff("h8 h9 i8 \u00e9\n".encode("cp1252") * 10) == 0
+
+
+def test_the_sniffer_ends_lines_where_the_reader_does() -> None:
+    # ``str.splitlines`` also ends lines at a form feed, NEL or U+2028, the reader at LF, CR LF
+    # and CR only: rows 3 and 4 joined by a form feed were two rows to the sniffer (a diagram)
+    # and one damaged line to the reader
+    #   . . . . .        row 1
+    #   . . . . .        row 2
+    #   . . . . .\f. . . . .   <- one line
+    #   . . . . .        row 5
+    rows = [EMPTY_ROW] * 5
+    assert diagram.sniff(("\n".join(rows) + "\n").encode()) == 2
+    joined = "\n".join([rows[0], rows[1], rows[2] + "\f" + rows[3], rows[4]]) + "\n"
+    assert diagram.sniff(joined.encode()) == 0

@@ -30,7 +30,14 @@ from typing import BinaryIO
 
 from renju_cli.board import BLACK, DIAGRAM_CELLS, EMPTY
 from renju_cli.coords import COLUMNS, MAX_SIZE, MIN_SIZE, Point
-from renju_cli.formats import ReadOptions, clip, decode_text, too_many_records, unreadable
+from renju_cli.formats import (
+    ReadOptions,
+    clip,
+    decode_text,
+    text_lines,
+    too_many_records,
+    unreadable,
+)
 from renju_cli.record import Color, ParseProblem, Record, SourceLocation
 
 NAME = "diagram"
@@ -70,7 +77,7 @@ def sniff(head: bytes) -> int:
     """
     text = codecs.getincrementaldecoder("utf-8")("replace").decode(head, final=False)
     rows = 0
-    for line in text.splitlines():
+    for line in text_lines(text):  # (as the reader ends them: at LF, CR LF and CR only)
         if not line.strip():
             continue
         if _is_board_row(line):
