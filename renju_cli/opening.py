@@ -59,6 +59,7 @@ import heapq
 import json
 import operator
 import re
+import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -1167,15 +1168,27 @@ def _walked(
                 f"protocol walks (each step applied in each option tried) that a run may "
                 f"take{steps.terms}",
             )
-    before = _steps_taken
+    before = steps_taken()
     check = _check_opening(record, ruleset, read)
-    steps.left -= _steps_taken - before
+    steps.left -= steps_taken() - before
     return check
 
 
-#: Steps of opening-protocol walks taken by this process so far (``_walked`` charges the
-#: difference a walk makes).
-_steps_taken = 0
+#: ``steps_taken``, per thread.
+_STEPS_TAKEN = threading.local()
+
+
+def steps_taken() -> int:
+    """Steps of opening-protocol walks this thread took so far (``_walked`` charges the
+    difference a walk makes to the run): a thread's own, so that threads checking records at
+    once (a Dask worker's, a library user's pool) are not charged each other's steps (the
+    review of stop 29: 73 of 180 small checks in 8 threads were cut by the bound on steps)."""
+    taken: int = getattr(_STEPS_TAKEN, "n", 0)
+    return taken
+
+
+def _take_steps(n: int) -> None:
+    _STEPS_TAKEN.n = steps_taken() + n
 
 
 def _memo_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
@@ -1459,7 +1472,6 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
     """``check_opening`` made anew; ``read[0]`` is set to how many of the first moves it read
     when it walked the protocol, or 0 when a setup kept it from walking (only they, the setup
     and the record's events decide it)."""
-    global _steps_taken  # (what its walk took: ``_walked`` charges it to the run)
     width = record.width or ruleset.width
     height = record.height or record.width or ruleset.height
     if (
@@ -1528,7 +1540,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
                 # (a copy: a walk that fails part way leaves the findings made before it)
                 state = _walk(ctx, protocol.steps, _State(findings=found.copy()), budget)
             except RecursionError:  # a user's protocol nested beyond reason
-                _steps_taken += budget[0] + budget[1]
+                _take_steps(budget[0] + budget[1])
                 found.put(
                     Finding(
                         "unchecked",
@@ -1539,7 +1551,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
                 )
             else:
                 stones_read = ctx.read[0]
-                _steps_taken += budget[0] + budget[1]  # (a path tried costs a step)
+                _take_steps(budget[0] + budget[1])  # (a path tried costs a step)
                 found = state.findings
                 if budget[2]:
                     found.put(

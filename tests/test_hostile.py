@@ -8,13 +8,16 @@ and strings, undecodable bytes, truncated binaries, empty files, and every hosti
 from __future__ import annotations
 
 import codecs
+import contextlib
 import errno
 import io
 import json
 import socket
 import subprocess
 import sys
+import threading
 import tracemalloc
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -802,6 +805,32 @@ def test_sgf_nodes_of_a_few_plain_properties_share_their_property_lists() -> Non
     assert peak < 5 << 20
 
 
+def test_sgf_nodes_of_moves_and_swaps_on_one_line_are_told_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the 40,960 lines of (;W[..]SW[n];B[..]) repeat 888 + 222 distinct nodes on one line:
+    # what each adds to its line (``_node_info``) was worked out anew at each of 81,920 nodes
+    from renju_cli.formats import sgf
+
+    made = []
+
+    class Counted(sgf._NodeInfo):
+        __slots__ = ()
+
+        def __init__(self) -> None:
+            made.append(1)
+            super().__init__()
+
+    monkeypatch.setattr(sgf, "_NodeInfo", Counted)
+    data = hostile.HOSTILE["sgf-siblings-with-swaps-cctsai"](256 << 10)
+    recs = read(data, "sgf", ReadOptions().for_file(len(data)))
+    assert len(recs) == 13_795 and len(made) < 2_000
+    # each line its own moves and swap, as told (a node told once is the same wherever it is)
+    assert [m.token for m in recs[5].moves] == ["B[hh]", "W[hi]", "B[ij]", "W[af]", "B[ag]"]
+    assert [(e.kind, e.after, e.line) for e in recs[5].opening_events] == [("swap", 2, 1)]
+    assert recs[5].moves[3] is not recs[6].moves[3] and recs[5].moves[:3] == recs[6].moves[:3]
+
+
 @pytest.mark.parametrize(
     ("bom", "codec", "suffix"),
     [(codecs.BOM_UTF16_LE, "utf-16-le", ".pos"), (codecs.BOM_UTF32_LE, "utf-32-le", ".lib"),
@@ -823,3 +852,22 @@ def test_text_with_a_byte_order_mark_is_recoded_whatever_binary_extension_it_has
     if suffix in (".xml", ".rif"):  # (a database so saved stays a database)
         (rec,) = api.read_path(str(path))
         assert (rec.format, len(rec.moves)) == ("renjunet", 2)
+
+
+def test_threads_are_charged_their_own_walk_steps() -> None:
+    # the steps a walk took were read off one counter for the process: a thread checking a
+    # record was charged the steps other threads took meanwhile, and in 8 threads 73 of 180
+    # small checks were cut by the run's bound on steps that a check alone never reaches
+    # (review of stop 29); the counter is each thread's own now
+    data = hostile.HOSTILE["sgf-siblings-with-swaps-cctsai"](24 << 10)  # 900 lines
+    jobs = ["cctsai", "swap2", "renju-rif", "taraguchi-10"] * 4
+    alone = {r: api.analyze_all(data, r, fmt="sgf") for r in set(jobs)}
+    start = threading.Barrier(8)
+
+    def check(rules: str) -> bool:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            start.wait(timeout=5)
+        return api.analyze_all(data, rules, fmt="sgf") == alone[rules]
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(check, jobs))

@@ -494,3 +494,12 @@ def test_a_damaged_line_among_move_lists_is_its_record_s_problem(
         read = list(notation.read(io.BytesIO(data), "-", ReadOptions()))
         assert all(r.format == "notation" for r in read)
         assert len(read) == sum(1 for line in data.splitlines() if line.split(b"#")[0].strip())
+
+
+def test_the_sniffer_ends_lines_at_lf_and_cr_not_at_a_form_feed_or_nel() -> None:
+    # ``str.splitlines`` also ended lines at a form feed or NEL: a damaged line with one in it
+    # was a good line and a damaged one to the sniffer, which took the head for a move list;
+    # the reader sees one damaged line (review of stop 29)
+    assert notation.sniff(b"h8 i9\nh8 i9\n") == 1
+    assert notation.sniff(b"garbage\x0ch8 i9\nh8 i9\n") == 0
+    assert notation.sniff("h8 i9\x85garbage\nzz\nh8 i9\n".encode()) == 0

@@ -285,9 +285,9 @@ def test_real_records_take_few_walk_steps() -> None:
         ruleset = load(name)
         for record in records:
             opening._CHECKED.clear()
-            before = opening._steps_taken
+            before = opening.steps_taken()
             check_opening(record, ruleset)
-            assert opening._steps_taken - before <= 33, (name, record.source)
+            assert opening.steps_taken() - before <= 33, (name, record.source)
 
 
 def test_limit_walk_steps_parses() -> None:

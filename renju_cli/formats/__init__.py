@@ -430,11 +430,16 @@ def one_line(json_text: str) -> str:
     )
 
 
+def lf_line_ends(text: str) -> str:
+    """``text`` with its CR LF and CR line ends made LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def text_lines(text: str) -> list[str]:
     """The lines of ``text`` as a file numbers them: ended at LF, CR LF or CR only
     (``str.splitlines`` also ends them at form feeds, NEL, U+2028 and the like, which a
     comment or a name decoded as Latin-1 may hold, and line numbers drifted)."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = lf_line_ends(text).split("\n")
     if lines[-1] == "":
         lines.pop()  # (the end of the last line, as ``splitlines`` takes it)
     return lines

@@ -34,6 +34,7 @@ from renju_cli.formats import (
     ReadOptions,
     clip,
     decode_text,
+    lf_line_ends,
     text_lines,
     too_many_records,
     unreadable,
@@ -271,7 +272,7 @@ def records_from_text(
     opts = options or ReadOptions()
     # lines end at LF (CR LF, CR): ``splitlines`` also ends them at form feeds, U+2028 and
     # other characters a comment may hold, and the line numbers drifted
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = lf_line_ends(text)
     kinds: _Kinds = {}
     last = _last_row(text, kinds)
     first = 0  # the line of the first row, once read

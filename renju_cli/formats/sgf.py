@@ -286,6 +286,13 @@ def sniff(head: bytes) -> int:
 # Tokenizer and tree
 
 
+class _SharedProps(list[tuple[str, list[bytes]]]):
+    """The property list of every node of one short plain text (``_Parser.plain_props``):
+    never changed once parsed."""
+
+    __slots__ = ()
+
+
 class _Node:
     """One SGF node: its properties in file order, with raw (unescaped) byte values.
 
@@ -378,7 +385,7 @@ class _Parser:
         #: a tree is kept whole while its lines are walked, and a chain of 200,000 pass nodes
         #: held a list, a tuple and a list of values each (92 MB); a node of a move and a swap
         #: in each of 40,960 lines was split anew in each
-        self.plain_props: dict[bytes, list[tuple[str, list[bytes]]]] = {}
+        self.plain_props: dict[bytes, _SharedProps] = {}
         #: problems of nodes by (message, line): a node per three bytes may each say the same
         #: thing on one line (``;AB;AB;AB``), and a record holds its path's problems
         self.problem_memo: dict[tuple[str, int], ParseProblem] = {}
@@ -544,10 +551,15 @@ class _Parser:
         fast = one if one is not None else _FEW_PROPERTY_NODE.match(data, self.pos)
         if fast is not None:
             text = fast[0]
-            if not is_root and len(text) <= _SHARED_PROPS_BYTES:
+            # (short, or one property of a short value whatever its name's length: FF[3]'s
+            # long names, ``;AddBlack[aa]``)
+            if not is_root and (
+                len(text) <= _SHARED_PROPS_BYTES
+                or (one is not None and len(one[2]) <= _MEMO_KEY_BYTES)
+            ):
                 shared = self.plain_props.get(text)
                 if shared is None:
-                    made = (
+                    made = _SharedProps(
                         [(self._ident(one[1]), [one[2]])]
                         if one is not None
                         else [(self._ident(k), [v]) for k, v in _FEW_PROPERTY.findall(text)]
@@ -998,6 +1010,10 @@ class _Ctx:
         # the memos of the file (``_Memos``): those of points, by the board's size
         self.memos = memos
         self.moves, self.setups, self.memo_entries = memos.sized(width, height)
+        #: what a node of moves and swaps alone adds to a path (``_node_info``), by its shared
+        #: property list (``_Parser.plain_props``), with the list and the node's line: the
+        #: lines of a tree repeat a few such nodes (``;W[aa]SW[1]``) thousands of times
+        self.infos: dict[int, tuple[_SharedProps, int, _NodeInfo]] = {}
         self.rules = memos.rules
         self.results = memos.results
         #: the last ``GN`` value a rule was looked for in, and what was found: each line of a
@@ -1306,13 +1322,18 @@ def _node_info(node: _Node, ctx: _Ctx, no_room: bool = False) -> _NodeInfo:
     as the board has points, or a move played): the node's are counted and checked, not made
     (``setup`` holds one for them all: a chain of 95,000 distinct ranges ``;AB[aa:zz]`` made
     60 million stones that the path dropped, 9 s)."""
+    props, line = node.props, node.line
+    shared = props if isinstance(props, _SharedProps) and node.problems is None else None
+    if shared is not None:
+        hit = ctx.infos.get(id(shared))
+        if hit is not None and hit[0] is shared and hit[1] == line:
+            return hit[2]  # (never changed by the walk; its moves shared, as a node's are)
     ni = _NodeInfo()
     if node.problems:
         ni.problems.extend(node.problems)
-    line = node.line
     too_many = False  # setup stones past the board's points (said once)
     counted = 0  # the node's setup stones (made, or counted only: ``no_room``)
-    for ident, values in node.props or ():
+    for ident, values in props or ():
         if ident in ("B", "W"):
             color = BLACK if ident == "B" else WHITE
             memo = ctx.moves
@@ -1411,6 +1432,15 @@ def _node_info(node: _Node, ctx: _Ctx, no_room: bool = False) -> _NodeInfo:
             ni.swaps.extend(v.decode("latin-1") for v in values[: ctx.max_events + 1])
         elif ident == "C":
             ni.comment = ctx.text(values[0], ni.notes, "C", line, simple=False)
+    if (
+        shared is not None
+        and not (ni.problems or ni.notes or ni.info or ni.setup or ni.erase or ni.bad)
+        and ni.offers is None
+        and ni.comment is None
+        and ni.player is None
+    ):
+        # (moves and swaps alone: nothing the walk changes, nor one of its lists it takes)
+        remember(ctx.infos, id(shared), (shared, line, ni), _MEMO_ENTRIES)
     return ni
 
 
