@@ -286,8 +286,17 @@ def test_write_without_a_size_picks_a_gomocup_board() -> None:
             setup=[(parse_point("a1"), WHITE)],
         ),
         Record(moves=[Move(Point(3, 20))], source=SourceLocation("x"), width=15, height=15),
+        # a name of two lines was written as two names: "a", then "b" as white's (review of
+        # stop 29), and white's own was lost
+        Record(
+            moves=[Move(parse_point("h8"))],
+            source=SourceLocation("x"),
+            width=15,
+            height=15,
+            metadata={"black": "a\nb", "white": "w"},
+        ),
     ],
-    ids=["pass", "colour", "setup", "below-board"],
+    ids=["pass", "colour", "setup", "below-board", "name-of-two-lines"],
 )
 def test_write_rejects_what_psq_cannot_hold(record: Record) -> None:
     with pytest.raises(ValueError):

@@ -337,6 +337,9 @@ def psq_text(record: Record) -> str:
         out.append(f"{p.x + 1},{y},{time}")
     for key in ("black", "white"):
         if key in meta:
+            if "\n" in meta[key] or "\r" in meta[key]:
+                # (a name is one line: the next would be read as the other player's name)
+                raise ValueError(f"psq cannot store a {key} player's name of several lines")
             out.append(meta[key])
     if "result_code" in meta:
         out.append(meta["result_code"])
