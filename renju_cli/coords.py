@@ -9,6 +9,7 @@ to this one frame, so the referee and the judge never see a format's origin.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -78,7 +79,9 @@ def point_name(point: Point | None) -> str:
     return "pass" if point is None else point.name
 
 
+@functools.lru_cache(maxsize=64)
 def center(width: int, height: int | None = None) -> Point:
-    """The central point (for even sizes, the lower-left of the four central points)."""
+    """The central point (for even sizes, the lower-left of the four central points); made
+    once per size (asked for every record checked)."""
     h = width if height is None else height
     return Point((width - 1) // 2, (h - 1) // 2)

@@ -467,6 +467,12 @@ class Protocol:
     #: ``False``: stones do not alternate in colour in the opening; each ``place`` (and
     #: ``offer``) step's ``color`` is its stone's colour (Samsone: B B W W W B B W)
     alternate: bool = True
+    #: how many moves the steps consume at most (``_reach``; ``None``: unbounded), worked out
+    #: once: asked of every record read and checked
+    reach: int | None = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reach", _reach(self.steps))
 
 
 def compile_protocol(opening: dict[str, Any], unnamed: str = "unnamed") -> Protocol:
@@ -1234,7 +1240,7 @@ def _events_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[A
 
 
 def _stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[Any, ...] | None:
-    reach = _protocol_reach(protocol)
+    reach = protocol.reach
     if reach is None:
         return None
     declared = _declared(record)
@@ -1285,7 +1291,7 @@ def walk_key(record: Record, ruleset: Ruleset) -> Hashable | None:
             return key
     if record.source.variation is None:
         return (object(),)  # no memo serves it
-    reach = _protocol_reach(protocol)
+    reach = protocol.reach
     if reach is not None and events:
         reach = max(reach, max(map(_AFTER, events)) + 2)
     # (``map``, not generators: asked of every record a file reads)
@@ -1508,7 +1514,7 @@ def _check_opening(record: Record, ruleset: Ruleset, read: list[int] | None = No
     events = _Events.of(record.opening_events)
     board_events = events.board
     # only the stones the protocol can reach matter (without one, stones 1-3 name the opening)
-    reach = _protocol_reach(protocol) if protocol else 3
+    reach = protocol.reach if protocol else 3
     if reach is not None and board_events:
         reach = max(reach, max(board_events) + 1)
     points = _placed_points(record, width, height, reach, board_events)
@@ -1729,23 +1735,6 @@ def _seat_rules(
     return tuple(out), findings
 
 
-def _protocol_reach(protocol: Protocol) -> int | None:
-    """``_reach`` of a protocol's steps, worked out once per protocol (not per record); the
-    last protocol's is at hand (asked of every record read and checked: kept whole in one
-    tuple, as threads may ask at once)."""
-    global _LAST_REACH
-    steps = protocol.steps
-    last = _LAST_REACH
-    if last is not None and last[0] is steps:
-        return last[1]
-    reach = _PER_PROTOCOL.get((steps, "reach"), lambda: _reach(steps))
-    _LAST_REACH = (steps, reach)
-    return reach
-
-
-_LAST_REACH: tuple[tuple[Step, ...], int | None] | None = None
-
-
 def _reach(steps: tuple[Step, ...]) -> int | None:
     """How many moves the steps consume at most (``None``: unbounded, a repeated branch)."""
     n = 0
@@ -1766,14 +1755,8 @@ def _board_center(width: int, height: int, protocol: Protocol | None) -> Point |
     if protocol is not None and protocol.center is not None:
         return protocol.center
     if width % 2 == 1 and height % 2 == 1:
-        return _center(width, height)
+        return center(width, height)
     return None
-
-
-@lru_cache(maxsize=64)
-def _center(width: int, height: int) -> Point:
-    """``center``, made once per size (asked for every record checked; a point is a tuple)."""
-    return center(width, height)
 
 
 def _placed_points(

@@ -335,17 +335,14 @@ def psq_text(record: Record) -> str:
         if p.x < 0 or p.y < 0 or y < 1:
             raise ValueError(f"point {tuple(p)} has no psq coordinates on {width}x{height}")
         out.append(f"{p.x + 1},{y},{time}")
-    for key in ("black", "white"):
-        if key in meta:
-            if "\n" in meta[key] or "\r" in meta[key]:
-                # (a name is one line: the next would be read as the other player's name)
-                raise ValueError(f"psq cannot store a {key} player's name of several lines")
-            out.append(meta[key])
-    if "result_code" in meta:
-        out.append(meta["result_code"])
+    trailer = [meta[key] for key in ("black", "white", "result_code") if key in meta]
     if "judge_result" in meta:
-        out.append(f"{meta['judge_result']},{meta.get('tournament', '')}")
-    return "\n".join(out) + "\n"
+        trailer.append(f"{meta['judge_result']},{meta.get('tournament', '')}")
+    for line in trailer:
+        if "\n" in line or "\r" in line:
+            # (each is one line: a name of two was read back as two names, the next lost)
+            raise ValueError(f"psq cannot store metadata of several lines ({clip(line)!r})")
+    return "\n".join(out + trailer) + "\n"
 
 
 def write_one(record: Record, out: TextIO) -> None:

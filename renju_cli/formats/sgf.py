@@ -568,7 +568,7 @@ class _Parser:
                 node.props = shared
             else:
                 props: list[tuple[bytes, bytes]] = (
-                    [(one[1], one[2])] if one is not None else _FEW_PROPERTY.findall(fast[0])
+                    [(one[1], one[2])] if one is not None else _FEW_PROPERTY.findall(text)
                 )
                 for raw_name, raw_val in props:
                     ident = self._ident(raw_name)
