@@ -121,6 +121,9 @@ class ParseProblem:
     line: int | None = None
     offset: int | None = None
     fatal: bool = False  # the record could not be read at all (no moves were kept)
+    #: the finding's severity: "" for a ``parse-error``'s own (error); "warning" or "info" for
+    #: what the reader read as its writing program meant it, saying so
+    severity: str = ""
 
 
 @dataclass(slots=True)

@@ -213,7 +213,9 @@ def _new_report(record: Record, ruleset: Ruleset) -> GameReport:
 
 
 def _problem_finding(problem: ParseProblem) -> Finding:
-    return Finding("parse-error", problem.message, line=problem.line, offset=problem.offset)
+    return Finding(
+        "parse-error", problem.message, problem.severity, line=problem.line, offset=problem.offset
+    )
 
 
 def _problems_not_made(record: Record) -> Counter[tuple[str, str]] | None:
