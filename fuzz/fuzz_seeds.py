@@ -81,7 +81,7 @@ def own_seeds() -> dict[str, bytes]:
             [(0x78, 0x00), (0x68, 0x80 | 0x08), (0x69, 0x40), (0x79, 0x01 | 0x40)],
             {1: b"one\x08two\r\nlines"},
         )
-        + b"\x01\x00board\x00",
+        + b"\x00\x01board\x00",  # board text: 0x01 of the second extension byte
         "old.lib": bytes([0x78, 0x00, 0x68, 0x80, 0x69, 0x40, 0x79, 0x40]),
         "ruleset.yaml": (
             b"name: fuzzed\nextends: renju\nboard:\n  size: 15\nfive:\n  length: 5\n"

@@ -167,6 +167,54 @@ def test_detection_of_samples() -> None:
     assert detect(head, "whatever.bin") == "renlib"
 
 
+BOARD = CORPUS / "emilgardis_board"
+
+#: Libraries saved by RenLib itself (SOURCES.md): each file's lines (moves per line) and the
+#: severities of what its end says.  Four of them were unreadable: a last node without the
+#: leaf flag, or a stray byte after the tree, is how RenLib writes and reads them.
+SAVED_BY_RENLIB = {
+    "example_for_science_with_variant_maybe.lib": ([5, 4, 6], []),
+    "lib_3_is_pass.lib": ([4], []),
+    "lib_4_in_corner.lib": ([16, 1], []),
+    "lib_comment.lib": ([2], ["warning"]),
+    "lib_two_top_rows.lib": ([30, 1], []),
+    "merges_all.lib": ([8, 8, 10, 8], []),
+    "null_move.lib": ([10, 5, 4], []),
+    "null_move2.lib": ([10, 5, 4, 3], []),
+    "one_move.lib": ([1], ["info"]),
+    "pos_4th_is_a_pass.lib": ([5], ["info"]),
+    "rps-fail.lib": ([20, 50, 29, 6, 12, 46, 38, 12], ["info"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAVED_BY_RENLIB))
+def test_libraries_saved_by_renlib_are_read_whole(name: str) -> None:
+    lengths, severities = SAVED_BY_RENLIB[name]
+    recs = read_file(BOARD / name)
+    assert [len(r.moves) for r in recs] == lengths
+    assert [p.severity for r in recs for p in r.problems] == severities
+    assert not any(r.unreadable for r in recs)
+
+
+def test_libraries_saved_by_renlib_in_detail() -> None:
+    # a 3.4 header and its no-move root; a pass with RenLib's comment; the first rows
+    (rec,) = read_file(BOARD / "lib_3_is_pass.lib")
+    assert rec.metadata["renlib.version"] == "3.4"
+    assert names(rec) == ["h8", "i9", "pass", "k8"] and rec.moves[2].comment == "Pass"
+    first, _ = read_file(BOARD / "lib_4_in_corner.lib")
+    assert names(first)[:4] == ["a15", "b15", "c15", "d15"] and names(first)[-1] == "o1"
+    # a comment of CR LF lines (only a multi-line part)
+    merged = read_file(BOARD / "merges_all.lib")
+    assert merged[0].moves[0].comment == "all\nup\nright\nleft"
+    # 176 nodes, the first flagged as the start position, 9 comments naming online games
+    nodes = nodes_of(BOARD / "rps-fail.lib")
+    assert len(nodes) == 176 and nodes[0].is_start
+    assert sum(n.has_comment for n in nodes) == 9
+    last = read_file(BOARD / "rps-fail.lib")[-1]
+    assert last.metadata["renlib.start"] == "1"
+    assert "which has no leaf flag" in last.problems[0].message
+
+
 # --- hand-built libraries --------------------------------------------------------------------
 
 #  h8 ─┬─ h9 "main" ── i9
@@ -225,16 +273,81 @@ def test_null_root_of_renlib_34() -> None:
     assert recs[0].metadata["renlib.version"] == "3.4"
 
 
-def test_no_move_node_and_board_text() -> None:
+def ext(first: int, second: int) -> bytes:
+    """The two extension bytes of a node flagged 0x01, in file order."""
+    return bytes([first, second])
+
+
+def test_board_text_is_a_flag_of_the_second_extension_byte() -> None:
+    # RenLib keeps a node's flags as one 24-bit value: the flag byte, then the SECOND extension
+    # byte (bits 8-15: board text is 0x100), then the first (bits 16-23).  Read from the first
+    # byte, the text was taken for the next node and the tree fell apart after line 1.
     data = lib(
-        b"\x78\x01" + b"\x01\x00" + s(b"A"),  # h8, extension: board text "A"
-        b"\x00\x0a" + s(b"note"),  # 0x02 no move + comment
-        b"\x68\x40",
+        b"\x78\x00",  # h8
+        b"\x68\xc3" + ext(0, 1) + s(b"D"),  # h9: sibling, leaf, no move, extension: label D
+        b"\x77\xc3" + ext(0, 1) + s(b"BC"),  # g8: label BC (odd length + 0: no padding)
+        b"\x79\x80",  # i8, a move with a sibling
+        b"\x69\x40",  # i9
+        b"\x88\x43" + ext(0, 1) + s(b"C"),  # h7: leaf, no move, label C
     )
+    recs = records(data)
+    assert [names(r) for r in recs] == [["h8"], ["h8"], ["h8", "i8", "i9"], ["h8"]]
+    # a label belongs to the position before its node, at the node's point
+    assert [r.metadata.get("renlib.board_text.1") for r in recs] == ["h9 D", "g8 BC", None, "h7 C"]
+    assert not any(r.problems for r in recs)
+    nodes = list(renlib.iter_nodes(io.BytesIO(data)))
+    assert [n.has_board_text for n in nodes] == [False, True, True, False, False, True]
+    assert nodes[1].flags == 0x1C3 and nodes[1].kind == "none"
+
+
+def test_unknown_extension_bits_carry_no_data() -> None:
+    # a first extension byte of 0x01 is bit 16, no board text: nothing follows the node
+    data = lib(b"\x78\x01" + ext(1, 0), b"\x68\x40")
+    (rec,) = records(data)
+    assert names(rec) == ["h8", "h9"] and not rec.problems
+    assert "renlib.board_text.0" not in rec.metadata
+
+
+def test_a_move_with_a_comment_and_a_board_text() -> None:
+    # the comment comes first, then the board text; both stay with their node
+    data = lib(b"\x78\x09" + ext(0, 1) + s(b"centre") + s(b"1"), b"\x68\x40")
+    (rec,) = records(data)
+    assert rec.moves[0].comment == "centre"
+    assert rec.metadata["renlib.board_text.0"] == "h8 1"
+
+
+def test_no_move_node_with_a_comment() -> None:
+    data = lib(b"\x78\x00", b"\x00\x0a" + s(b"note"), b"\x68\x40")
     (rec,) = records(data)
     assert names(rec) == ["h8", "h9"]
-    assert rec.metadata["renlib.board_text.1"] == "A"
     assert rec.metadata["renlib.comment.1"] == "note"
+
+
+def test_marks_and_the_start_position() -> None:
+    #  h8 (start) -- h9 (marked) -- i9 (marked)
+    data = lib(b"\x78\x04", b"\x68\x10", b"\x69\x50")
+    (rec,) = records(data)
+    assert names(rec) == ["h8", "h9", "i9"]
+    assert rec.metadata["renlib.marks"] == "2 3"
+    assert rec.metadata["renlib.start"] == "1"
+    nodes = list(renlib.iter_nodes(io.BytesIO(data)))
+    assert [n.is_start for n in nodes] == [True, False, False]
+    assert [n.is_marked for n in nodes] == [False, True, True]
+
+
+def test_stones_on_the_first_rows_and_in_the_corners() -> None:
+    header = renlib.MAGIC + bytes([3, 4]) + b"\xff" * 10
+    data = lib(b"\x00\x00", b"\x01\x00", b"\x0f\x00", b"\x1f\x00", b"\xe1\x00", b"\xef\x40",
+               header=header)  # fmt: skip
+    (rec,) = records(data)
+    assert names(rec) == ["a15", "o15", "o14", "a1", "o1"]
+
+
+def test_both_comment_flags_read_the_old_comment_only() -> None:
+    # RenLib reads an old-style comment or a new one, never both
+    data = lib(b"\x78\x28" + bytes([ord("o") | 0x80, 0]), b"\x68\x40")
+    (rec,) = records(data)
+    assert names(rec) == ["h8", "h9"] and rec.moves[0].comment == "o"
 
 
 def test_multiline_and_old_comments() -> None:
@@ -245,6 +358,14 @@ def test_multiline_and_old_comments() -> None:
     )
     (rec,) = records(data)
     assert [m.comment for m in rec.moves] == ["title\nline 1\nline 2", "hi", "a"]
+
+
+def test_old_comment_letters_and_lines_as_renlib_reads_them() -> None:
+    # 7-bit text: "{" "|" "}" stand for a-umlaut, o-umlaut, a-ring; 0x08 starts the multi-line part
+    text = b"G{rd\x08r|d}"
+    data = lib(b"\x78\x60" + text[:-1] + bytes([text[-1] | 0x80, 0]))  # padded to even
+    (rec,) = records(data)
+    assert rec.moves[0].comment == "Gärd\nrödå"
 
 
 def test_old_headerless_format() -> None:
@@ -286,42 +407,77 @@ def fatal(record: Record) -> tuple[str, int | None]:
     return problem.message, problem.offset
 
 
-def test_truncated_after_a_non_leaf() -> None:
-    data = TREE[:36]  # cut before j10
+def problem(record: Record) -> tuple[str, int | None, str]:
+    """The one problem of a record that was read: message, offset, severity."""
+    assert not record.unreadable
+    (found,) = record.problems
+    return found.message, found.offset, found.severity
+
+
+def test_a_last_node_without_the_leaf_flag_ends_its_line() -> None:
+    # RenLib saves a single line or a branch so: the line ends at the end of the file (it was
+    # one unreadable record, and the line was lost)
+    data = TREE[:36]  # the pass at offset 34 has no leaf flag and nothing follows
     recs = records(data)
-    assert [names(r) for r in recs[:-1]] == [["h8", "h9", "i9"]]
-    message, offset = fatal(recs[-1])
-    assert offset == 36
-    assert "offset 34 is not a leaf" in message
-    assert recs[-1].source.index == 1
-    assert any("h8 i9 pass" in n for n in recs[-1].notes)
+    assert [names(r) for r in recs] == [["h8", "h9", "i9"], ["h8", "i9", "pass"]]
+    assert not recs[0].problems
+    message, offset, severity = problem(recs[1])
+    assert severity == "info" and offset == 36
+    assert "the node at offset 34, which has no leaf flag" in message
+    assert recs[1].source.offset == 34 and recs[1].source.index == 1
 
 
-def test_truncated_before_a_pending_sibling() -> None:
-    data = TREE[:32]  # cut after h9's line, before its sibling i9
+def test_siblings_announced_but_not_written() -> None:
+    data = TREE[:32]  # after h9's line: its sibling i9 (announced at offset 22) is not there
     recs = records(data)
-    assert len(recs) == 2
-    message, offset = fatal(recs[-1])
-    assert offset == 32
-    assert "sibling of the node at offset 22" in message
+    assert [names(r) for r in recs] == [["h8", "h9", "i9"]]
+    message, offset, severity = problem(recs[0])
+    assert severity == "info" and offset == 32
+    assert "siblings announced (flag 0x80) by the nodes at offsets 22" in message
 
 
-def test_truncated_inside_a_string_and_a_node() -> None:
-    message, offset = fatal(records(TREE[:25])[-1])
-    assert "comment of the node at offset 22" in message and offset == 25  # where the data ends
+def test_a_single_move_saved_by_renlib() -> None:
+    # one_move.lib as RenLib 3.0 writes it: h8 and nothing else, no leaf flag
+    (rec,) = records(lib(b"\x78\x00"))
+    assert names(rec) == ["h8"] and problem(rec)[2] == "info"
+
+
+def test_the_end_of_the_file_inside_a_string_or_a_node() -> None:
+    # inside h9's comment: the text read by whole pairs is kept, and the line ends at h9
+    recs = records(TREE[:27])
+    assert [names(r) for r in recs] == [["h8", "h9"]]
+    assert recs[0].moves[1].comment == "ma"
+    message, offset, severity = problem(recs[0])
+    assert severity == "warning" and offset == 27  # where the data ends
+    assert "inside the comment of the node at offset 22" in message
+    # one byte of a node: not read
+    recs = records(TREE[:31])  # i9's first byte
+    assert [names(r) for r in recs] == [["h8", "h9"]]
+    message, offset, severity = problem(recs[0])
+    assert severity == "warning" and "middle of a node at offset 30" in message
+    # inside a node's extension bytes: that node is not read (RenLib drops it too)
+    recs = records(lib(b"\x78\x00", b"\x68\x01\x00"))
+    assert [names(r) for r in recs] == [["h8"]]
+    message, _, severity = problem(recs[0])
+    assert severity == "warning" and "extension bytes of the node at offset 22" in message
+    # a file of less than one node is no library
     message, offset = fatal(records(TREE[:21])[-1])
     assert "middle of a node" in message and offset == 20
 
 
-def test_truncated_real_file_keeps_complete_lines() -> None:
+def test_truncated_real_file_keeps_every_line() -> None:
     data = need(D4).read_bytes()
     full = records(data)
     cut = records(data[:4000])
-    assert cut[-1].unreadable
+    assert not any(r.unreadable for r in cut)
     done = cut[:-1]
     assert len(done) > 10
     assert [names(r) for r in done] == [names(r) for r in full[: len(done)]]
-    assert cut[-1].problems[0].offset is not None and cut[-1].problems[0].offset <= 4000
+    assert not any(r.problems for r in done)
+    last = cut[-1]
+    assert names(last) == names(full[len(done)])[: len(last.moves)]  # the line being read
+    assert last.problems[0].offset is not None and last.problems[0].offset <= 4000
+    assert last.problems[0].severity in ("info", "warning")
 
 
 def test_not_a_library() -> None:
@@ -337,11 +493,18 @@ def test_not_a_library() -> None:
     assert fatal(rec) == ("not a RenLib library: bad header signature", 0)
 
 
-def test_data_after_the_tree() -> None:
+def test_bytes_after_the_tree_are_not_read() -> None:
+    # the last line is closed (a leaf, no sibling announced): what follows is no node of it
     recs = records(lib(b"\x78\x40", b"\x68\x00"))
-    assert names(recs[0]) == ["h8"]
-    message, offset = fatal(recs[1])
-    assert "after the end of the tree" in message and offset == 22
+    assert [names(r) for r in recs] == [["h8"]]
+    message, offset, severity = problem(recs[0])
+    assert severity == "warning" and offset == 22
+    assert message.startswith("2 bytes after the end of the tree are not read")
+    # one stray byte (lib_comment.lib ends so): RenLib reads pairs and ignores it
+    recs = records(lib(b"\x78\x40", b"\x0a"))
+    message, offset, severity = problem(recs[0])
+    assert (severity, offset) == ("warning", 22)
+    assert "one byte after the end of the tree (0x0a) is no node" in message
 
 
 def test_deeper_than_max_depth() -> None:

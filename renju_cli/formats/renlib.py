@@ -1,15 +1,19 @@
-"""RenLib library reader (``.lib``): a binary tree of variations.
+"""RenLib library reader (``.lib``): a binary tree of variations, read as RenLib reads it.
 
-Layout (see ``spec/formats.md``): an optional 20-byte header ``FF 'RenLib' FF major minor`` plus ten
-``FF`` bytes (a file that starts with ``0x78``, the move h8, is the old headerless format), then the
-nodes in pre-order.  Each node is ``[pos][flags]``, two extension bytes when flag ``0x01`` is set,
-then its strings.  The tree is rebuilt with a stack: a node flagged ``0x80`` (has a next sibling) is
-pushed; after a node flagged ``0x40`` (leaf) the stack is popped and the next node is a sibling of
-the popped one; otherwise the next node is a child of the current one.
+Layout (see ``spec/formats.md`` and ``docs/formats.md``): an optional 20-byte header
+``FF 'RenLib' FF major minor`` plus ten ``FF`` bytes (a file that starts with ``0x78``, the move
+h8, is the old headerless format), then the nodes in pre-order.  Each node is ``[pos][flags]``,
+two extension bytes when flag ``0x01`` is set, then its strings.  RenLib keeps a node's flags as
+one 24-bit value: the node's own flag byte is bits 0-7, the **second** extension byte bits 8-15
+and the first extension byte bits 16-23; board text is bit 8 (``0x01`` of the second extension
+byte).  The tree is rebuilt with a stack: a node flagged ``0x80`` (has a next sibling) is pushed;
+after a node flagged ``0x40`` (leaf) the stack is popped and the next node is a sibling of the
+popped one; otherwise the next node is a child of the current one.
 
-One :class:`~renju_cli.record.Record` is yielded per root-to-leaf path, in pre-order of the leaves,
-as soon as the leaf is read (a library can hold many thousands of lines; they are never all built
-at once).
+One :class:`~renju_cli.record.Record` is yielded per root-to-leaf path, in pre-order of the leaves
+(a library can hold many thousands of lines; they are never all built at once).  A line is
+yielded when the next one is made, or when the file ends: what the end of the file says goes
+with the last line.
 
 Readings this module chose where the spec leaves room (all pinned by tests):
 
@@ -17,23 +21,33 @@ Readings this module chose where the spec leaves room (all pinned by tests):
   row from the top (0-based), the low nibble the column (1-based).  ``0x78`` is h8; D4.lib starts
   ``0x78 0x68 0x69`` = h8 h9 i9.  A nibble outside the 15x15 board (low nibble 0, high nibble 15)
   gives an off-board point, which the referee reports with its move number.
-- **No-move nodes and passes.**  The first node of the file with ``pos`` 0 is the *null root* that
-  RenLib 3.4 writes; it carries no move.  Any node flagged ``0x02`` carries no move whatever its
-  ``pos`` (the flag is explicit, the byte may be stale).  Any other node with ``pos`` 0 is a
-  **pass** (``Move(None)``): the spec says "``pos`` 0 = no stone / pass", and dropping it would
-  silently shift the colours of every later stone.  Neither real sample has such nodes.
+- **No-move nodes and passes.**  The first node of the file with ``pos`` 0 is the *null root*
+  that RenLib 3.4 writes; it carries no move.  Any node flagged ``0x02`` carries no move whatever
+  its ``pos`` (RenLib keeps board texts on such nodes).  Any other node with ``pos`` 0 is a
+  **pass** (``Move(None)``), as RenLib reads it.
 - **Strings** are read two bytes at a time (the file stays 2-byte aligned) until a pair holds the
   0 terminator.  A comment is a one-line part, optionally ``0x08`` and a multi-line part; the
-  comment text kept is ``one-line + "\\n" + multi-line`` (CR LF turned into ``\\n``).  An old-style
-  comment (flag ``0x20``) is 7-bit text ended by the byte whose high bit is set (that byte is the
-  last character); we assume it is padded to even length like the other strings (no sample has
-  one).  Strings of one node are read in the order old comment, comment, board text.
-- **Where text goes.**  A move's comment is ``Move.comment``.  The comment of a node that carries no
-  move, and every board text, go into ``Record.metadata`` keyed by the number of moves played at
-  that node (``renlib.comment.N``, ``renlib.board_text.N``; N = 0 before the first move).
+  comment text kept is ``one-line + "\\n" + multi-line`` (CR LF turned into ``\\n``).  As RenLib
+  reads them, a node flagged for both kinds of comment has only its old-style comment (flag
+  ``0x20``): 7-bit text ended by the byte whose high bit is set (that byte is the last
+  character), with ``{ | } [ \\ ]`` standing for ``ä ö å Ä Ö Å``.  A board text (bit 8) follows
+  the comment.
+- **Where text goes.**  A move's comment is ``Move.comment``.  The comment of a node that carries
+  no move goes into ``Record.metadata`` keyed by the number of moves played at that node
+  (``renlib.comment.N``; N = 0 before the first move).  A board text is a label RenLib shows on
+  the node's point in the position before it: ``renlib.board_text.N`` holds ``"<point> <text>"``
+  for each labelled node on the line, N the moves played before it.  Marked nodes (flag ``0x10``)
+  are listed by move number in ``renlib.marks`` (``"0 3"``), the start position (``0x04``) in
+  ``renlib.start``.
+- **The end of the file** ends the tree, as RenLib reads a library (pairs of bytes until there
+  are none): a last node without the leaf flag ends its line there, and siblings announced but
+  never written are not in the file (RenLib saves a single line or a branch so: an ``info``
+  finding says it); a string, a node or its extension bytes cut by the end of the file, and
+  bytes after the last line was closed, are a ``warning`` (what was read whole is kept, the bytes
+  after the tree are not read).  No line read is lost.
 - **Bad input** never raises: the records completed so far are yielded, then one unreadable record
-  whose fatal problem gives the byte offset (truncation, data after the end of the tree, a tree
-  deeper than ``max_depth``, an over-long string, a missing header).
+  whose fatal problem gives the byte offset (a tree deeper than ``max_depth``, an over-long
+  string, a missing header, a file of no node).
 """
 
 from __future__ import annotations
@@ -55,7 +69,7 @@ HEADER_SIZE = 20
 OLD_FORMAT_FIRST = 0x78
 BOARD_SIZE = 15
 
-# Node flags (second byte of a node).
+# Node flags: the node's flag byte (bits 0-7).
 HAS_SIBLING = 0x80
 IS_LEAF = 0x40
 OLD_COMMENT = 0x20
@@ -64,12 +78,18 @@ COMMENT = 0x08
 START = 0x04
 NO_MOVE = 0x02
 EXTENSION = 0x01
-# Flags of the first extension byte.
-EXT_BOARD_TEXT = 0x01
+# Flags of the extension bytes: the second byte is bits 8-15, the first bits 16-23.
+BOARD_TEXT = 0x100
 
 #: Separator between the one-line and the multi-line part of a comment.
 _MULTILINE_SEP = b"\x08"
+#: What the 7-bit characters of an old-style comment stand for (RenLib's Swedish letters).
+_OLD_LETTERS = str.maketrans("}{|][\\", "åäöÅÄÖ")
 _CHUNK = 1 << 16
+
+#: Severities of what the end of the file says (``ParseProblem.severity``).
+INFO = "info"
+WARNING = "warning"
 
 
 class RenlibError(Exception):
@@ -82,12 +102,24 @@ class RenlibError(Exception):
 
 
 @dataclass(frozen=True)
+class TreeEnd:
+    """How a library ended when it did not end with its last line closed: what to tell the user
+    (``severity`` ``info`` for what RenLib writes, ``warning`` for a file cut or followed by
+    bytes), and where."""
+
+    message: str
+    offset: int
+    severity: str
+
+
+@dataclass(frozen=True)
 class Node:
     """One node of a RenLib tree, as read from the file.
 
     ``kind`` is ``"move"`` (a stone at :attr:`point`), ``"pass"`` (``pos`` 0), ``"root"`` (the null
     root node of RenLib 3.4) or ``"none"`` (flag ``0x02``: the node carries no move).  ``depth`` is
-    0 for a root; the path to a node is the last node seen at each smaller depth.
+    0 for a root; the path to a node is the last node seen at each smaller depth.  ``flags`` holds
+    all 24 bits (the flag byte, then the second and the first extension byte).
     """
 
     index: int
@@ -114,6 +146,11 @@ class Node:
     def has_comment(self) -> bool:
         """The node carries a comment (new-style ``0x08`` or old-style ``0x20``)."""
         return bool(self.flags & (COMMENT | OLD_COMMENT))
+
+    @property
+    def has_board_text(self) -> bool:
+        """The node carries a board text (bit 8: ``0x01`` of the second extension byte)."""
+        return bool(self.flags & BOARD_TEXT)
 
     @property
     def is_marked(self) -> bool:
@@ -167,6 +204,14 @@ def decode_text(raw: bytes, encoding: str | None = None) -> str:
         return raw.decode("cp1252", errors="replace")
 
 
+def _join_comment(one_line: str, multi_line: str | None) -> str:
+    """The text kept of a comment: its one-line part, then its multi-line part (LF ends)."""
+    parts = [one_line]
+    if multi_line is not None:
+        parts.append(multi_line.replace("\r\n", "\n"))
+    return "\n".join(p for p in parts if p)
+
+
 class _Source:
     """Buffered byte reader over a stream that knows its absolute offset."""
 
@@ -196,13 +241,29 @@ class _Source:
         self.offset += len(out)
         return out
 
+    def rest(self) -> int:
+        """Read the stream to its end; the number of bytes that were left."""
+        n = 0
+        while chunk := self.take(_CHUNK):
+            n += len(chunk)
+        return n
+
+
+def _offsets(stack: list[tuple[int, int]]) -> str:
+    """The offsets of the nodes on ``stack``, as a message lists them (the first few)."""
+    shown = [str(offset) for _, offset in stack[:3]]
+    more = f" and {len(stack) - 3} more" if len(stack) > 3 else ""
+    return ", ".join(shown) + more
+
 
 class TreeReader:
     """Walks a RenLib library node by node, in file (pre-)order.
 
     Iterate :meth:`nodes`; it raises :class:`RenlibError` on malformed content after yielding
     every node read before the error.  :attr:`version` is ``"3.0"`` etc. once the header has
-    been read (``None`` for the old headerless format).
+    been read (``None`` for the old headerless format).  When the nodes end without the last
+    line closed (the end of the file inside the tree or a string, bytes after the tree),
+    :attr:`end` says how.
     """
 
     def __init__(self, stream: BinaryIO, options: ReadOptions | None = None) -> None:
@@ -210,6 +271,8 @@ class TreeReader:
         self.version: str | None = None
         #: Things worth telling the user that are not errors (e.g. an unknown encoding).
         self.notes: list[str] = []
+        #: How the tree ended, when it did not end with its last line closed.
+        self.end: TreeEnd | None = None
         self._src = _Source(stream)
         self._encoding = self.options.encoding
         if self._encoding is not None and lookup_codec(self._encoding) is None:
@@ -240,17 +303,25 @@ class TreeReader:
                 0,
             )
 
+    def _cut(self, what: str, node_offset: int) -> None:
+        """The file ended inside ``what`` of the node at ``node_offset``: a warning."""
+        self.end = TreeEnd(
+            f"the file ends inside the {what} of the node at offset {node_offset}: the text "
+            "read before it is kept and the library ends there, as RenLib reads it",
+            self._src.offset,
+            WARNING,
+        )
+
     def _read_string(self, what: str, node_offset: int) -> bytes:
-        """A 0-terminated string padded to even length, read by pairs."""
+        """A 0-terminated string padded to even length, read by pairs (to the end of the file
+        when it is cut, as RenLib reads it: ``end`` says so)."""
         limit = self.options.max_string
         out = bytearray()
         while True:
             pair = self._src.take(2)
             if len(pair) < 2:
-                raise RenlibError(
-                    f"file ends inside the {what} of the node at offset {node_offset}",
-                    self._src.offset,
-                )
+                self._cut(what, node_offset)
+                return bytes(out)
             if pair[0] == 0:
                 return bytes(out)
             out.append(pair[0])
@@ -264,106 +335,167 @@ class TreeReader:
                 )
 
     def _read_old_comment(self, node_offset: int) -> str:
-        """7-bit text whose last character has the high bit set, padded to even length."""
+        """7-bit text whose last character has the high bit set, padded to even length; its
+        letters as RenLib reads them, split like a comment at ``0x08``."""
         limit = self.options.max_string
         out = bytearray()
         while True:
             pair = self._src.take(2)
             if len(pair) < 2:
-                raise RenlibError(
-                    f"file ends inside the old-style comment of the node at offset {node_offset}",
-                    self._src.offset,
-                )
+                self._cut("old-style comment", node_offset)
+                break
+            ended = False
             for byte in pair:
                 out.append(byte & 0x7F)
                 if byte & 0x80:
-                    return out.decode("ascii")
+                    ended = True
+                    break
+            if ended:
+                break
             if len(out) > limit:
                 raise RenlibError(
                     f"old-style comment of the node at offset {node_offset} is longer than "
                     f"{limit} bytes",
                     self._src.offset,
                 )
+        text = out.decode("ascii").translate(_OLD_LETTERS)
+        one_line, sep, multi = text.partition("\x08")
+        return _join_comment(one_line, multi if sep else None)
 
     def _read_comment(self, node_offset: int) -> str:
         raw = self._read_string("comment", node_offset)
         one_line, sep, multi = raw.partition(_MULTILINE_SEP)
-        parts = [decode_text(one_line, self._encoding)]
-        if sep:
-            parts.append(decode_text(multi, self._encoding).replace("\r\n", "\n"))
-        return "\n".join(p for p in parts if p)
+        return _join_comment(
+            decode_text(one_line, self._encoding),
+            decode_text(multi, self._encoding) if sep else None,
+        )
+
+    def _node(self, index: int, offset: int, depth: int, pos: int, flags: int) -> Node | None:
+        """The node whose two bytes were read at ``offset``, with its extension and strings;
+        ``None`` when the file ends inside its extension bytes (RenLib drops such a node)."""
+        extension = b""
+        if flags & EXTENSION:
+            extension = self._src.take(2)
+            if len(extension) < 2:
+                message = f"file ends inside the extension bytes of the node at offset {offset}"
+                if index == 0:
+                    raise RenlibError(message, self._src.offset)
+                self.end = TreeEnd(
+                    f"the {message}: that node is not read and the library ends at the node "
+                    "before it, as RenLib reads it",
+                    self._src.offset,
+                    WARNING,
+                )
+                return None
+            flags |= extension[1] << 8 | extension[0] << 16
+        comment: str | None = None
+        if flags & OLD_COMMENT:  # (RenLib reads no other comment after an old-style one)
+            comment = self._read_old_comment(offset)
+        elif flags & COMMENT:
+            comment = self._read_comment(offset)
+        board_text: str | None = None
+        if flags & BOARD_TEXT and self.end is None:
+            raw = self._read_string("board text", offset)
+            board_text = decode_text(raw, self._encoding).replace("\r\n", "\n")
+        if index == 0 and pos == 0:
+            kind = "root"
+        elif flags & NO_MOVE:
+            kind = "none"
+        elif pos == 0:
+            kind = "pass"
+        else:
+            kind = "move"
+        return Node(index, offset, depth, pos, flags, kind, extension, comment, board_text)
 
     def nodes(self) -> Iterator[Node]:
         """Yield every node with its depth; raise :class:`RenlibError` on bad content."""
         self._read_header()
         src = self._src
         max_depth = self.options.max_depth
-        # Depths of the nodes that announced a next sibling and are still waiting for it.
-        stack: list[int] = []
+        # (depth, offset) of the nodes that announced a next sibling still to come
+        stack: list[tuple[int, int]] = []
         depth = 0
-        index = 0
-        # What the next node must be, for the message when the file ends too early.
-        expecting = ""
-        # Offsets of the nodes pushed on the stack, for messages.
-        pushed: list[int] = []
+        waiting = False  # the next node is the sibling of the node on top of the stack
+        last: Node | None = None
         while True:
             offset = src.offset
             pair = src.take(2)
             if len(pair) < 2:
-                if index == 0 and not pair:
-                    raise RenlibError("the library has no nodes", offset)
-                if not pair:
-                    raise RenlibError(f"file ends inside the tree: {expecting}", offset)
-                raise RenlibError("file ends in the middle of a node", offset)
-            pos, flags = pair
+                self._end_of_file(pair, offset, last, stack)
+                return
             if depth >= max_depth:
                 raise RenlibError(f"the tree is deeper than {max_depth} nodes", offset)
-            extension = b""
-            if flags & EXTENSION:
-                extension = src.take(2)
-                if len(extension) < 2:
-                    raise RenlibError(
-                        f"file ends inside the extension bytes of the node at offset {offset}",
-                        src.offset,
-                    )
-            comment: str | None = None
-            if flags & OLD_COMMENT:
-                comment = self._read_old_comment(offset)
-            if flags & COMMENT:
-                text = self._read_comment(offset)
-                comment = text if comment is None else "\n".join(p for p in (comment, text) if p)
-            board_text: str | None = None
-            if extension and extension[0] & EXT_BOARD_TEXT:
-                board_text = decode_text(
-                    self._read_string("board text", offset), self._encoding
-                ).replace("\r\n", "\n")
-            if index == 0 and pos == 0:
-                kind = "root"
-            elif flags & NO_MOVE:
-                kind = "none"
-            elif pos == 0:
-                kind = "pass"
-            else:
-                kind = "move"
-            yield Node(index, offset, depth, pos, flags, kind, extension, comment, board_text)
-            index += 1
-            if flags & HAS_SIBLING:
-                stack.append(depth)
-                pushed.append(offset)
-            if flags & IS_LEAF:
-                if not stack:
-                    # The last line is closed: the tree is complete.
-                    if src.peek(1):
-                        raise RenlibError(
-                            "data after the end of the tree (no open line left to continue)",
-                            src.offset,
-                        )
-                    return
-                depth = stack.pop()
-                expecting = f"the next sibling of the node at offset {pushed.pop()} is missing"
-            else:
+            index = 0 if last is None else last.index + 1
+            node = self._node(index, offset, depth, pair[0], pair[1])
+            if node is None:
+                return
+            yield node
+            last = node
+            if waiting:  # the sibling that the node on top of the stack announced
+                stack.pop()
+                waiting = False
+            if self.end is not None:  # a string cut by the end of the file
+                return
+            if node.has_sibling:
+                stack.append((depth, offset))
+            if not node.is_leaf:
                 depth += 1
-                expecting = f"the node at offset {offset} is not a leaf but no child follows"
+            elif stack:
+                # (kept on the stack until the sibling comes: what the end of the file misses)
+                depth = stack[-1][0]
+                waiting = True
+            else:
+                self._after_tree()
+                return
+
+    def _end_of_file(
+        self, pair: bytes, offset: int, last: Node | None, stack: list[tuple[int, int]]
+    ) -> None:
+        """The file ended where a node would start (``pair``: the one byte left, if any)."""
+        if last is None:
+            raise RenlibError(
+                "the library has no nodes" if not pair else "file ends in the middle of a node",
+                offset,
+            )
+        where = []
+        if not last.is_leaf:
+            where.append(f"at the node at offset {last.offset}, which has no leaf flag")
+        if stack:
+            where.append(
+                f"before the siblings announced (flag 0x80) by the nodes at offsets "
+                f"{_offsets(stack)}"
+            )
+        message = (
+            f"the library ends {', and '.join(where)}: as RenLib reads a library to the end of "
+            "its file, the tree ends there (RenLib saves a single line or a branch so)"
+        )
+        severity = INFO
+        if pair:
+            message = (
+                f"the file ends in the middle of a node at offset {offset} (one byte, not read); "
+                + message
+            )
+            severity = WARNING
+        self.end = TreeEnd(message, offset, severity)
+
+    def _after_tree(self) -> None:
+        """The last line is closed: bytes after it are not read (a warning says so)."""
+        at = self._src.offset
+        first = self._src.peek(1)
+        if not first:
+            return
+        left = self._src.rest()
+        if left == 1:
+            message = (
+                f"one byte after the end of the tree (0x{first[0]:02x}) is no node: it is not "
+                "read (RenLib reads a library by pairs of bytes)"
+            )
+        else:
+            message = (
+                f"{left} bytes after the end of the tree are not read: its last line is closed "
+                "(a leaf, and no sibling announced)"
+            )
+        self.end = TreeEnd(message, at, WARNING)
 
 
 def iter_nodes(stream: BinaryIO, options: ReadOptions | None = None) -> Iterator[Node]:
@@ -394,47 +526,96 @@ def sniff(head: bytes) -> int:
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """Yield one record per root-to-leaf line of the library, in pre-order of the leaves.
 
-    On malformed content the lines completed so far are yielded, then one unreadable record whose
-    fatal problem gives the byte offset.
+    What the end of the file says (a line without a leaf, a string cut short, bytes after the
+    tree) is a finding of the last line.  On malformed content the lines completed so far are
+    yielded, then one unreadable record whose fatal problem gives the byte offset.
     """
     reader = TreeReader(stream, options)
-    line: list[Node] = []  # the path from the root to the current node
-    # the move of each node of ``line`` (None for a node without one), made once per node: the
-    # records of a library share their prefixes, so a leaf costs a list copy, not new moves
-    line_moves: list[Move | None] = []
-    leaves = 0
-    emitted = 0  # moves (nodes walked) in the records so far, against the file's budget
+    lines = _Lines(path, reader, options)
     try:
         for node in reader.nodes():
-            del line[node.depth :]
-            del line_moves[node.depth :]
-            line.append(node)
-            line_moves.append(_move(node))
-            if not node.is_leaf:
-                continue
-            emitted += len(line)
-            if leaves >= options.max_records:
-                message = f"{options.too_many('lines')}; the rest of the library is skipped"
-            else:
-                budget = options.move_budget(reader.offset)
-                if emitted <= budget:
-                    record = _record(path, leaves, line, line_moves, reader, options)
-                    # its text (the comments of the nodes before it) costs too: it is repeated
-                    # in every line below them
-                    emitted += text_cost(record)
-                    if emitted <= budget:
-                        yield record
-                        leaves += 1
-                        continue
-                message = (
-                    f"the lines read so far hold {emitted} moves and text in all, more than "
-                    f"the file's budget ({budget_terms(options)}): a tree this repetitive is "
-                    "refused; the rest of the library is skipped"
-                )
-            yield _failed(path, leaves, message, node.offset, reader, line)
-            return
+            yield from lines.add(node)
+            if lines.stopped:
+                return
+        yield from lines.finish(reader.end)
     except RenlibError as exc:
-        yield _failed(path, leaves, exc.message, exc.offset, reader, line)
+        yield from lines.fail(exc.message, exc.offset)
+
+
+class _Lines:
+    """The lines of a library as its nodes come: a leaf closes one, whose record is yielded
+    when the next line's is made or the file ends (what the end says is the last line's)."""
+
+    def __init__(self, path: str, reader: TreeReader, options: ReadOptions) -> None:
+        self.path = path
+        self.reader = reader
+        self.options = options
+        self.line: list[Node] = []  # the path from the root to the current node
+        # the move of each node of ``line`` (None for a node without one), made once per node:
+        # the records of a library share their prefixes, so a leaf costs a list copy, not moves
+        self.moves: list[Move | None] = []
+        self.made = 0  # records made
+        self.emitted = 0  # moves (nodes walked) in the records so far, against the budget
+        self.pending: Record | None = None
+        self.stopped = False
+
+    def add(self, node: Node) -> Iterator[Record]:
+        """Walk to ``node``; a leaf closes its line."""
+        del self.line[node.depth :]
+        del self.moves[node.depth :]
+        self.line.append(node)
+        self.moves.append(_move(node))
+        if node.is_leaf:
+            yield from self._close()
+
+    def _close(self) -> Iterator[Record]:
+        """Make the record of the line that ends at the current node; yield the one before."""
+        options = self.options
+        leaf = self.line[-1]
+        self.emitted += len(self.line)
+        if self.made >= options.max_records:
+            message = f"{options.too_many('lines')}; the rest of the library is skipped"
+        else:
+            budget = options.move_budget(self.reader.offset)
+            if self.emitted <= budget:
+                record = _record(self.path, self.made, self.line, self.moves, self.reader, options)
+                # its text (the comments of the nodes before it) costs too: it is repeated in
+                # every line below them
+                self.emitted += text_cost(record)
+                if self.emitted <= budget:
+                    if self.pending is not None:
+                        yield self.pending
+                    self.pending = record
+                    self.made += 1
+                    return
+            message = (
+                f"the lines read so far hold {self.emitted} moves and text in all, more than "
+                f"the file's budget ({budget_terms(options)}): a tree this repetitive is "
+                "refused; the rest of the library is skipped"
+            )
+        yield from self.fail(message, leaf.offset)
+
+    def finish(self, end: TreeEnd | None) -> Iterator[Record]:
+        """The nodes are all read: the open line (if any) ends, and ``end`` goes with it."""
+        if end is not None and self.line and not self.line[-1].is_leaf:
+            yield from self._close()
+            if self.stopped:
+                return
+        if end is not None and self.pending is not None:
+            self.pending.problems.append(
+                ParseProblem(end.message, None, end.offset, False, end.severity)
+            )
+        if self.pending is not None:
+            yield self.pending
+            self.pending = None
+
+    def fail(self, message: str, offset: int) -> Iterator[Record]:
+        """The rest of the library is not read: the last line, then the unreadable record."""
+        if self.pending is not None:
+            yield self.pending
+            self.pending = None
+        yield _failed(self.path, self.made, message, offset, self.reader, self.line)
+        self.stopped = True
 
 
 def _move(node: Node) -> Move | None:
@@ -442,6 +623,43 @@ def _move(node: Node) -> Move | None:
     if not node.carries_move:
         return None
     return Move(node.point, offset=node.offset, token=f"0x{node.pos:02x}", comment=node.comment)
+
+
+def _label(node: Node, text: str) -> str:
+    """A board text as kept: the point it labels, a blank, the text."""
+    where = point_name(point_from_byte(node.pos)) if node.pos else "-"
+    return f"{where} {text}"
+
+
+def _texts(line: list[Node]) -> dict[str, str]:
+    """What the nodes of a line say beside their moves: comments of no-move nodes and board
+    texts by move number, the marked nodes and the start position."""
+    # several no-move nodes can sit at the same move number: their texts are joined once
+    # (joining as they come would copy the text so far each time)
+    texts: dict[str, list[str]] = {}
+    marks: list[str] = []
+    start = None
+    played = 0
+    for node in line:
+        before = played
+        if node.carries_move:
+            played += 1
+        elif node.comment is not None:
+            texts.setdefault(f"renlib.comment.{played}", []).append(node.comment)
+        if node.flags & (BOARD_TEXT | MARK | START):
+            if node.board_text is not None:
+                key = f"renlib.board_text.{before}"
+                texts.setdefault(key, []).append(_label(node, node.board_text))
+            if node.flags & MARK:
+                marks.append(str(played))
+            if node.flags & START:
+                start = str(played)
+    out = {key: "\n".join(parts) for key, parts in texts.items()}
+    if marks:
+        out["renlib.marks"] = " ".join(marks)
+    if start is not None:
+        out["renlib.start"] = start
+    return out
 
 
 def _record(
@@ -453,22 +671,10 @@ def _record(
     options: ReadOptions,
 ) -> Record:
     moves = [m for m in line_moves if m is not None]
-    # the texts of the line by key; several no-move nodes can sit at the same move number,
-    # their texts joined once (joining as they come would copy the text so far each time)
-    texts: dict[str, list[str]] = {}
-    played = 0
-    for node in line:
-        if node.carries_move:
-            played += 1
-        elif node.comment is not None:
-            texts.setdefault(f"renlib.comment.{played}", []).append(node.comment)
-        if node.board_text is not None:
-            texts.setdefault(f"renlib.board_text.{played}", []).append(node.board_text)
     metadata: dict[str, str] = {}
     if reader.version is not None:
         metadata["renlib.version"] = reader.version
-    for key, parts in texts.items():
-        metadata[key] = "\n".join(parts)
+    metadata.update(_texts(line))
     leaf = line[-1]
     # positional arguments, in field order (path, index, line, offset, variation; then moves,
     # source, width, height, declared result, rule, opening id, metadata, setup, events,
