@@ -20,7 +20,8 @@ from renju_cli.coords import MAX_SIZE, MIN_SIZE
 from renju_cli.formats import FORMAT_MODULES, ReadOptions, read_stream
 from renju_cli.record import ParseProblem, Record
 from renju_cli.referee import replay
-from renju_cli.render import TextRenderer, dumps
+from renju_cli.output.json import dumps
+from renju_cli.output.text import TextRenderer
 from renju_cli.report import Summary
 from renju_cli.ruleset import Ruleset, RulesetError, from_text, load, shipped_names
 

@@ -26,7 +26,8 @@ from renju_cli.batch import Settings, judge_one
 from renju_cli.coords import point_name
 from renju_cli.formats import ReadOptions, unreadable
 from renju_cli.record import DeclaredResult, Record, SourceLocation
-from renju_cli.render import dumps, printable, result_words, where
+from renju_cli.output.json import dumps
+from renju_cli.output.text import printable, result_words, where
 from renju_cli.report import GameReport
 from renju_cli.ruleset import Ruleset
 

@@ -346,7 +346,7 @@ def duplicate_finding(first: SourceLocation) -> Finding:
         # the copies of one game in a row name the same first occurrence: one finding,
         # shared (nothing changes a finding once made)
         return last[1]
-    from renju_cli.render import place
+    from renju_cli.output.text import place
 
     finding = Finding(
         "duplicate",

@@ -1,6 +1,6 @@
 """The report model: findings, per-record reports and the batch summary.
 
-Renderers (``renju_cli.render``) turn these into text, JSON, JSON Lines and CI formats; the JSON
+Renderers (``renju_cli.output``) turn these into text, JSON, JSON Lines and CI formats; the JSON
 field names are the contract of ``shared/spec/cli.md``.
 """
 

@@ -71,7 +71,7 @@ class RulesetError(Exception):
 def format_error(file: str, keypath: str, line: int | None, message: str) -> str:
     """``file:line: key.path: message``, control characters escaped (``render.printable``):
     a file name or a key from a ruleset file must not drive the terminal."""
-    from renju_cli.render import printable
+    from renju_cli.output.text import printable
 
     where = f"{file}:{line}" if line is not None else file
     return printable(f"{where}: {keypath or '(top level)'}: {message}")

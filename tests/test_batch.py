@@ -21,7 +21,7 @@ from renju_cli import api
 from renju_cli.batch import FAULT_ENV, Batch, cpu_count
 from renju_cli.formats import ReadOptions
 from renju_cli.record import Record
-from renju_cli.render import TextRenderer
+from renju_cli.output.text import TextRenderer
 from renju_cli.report import GameReport
 
 ROOT = Path(__file__).resolve().parents[1]

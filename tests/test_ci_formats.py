@@ -16,9 +16,9 @@ import pytest
 from helpers import run_cli as renju
 
 from renju_cli.cli.check import FORMATS
+from renju_cli.output import RENDERERS
+from renju_cli.output.ci import ANNOTATION_CAP, GithubRenderer, JunitRenderer, annotation
 from renju_cli.record import SourceLocation
-from renju_cli.render import RENDERERS
-from renju_cli.render_ci import ANNOTATION_CAP, GithubRenderer, JunitRenderer, annotation
 from renju_cli.report import Finding, GameReport, Summary
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,8 +23,9 @@ from renju_cli import api
 from renju_cli.coords import parse_point
 from renju_cli.formats import unreadable
 from renju_cli.formats.notation import parse_record
-from renju_cli.html_report import INDEX, decisive_move, write_report
-from renju_cli.picture import BOARD_COLOR, FORBIDDEN_COLOR, Geometry
+from renju_cli.output import html as html_report
+from renju_cli.output.html import INDEX, decisive_move
+from renju_cli.output.picture import BOARD_COLOR, FORBIDDEN_COLOR, Geometry
 from renju_cli.record import Record, SourceLocation
 from renju_cli.referee import replay
 from renju_cli.report import GameReport
@@ -95,6 +96,11 @@ def dom(html: str) -> Node:
     builder.feed(html)
     builder.close()
     return builder.root
+
+
+def write_report(reports: list[GameReport], records: Any, directory: str, **kw: Any) -> None:
+    """The report, with positions walked as the command line walks them."""
+    html_report.write_report(reports, records, directory, position=api.position_after, **kw)
 
 
 # -- records to report on -------------------------------------------------------------------------
@@ -198,19 +204,10 @@ def test_the_decisive_move_is_marked_in_the_move_list(report_dir: Path) -> None:
     assert items[-1].attrs["class"] == "decisive" and items[-1].attrs["value"] == "9"
 
 
-def test_records_are_read_again_from_their_source(tmp_path: Path) -> None:
-    source = tmp_path / "games.txt"
-    source.write_text(f"{FIVE}\n{DOUBLE_THREE}\n")
-    records = list(api.read_path(str(source)))
-    reports = [api.judge_record(r) for r in records]
-    write_report(reports, records, str(tmp_path / "given"))
-    write_report(reports, None, str(tmp_path / "again"))
-    for name in ("index.html", "record-00001.html", "record-00002.html"):
-        given = (tmp_path / "given" / name).read_text("utf-8")
-        assert given == (tmp_path / "again" / name).read_text("utf-8"), name
-    # a record that is not at hand (standard input) gets a page without a board
+def test_a_record_not_at_hand_gets_a_page_without_a_board(tmp_path: Path) -> None:
+    # the report reads no file: the caller gives the records it has
     lost = replay(parse_record(FIVE, "<stdin>"), load("renju"))
-    write_report([lost], None, str(tmp_path / "stdin"))
+    write_report([lost], [None], str(tmp_path / "stdin"))
     page = dom((tmp_path / "stdin" / "record-00001.html").read_text("utf-8"))
     assert "not at hand" in page.by_id("no-board").all_text()
 
@@ -253,12 +250,13 @@ def test_source_locations_are_matched_exactly(tmp_path: Path) -> None:
     # two records of one file: each page shows its own record
     source = tmp_path / "two.txt"
     source.write_text("h8 h9\nh8 h9 h10\n")
-    reports = [api.judge_record(r) for r in api.read_path(str(source))]
+    records = list(api.read_path(str(source)))
+    reports = [api.judge_record(r) for r in records]
     assert [r.source for r in reports] == [
         SourceLocation(str(source), 0, 1),
         SourceLocation(str(source), 1, 2),
     ]
-    write_report(reports, None, str(tmp_path / "out"))
+    write_report(reports, records, str(tmp_path / "out"))
     counts = [
         len(dom((tmp_path / "out" / f"record-0000{n}.html").read_text("utf-8")).iter("g", "stone"))
         for n in (1, 2)
@@ -377,8 +375,6 @@ def test_the_pages_are_bounded_and_the_index_counts_the_others(
     # MAX_PAGES records are shown, the index counts all of them and says how many are not
     from helpers import run_cli
 
-    from renju_cli import html_report
-
     monkeypatch.setattr(html_report, "MAX_PAGES", 3)
     src = tmp_path / "games.txt"
     src.write_text("".join(f"h8 h9 {p}\n" for p in ("i10", "i8", "g10", "g8", "j10", "j8", "k8")))
@@ -403,7 +399,6 @@ def test_pictures_mark_forbidden_points_within_one_bound(
     # columns a, b, i, j of black stones (15x15); white plays, black is to move: every point
     # beside them is a double-three recursing down the columns; the pictures of one report
     # judge at most PICTURE_JUDGEMENTS points together (1,000 such records took 90 s)
-    from renju_cli import html_report
     from renju_cli.formats import read_stream
 
     game = b"(;SZ[15]AB[aa:ao][ba:bo][ia:io][ja:jo]AW[ma][mb];W[oo])\n"
@@ -440,8 +435,6 @@ def test_pictures_walk_opening_protocols_within_one_bound(
     #    8   .   B   .   .   .
     #    7   .   .   .   .   W
     #    6   W   .   .   .   .        (and a1, black, move 9)
-    from renju_cli import html_report
-
     rif = load("renju-rif")
     records = [parse_record("h8 h9 i10 g7 j10 i10-i9 g7-g6 k7 a1") for _ in range(4)]
     for n, record in enumerate(records):
@@ -477,8 +470,6 @@ def test_a_page_that_cannot_be_written_leaves_no_temporary_file(
     # a full disk left record-00006.html.tmp (4,096 bytes) beside five pages (red team 5)
     import builtins
     import errno
-
-    from renju_cli import html_report
 
     class Full:
         def __init__(self, path: str, *args: Any, **kwargs: Any) -> None:

@@ -14,7 +14,7 @@ from renju_cli.board import BLACK, WHITE, Board
 from renju_cli.cli import main
 from renju_cli.coords import Point, parse_point
 from renju_cli.formats.notation import parse_record
-from renju_cli.picture import (
+from renju_cli.output.picture import (
     BOARD_COLOR,
     Geometry,
     Marks,

@@ -30,7 +30,7 @@ def shown(text: str) -> str:
     """A path or a message from a file, for a message on the terminal: control characters
     escaped (a newline in a file name must not start a line of its own, such as a forged
     ``::error::`` workflow command; ``render.printable``)."""
-    from renju_cli.render import printable
+    from renju_cli.output.text import printable
 
     return printable(text)
 

@@ -34,7 +34,7 @@ from renju_cli.cli.app import (
 )
 from renju_cli.cli.output import written
 
-#: ``--format`` values (``renju_cli.render.RENDERERS``; listed here to keep start-up light).
+#: ``--format`` values (``renju_cli.output.RENDERERS``; listed here to keep start-up light).
 FORMATS = ("text", "json", "jsonl", "github", "junit")
 FAIL_ON = ("error", "warning", "info", "never")
 
@@ -321,7 +321,7 @@ def check(
     from renju_cli import api
     from renju_cli.batch import Batch, cpu_count
     from renju_cli.formats import available
-    from renju_cli.render import RENDERERS
+    from renju_cli.output import RENDERERS
     from renju_cli.report import SEVERITIES
 
     ruleset = load_rules(rules)
@@ -373,7 +373,7 @@ def check(
     not_shown = 0  # records past the HTML report's pages
     pages = 0
     if html_dir is not None:
-        from renju_cli.html_report import MAX_PAGES
+        from renju_cli.output.html import MAX_PAGES
 
         pages = MAX_PAGES
     with contextlib.ExitStack() as stack:
@@ -425,19 +425,22 @@ def check(
 def _write_html(
     directory: str, kept: list[tuple[Any, Any]], ruleset: Any, summary: Any, not_shown: int
 ) -> None:
-    """The ``--html`` report (``renju_cli.html_report``), from the records and reports kept."""
+    """The ``--html`` report (``renju_cli.output.html``), from the records and reports kept."""
+    from renju_cli.api import position_after
+
     try:
-        from renju_cli.html_report import write_report
+        from renju_cli.output.html import write_report
     except ImportError as e:
-        raise UsageProblem(f"HTML reports need renju_cli.html_report ({e})") from None
+        raise UsageProblem(f"HTML reports need renju_cli.output.html ({e})") from None
     records = [r for r, _ in kept]
     reports = [rep for _, rep in kept]
     try:
-        # a record that could not be read at all is read again by the report, from its path
+        # (a record that could not be read at all has a page without a board)
         write_report(
             reports,
-            records if None not in records else None,
+            records,
             directory,
+            position=position_after,
             rules=ruleset,
             summary=summary if not_shown else None,
             not_shown=not_shown,

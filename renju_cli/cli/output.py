@@ -26,7 +26,7 @@ class OutputError(Exception):
     """The report cannot be written (a full disk, a missing directory...)."""
 
     def __init__(self, target: str, error: OSError) -> None:
-        from renju_cli.render import printable
+        from renju_cli.output.text import printable
 
         super().__init__(f"cannot write {printable(target)}: {error.strerror or error}")
 
@@ -214,7 +214,7 @@ def written(path: str | None, durable: bool = True) -> Iterator[TextIO]:
         give_up_output(None)
         sys.exit(EXIT_CLEAN)
     except OSError as e:
-        from renju_cli.render import RenderError  # (not at start-up: it imports orjson)
+        from renju_cli.output import RenderError  # (not at start-up: it imports orjson)
 
         if not isinstance(e, RenderError):
             raise

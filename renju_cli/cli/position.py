@@ -242,7 +242,7 @@ def show(
     """
     from renju_cli import api
     from renju_cli.board import BLACK, WHITE
-    from renju_cli.picture import position_marks
+    from renju_cli.output.picture import position_marks
 
     if svg_path == "-" and png_path == "-":
         raise UsageProblem("only one of --svg and --png can write to standard output")
@@ -320,7 +320,7 @@ def _write_pictures(
     png_path: str | None,
 ) -> None:
     """Write the SVG and/or PNG picture of a position (``-``: standard output)."""
-    from renju_cli.picture import PictureError, board_svg, svg_to_png
+    from renju_cli.output.picture import PictureError, board_svg, svg_to_png
 
     svg = board_svg(board, marks, title=f"{'; '.join(legend)} ({rules_name})", caption=legend)
     png = None

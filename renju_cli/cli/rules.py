@@ -111,7 +111,7 @@ def rules_show(name: str, as_yaml: bool) -> None:
       renju rules show taimla
       renju rules show omok --yaml
     """
-    from renju_cli.ruledoc import describe
+    from renju_cli.output.ruledoc import describe
 
     ruleset = load_rules(name)
     if as_yaml:

@@ -1,87 +1,18 @@
-"""Renderers: the report model as text for people, JSON / JSON Lines for machines, and the CI
-formats of ``renju_cli.render_ci`` (GitHub annotations, JUnit XML).
+"""The report as text for people: one line per record, its findings indented, a summary.
 
-A renderer is fed reports one at a time (``record``), in input order, and closes with the
-batch summary (``finish``), so output streams and memory stays flat for JSON Lines and text.
+Also the small text forms other outputs share: a record's place (``path:line [index]``), its
+result in words, a finding on one line, and ``printable`` (control characters escaped).
 """
 
 from __future__ import annotations
 
-import json
 import os
-from typing import Any, TextIO
+from collections.abc import Mapping
+from typing import TextIO
 
-import orjson
-
-from renju_cli.formats import one_line
+from renju_cli.output.base import Renderer
 from renju_cli.record import SourceLocation
-from renju_cli.report import ERROR, GameReport, Summary
-
-
-class RenderError(OSError):
-    """A renderer could not keep what it writes (the JUnit renderer spools a file's cases to a
-    temporary file, which a full disk refuses): the report cannot be written."""
-
-
-class Renderer:
-    """Base class: writes to ``out``.
-
-    ``fail_on`` is the lowest severity that fails the run (``--fail-on``; ``None`` = never), for
-    formats that mark records as failed (JUnit).
-    """
-
-    def __init__(self, out: TextIO, quiet: bool = False, *, fail_on: str | None = ERROR) -> None:
-        self.out = out
-        self.quiet = quiet
-        self.fail_on = fail_on
-
-    def record(self, report: GameReport) -> None:
-        raise NotImplementedError
-
-    def finish(self, summary: Summary) -> None:
-        pass
-
-
-def dumps(obj: Any) -> str:
-    """Compact JSON on one line, non-ASCII as is but for the characters ``str.splitlines``
-    ends a line at (``formats.one_line``).  orjson: a report of a tiny record costs more to
-    encode with ``json.dumps`` than to judge; the standard library takes what orjson refuses
-    (integers past 64 bits, strings with lone surrogates) and says the same, lone surrogates
-    escaped."""
-    try:
-        return one_line(orjson.dumps(obj).decode())
-    except TypeError:  # orjson.JSONEncodeError
-        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # a lone surrogate (a JSON Lines "\ud800", text decoded as UTF-7): no UTF-8 stream
-        # can take it, and an escape says it exactly
-        return json.dumps(obj, separators=(",", ":"))
-    return one_line(text)
-
-
-class JsonLinesRenderer(Renderer):
-    """One JSON object per record, in input order; no summary (it would break the stream)."""
-
-    def record(self, report: GameReport) -> None:
-        self.out.write(dumps(report.to_json()) + "\n")
-
-
-class JsonRenderer(Renderer):
-    """``{"records": [...], "summary": {...}}``, written incrementally."""
-
-    def __init__(self, out: TextIO, quiet: bool = False, *, fail_on: str | None = ERROR) -> None:
-        super().__init__(out, quiet, fail_on=fail_on)
-        self.count = 0
-        self.out.write('{"records":[')
-
-    def record(self, report: GameReport) -> None:
-        self.out.write(("," if self.count else "") + "\n" + dumps(report.to_json()))
-        self.count += 1
-
-    def finish(self, summary: Summary) -> None:
-        self.out.write("\n],\n" + '"summary":' + dumps(summary.to_json()) + "}\n")
+from renju_cli.report import ERROR, Finding, GameReport, Summary
 
 
 def use_color(out: TextIO) -> bool:
@@ -126,6 +57,7 @@ def place(s: SourceLocation) -> str:
 
 
 def result_words(report: GameReport) -> str:
+    """The result on the board in words, and the declared result when the record has one."""
     r = report.result
     if r.winner is None:
         text = "undecided on the board"
@@ -139,6 +71,14 @@ def result_words(report: GameReport) -> str:
     if d is not None and d.winner is not None:
         text += f"; declared: {d.winner}" + (f" ({d.reason})" if d.reason else "")
     return text
+
+
+def finding_text(f: Finding) -> str:
+    """A finding on one line: ``move 23 (j9): message``."""
+    if f.move is None or f.message.startswith(f"move {f.move} "):
+        return f.message
+    at = f"move {f.move}" + (f" ({f.point})" if f.point else "")
+    return f"{at}: {f.message}"
 
 
 class TextRenderer(Renderer):
@@ -158,6 +98,7 @@ class TextRenderer(Renderer):
         self.color = color
 
     def record(self, report: GameReport) -> None:
+        """One line for the record, one more for each finding."""
         if self.quiet and not report.findings:
             return
         opening = ""
@@ -167,7 +108,7 @@ class TextRenderer(Renderer):
             f"{where(report)} {report.ruleset}{opening}: {report.moves} "
             f"{'move' if report.moves == 1 else 'moves'}, {result_words(report)}"
         )
-        # one write a record (a megabyte of records of a finding a move wrote 150,000 times)
+        # one write a record: a record of thousands of findings is one call, not thousands
         parts = [printable(head), "\n"]
         line = report.source.line
         for f in report.findings:
@@ -179,15 +120,16 @@ class TextRenderer(Renderer):
         self.out.write("".join(parts))
 
     def finish(self, summary: Summary) -> None:
+        """The summary of the run."""
         self.out.write(summary_text(summary))
+
+
+def _counts(counter: Mapping[str, int]) -> str:
+    return ", ".join(f"{k} {n}" for k, n in counter.items())
 
 
 def summary_text(s: Summary) -> str:
     """The batch summary for people: one line of counts, then one line per kind of count."""
-
-    def counts(counter: Any) -> str:
-        return ", ".join(f"{k} {n}" for k, n in counter.items())
-
     head = (
         f"{s.records} record(s): {s.judged} judged, {s.unreadable} unreadable, "
         f"{s.with_findings} with findings"
@@ -204,19 +146,8 @@ def summary_text(s: Summary) -> str:
         ("openings", "openings"),
     ):
         if j[key]:
-            lines.append(f"{label}: {counts(j[key])}")
+            lines.append(f"{label}: {_counts(j[key])}")
     if s.duplicates:
         left_out = f", {s.skipped} skipped" if s.skipped else ""
         lines.append(f"duplicates: {s.duplicates}{left_out}")
     return "".join(line + "\n" for line in lines)
-
-
-RENDERERS: dict[str, type[Renderer]] = {
-    "text": TextRenderer,
-    "json": JsonRenderer,
-    "jsonl": JsonLinesRenderer,
-}
-
-# The CI formats subclass ``Renderer`` and add themselves to RENDERERS: imported last, once the
-# base class exists (whichever of the two modules is imported first).
-import renju_cli.render_ci  # noqa: E402, F401

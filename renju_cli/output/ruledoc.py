@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from renju_cli.opening import ProtocolError, Step, inherit, protocol_of, restricted_seat
-from renju_cli.render import printable
+from renju_cli.output.text import printable
 from renju_cli.ruleset import Ruleset
 
 _OVERLINE_WORDS = {
@@ -28,7 +28,30 @@ def describe(r: Ruleset) -> str:
     if r.data.get("variant") == "two-board":
         lines.extend(_TWO_BOARD)
     lines.append(f"board: {r.width}x{r.height}" + (" (two of them)" if _two_board(r) else ""))
+    lines.extend(_players(r))
+    lines.extend(_fouls(r))
+    lines.append(_passes(r))
+    end = []
+    if r.board_full_draw:
+        end.append("a full board is a draw")
+    if r.move_limit:
+        end.append(f"the game is drawn at move {r.move_limit}")
+    if end:
+        lines.append("end: " + "; ".join(end))
+    if r.opening:
+        lines.extend(describe_opening(r))
+    elif not _two_board(r):
+        lines.append("opening: none (free play from the first move)")
+    lines.append(f"file: {r.source}")
+    # titles, descriptions, option names and the file name come from a file that may hold
+    # control characters: escaped line by line, so that a ruleset cannot drive the terminal
+    return "\n".join(printable(part) for line in lines for part in line.split("\n"))
+
+
+def _players(r: Ruleset) -> list[str]:
+    """What wins and what is forbidden, for each colour (or seat, when the rules bind one)."""
     seat = restricted_seat(r)
+    lines = []
     for color in ("black", "white"):
         n = _NUMBER.get(r.five_length, str(r.five_length))
         five = f"exactly {n}" if r.overline[color] != "win" else f"{n} or more"
@@ -47,43 +70,33 @@ def describe(r: Ruleset) -> str:
             f"({'the tentative white' if seat == 'P2' else 'the opener'}) whichever colour it "
             "holds after the opening's swaps, and the other seat whichever colour it holds"
         )
+    return lines
+
+
+def _fouls(r: Ruleset) -> list[str]:
+    """Blocked fives, and what a forbidden move costs."""
+    lines = []
     if r.blocked_five:
         edge = "the board edge counts as a block" if r.edge_blocks else "the edge does not block"
         lines.append(f"a row blocked at both ends by opponent stones does not win ({edge})")
     if any(r.forbidden_kinds(c) for c in ("black", "white")):
         lines.append(f"forbidden moves: {_POLICY_WORDS[r.policy]}")
         if "double-three" in r.forbidden_kinds("black"):
+            eye = "counts" if r.five_eye_counts else "does not count"
             lines.append(
                 "a three counts only if one of its straight-four points is itself a legal move "
-                "(judged recursively)"
-                + (
-                    "; a straight-four point that also makes a five counts"
-                    if r.five_eye_counts
-                    else "; a straight-four point that also makes a five does not count"
-                )
+                f"(judged recursively); a straight-four point that also makes a five {eye}"
             )
+    return lines
+
+
+def _passes(r: Ruleset) -> str:
     if not r.passes_allowed:
-        lines.append("passes: not allowed")
-    else:
-        p = "passes: allowed" + (f" from move {r.pass_not_before}" if r.pass_not_before > 1 else "")
-        if r.consecutive_passes_draw:
-            p += f"; {r.consecutive_passes_draw} passes in a row end the game in a draw"
-        lines.append(p)
-    end = []
-    if r.board_full_draw:
-        end.append("a full board is a draw")
-    if r.move_limit:
-        end.append(f"the game is drawn at move {r.move_limit}")
-    if end:
-        lines.append("end: " + "; ".join(end))
-    if r.opening:
-        lines.extend(describe_opening(r))
-    elif not _two_board(r):
-        lines.append("opening: none (free play from the first move)")
-    lines.append(f"file: {r.source}")
-    # titles, descriptions, option names and the file name come from a file that may hold
-    # control characters: escaped line by line, so that a ruleset cannot drive the terminal
-    return "\n".join(printable(part) for line in lines for part in line.split("\n"))
+        return "passes: not allowed"
+    p = "passes: allowed" + (f" from move {r.pass_not_before}" if r.pass_not_before > 1 else "")
+    if r.consecutive_passes_draw:
+        p += f"; {r.consecutive_passes_draw} passes in a row end the game in a draw"
+    return p
 
 
 def describe_opening(r: Ruleset) -> list[str]:

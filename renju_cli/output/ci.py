@@ -1,4 +1,4 @@
-"""CI renderers for ``renju check``: GitHub Actions annotations and JUnit XML.
+"""CI formats of ``renju check``: GitHub Actions annotations and JUnit XML.
 
 ``--format github`` writes workflow commands (``::error file=…,line=…::…``) for the first
 findings, as many as GitHub shows for one step (:data:`ANNOTATION_CAP` per severity), then one
@@ -20,8 +20,9 @@ import re
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from renju_cli.output.base import Renderer, RenderError
+from renju_cli.output.text import finding_text, place, summary_text
 from renju_cli.record import SourceLocation
-from renju_cli.render import RENDERERS, Renderer, RenderError, place, summary_text
 from renju_cli.report import ERROR, INFO, SEVERITIES, WARNING, Finding, GameReport, Summary
 
 if TYPE_CHECKING:
@@ -35,14 +36,6 @@ ANNOTATION_COMMAND = {ERROR: "error", WARNING: "warning", INFO: "notice"}
 #: Findings listed one by one in the step summary (the file may hold 1 MiB per step).
 SUMMARY_ROWS = 50
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
-
-
-def finding_text(f: Finding) -> str:
-    """A finding on one line: ``move 23 (j9): message``."""
-    if f.move is None or f.message.startswith(f"move {f.move} "):
-        return f.message
-    at = f"move {f.move}" + (f" ({f.point})" if f.point else "")
-    return f"{at}: {f.message}"
 
 
 # -- GitHub Actions -------------------------------------------------------------------------------
@@ -291,7 +284,3 @@ def _case_name(source: SourceLocation) -> str:
     if source.variation is not None:
         name += f" line of play {source.variation}"
     return name
-
-
-RENDERERS["github"] = GithubRenderer
-RENDERERS["junit"] = JunitRenderer

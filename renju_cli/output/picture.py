@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import importlib
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 from xml.sax.saxutils import escape, quoteattr
 
 from renju_cli.board import BLACK, WHITE, Board
 from renju_cli.coords import COLUMNS, Point
-
-if TYPE_CHECKING:  # pragma: no cover
-    from renju_cli.api import Position
-    from renju_cli.ruleset import Ruleset
+from renju_cli.ruleset import Ruleset
 
 #: Pixels between two lines of the board.
 CELL = 32
@@ -39,6 +36,22 @@ WHITE_COLOR = "#f7f7f2"
 FIVE_COLOR = "#ff9900"
 FORBIDDEN_COLOR = "#d0021b"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+
+class Position(Protocol):
+    """A board after some moves of a record, as the caller's walk of the record gives it."""
+
+    @property
+    def board(self) -> Board:
+        """The stones."""
+
+    @property
+    def to_move(self) -> int:
+        """``BLACK`` or ``WHITE``."""
+
+    @property
+    def numbers(self) -> Mapping[int, int]:
+        """Board index -> move number of the stones played (setup stones have none)."""
 
 
 class PictureError(Exception):

@@ -12,22 +12,24 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from renju_cli import api
 from renju_cli.board import BLACK, Board
 from renju_cli.coords import parse_point, point_name
 from renju_cli.formats import ReadOptions
 from renju_cli.judge import Judgements, WalkSteps
-from renju_cli.picture import Marks, board_svg
-from renju_cli.record import Record, SourceLocation
-from renju_cli.render import result_words, where
+from renju_cli.output.picture import Marks, Position, board_svg
+from renju_cli.output.text import result_words, where
+from renju_cli.record import Record
 from renju_cli.report import GameReport, Summary
 from renju_cli.ruleset import Ruleset, RulesetError, load
 
 INDEX = "index.html"
+#: How the caller walks a record to a position: ``(record, ruleset, after this many moves,
+#: a bound on the walk's judgements and opening-walk steps)``.
+PositionOf = Callable[[Record, Ruleset, int | None, Judgements | None], Position]
 #: Records shown (a row of the index and a page each): the first this many of a run.  A
 #: megabyte of short records made 51,884 pages (422 MB, 136 s, 215 MB of memory); the text
 #: and JSON reports list every record.
@@ -175,25 +177,25 @@ class _Move:
 
 def write_report(
     reports: list[GameReport],
-    records: list[Record] | None,
+    records: Sequence[Record | None],
     directory: str,
     *,
+    position: PositionOf,
     rules: Ruleset | None = None,
     summary: Summary | None = None,
     not_shown: int = 0,
 ) -> None:
     """Write ``index.html`` and one page per record into ``directory`` (created if missing).
 
-    ``records`` are the records the reports were made from, in the same order; when ``None``
-    they are read again from ``report.source`` (standard input cannot be read again: those
-    pages have no board).  ``rules`` is the ruleset the reports were judged under, when it is
-    not a shipped one (a YAML file): the pictures need its board size and its judge.
-    ``summary`` counts every record of the run when ``not_shown`` more records than
-    ``reports`` were judged (at most ``MAX_PAGES`` are shown); by default, the reports'.
+    ``records`` are the records the reports were made from, in the same order (``None``: not
+    at hand, a page without a board); ``position`` walks a record to the position a board
+    shows.  ``rules`` is the ruleset the reports were judged under, when it is not a shipped
+    one (a YAML file): the pictures need its board size and its judge.  ``summary`` counts
+    every record of the run when ``not_shown`` more records than ``reports`` were judged (at
+    most ``MAX_PAGES`` are shown); by default, the reports'.
     """
-    if records is not None and len(records) != len(reports):
+    if len(records) != len(reports):
         raise ValueError(f"{len(reports)} reports but {len(records)} records")
-    found = records if records is not None else _read_again(reports)
     _PICTURES.bound = _picture_bound()
     from markupsafe import Markup  # Jinja2's own: marks the SVG, escaped by board_svg, as safe
 
@@ -206,7 +208,7 @@ def write_report(
     rows = []
     rulesets: dict[str, Ruleset | None] = {}
     page = env.get_template("record")
-    for n, (report, record) in enumerate(zip(reports, found, strict=True)):
+    for n, (report, record) in enumerate(zip(reports, records, strict=True)):
         summary.add(report)
         rows.append(
             {
@@ -218,8 +220,8 @@ def write_report(
                 "report": report,
             }
         )
-        ruleset = _ruleset(report, record, rules, rulesets)
-        svg, caption, moves = _board(report, record, ruleset)
+        ruleset = _ruleset(report, rules, rulesets)
+        svg, caption, moves = _board(report, record, ruleset, position)
         _write(
             os.path.join(directory, pages[n]),
             page.render(
@@ -274,31 +276,11 @@ def _write(path: str, text: str) -> None:
         raise
 
 
-def _read_again(reports: Sequence[GameReport]) -> list[Record | None]:
-    """The record of each report, read again from its source (``None`` when it cannot be)."""
-    from renju_cli.formats import FORMAT_MODULES
-
-    files: dict[str, dict[SourceLocation, Record]] = {}
-    out: list[Record | None] = []
-    for report in reports:
-        path = report.source.path
-        if report.unreadable or not os.path.isfile(path):
-            out.append(None)
-            continue
-        if path not in files:
-            fmt = report.format if report.format in FORMAT_MODULES else None
-            files[path] = {r.source: r for r in api.read_path(path, fmt)}
-        out.append(files[path].get(report.source))
-    return out
-
-
 def _ruleset(
-    report: GameReport,
-    record: Record | None,
-    given: Ruleset | None,
-    cache: dict[str, Ruleset | None],
+    report: GameReport, given: Ruleset | None, cache: dict[str, Ruleset | None]
 ) -> Ruleset | None:
-    """The ruleset a report was judged under, by its name (``given`` when the names match)."""
+    """The ruleset a report was judged under: ``given`` when the names match, else the
+    shipped one of that name (``None``: neither)."""
     if given is not None and given.name == report.ruleset:
         return given
     if report.ruleset not in cache:
@@ -306,10 +288,7 @@ def _ruleset(
             cache[report.ruleset] = load(report.ruleset)
         except RulesetError:
             cache[report.ruleset] = None
-    found = cache[report.ruleset]
-    if found is None and record is not None:
-        return api.choose_ruleset(record, None)
-    return found
+    return cache[report.ruleset]
 
 
 def decisive_move(report: GameReport) -> int:
@@ -321,10 +300,10 @@ def decisive_move(report: GameReport) -> int:
 
 
 def _board(
-    report: GameReport, record: Record | None, ruleset: Ruleset | None
+    report: GameReport, record: Record | None, ruleset: Ruleset | None, position: PositionOf
 ) -> tuple[str | None, str, list[_Move]]:
     """The picture at the decisive move, its caption, and the moves for the move list."""
-    if record is None or ruleset is None or record.unreadable:
+    if record is None or record.unreadable:
         why = "the record could not be read" if report.unreadable else "the record is not at hand"
         return None, f"No board: {why}.", []
     n = decisive_move(report)
@@ -334,10 +313,13 @@ def _board(
         _Move(i, point_name(m.point), last if i == n else ("after" if i > n else ""))
         for i, m in enumerate(record.moves, 1)
     ]
+    if ruleset is None:
+        return None, f"No board: the ruleset {report.ruleset} is not at hand.", moves
     walks = _PICTURES.bound.walk_steps
     cuts = walks.cuts if walks is not None else 0
     try:
-        svg = _picture(report, record, ruleset, n)
+        _PICTURES.bound.next_record()  # (one more allowance of walk steps a page)
+        svg = _picture(report, position(record, ruleset, n, _PICTURES.bound), ruleset, n)
     except ValueError as e:  # a board size no board can have
         return None, f"No board: {e}.", moves
     except Exception as e:  # a bug drawing one record must not lose the whole report
@@ -382,12 +364,10 @@ def _picture_bound() -> Judgements:
     return Judgements(PICTURE_JUDGEMENTS, walk_steps=WalkSteps(steps, per=per_page))
 
 
-def _picture(report: GameReport, record: Record, ruleset: Ruleset, n: int) -> str:
+def _picture(report: GameReport, pos: Position, ruleset: Ruleset, n: int) -> str:
     """The SVG of the board after move ``n``, marked with what the report found."""
-    _PICTURES.bound.next_record()  # (one more allowance of walk steps a page)
-    pos = api.position_after(record, ruleset, n, _PICTURES.bound)
     board = pos.board
-    marks = Marks(numbers=pos.numbers)
+    marks = Marks(numbers=dict(pos.numbers))
     if report.first_five is not None and report.first_five.move <= n:
         marks.five = tuple(_indices(board, report.first_five.stones))
     for foul in report.forbidden_moves:
