@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
 from renju_cli import formats
-from renju_cli.coords import Point
 from renju_cli.formats import ReadOptions, unreadable
 from renju_cli.judge import Judgements
 from renju_cli.record import Record
@@ -924,50 +923,12 @@ class Position:
 def position_after(
     record: Record, ruleset: Ruleset, at: int | None = None, within: Judgements | None = None
 ) -> Position:
-    """Place the setup stones and the first ``at`` moves (all when ``None``).
+    """Place the setup stones and the first ``at`` moves (all when ``None``), as the referee
+    walks them (``referee.position``, which this gives with board indices)."""
+    from renju_cli.board import BLACK, WHITE
+    from renju_cli.referee import position
 
-    Moves that cannot be placed (off board, occupied, passes) are skipped: a position is
-    wanted here, legality is ``check``'s job.  The opening protocol's course is followed as the
-    referee follows it: a rejected opening clears the board, a moved stone moves, and a
-    protocol may say a stone's colour.  ``within``: a bound whose ``walk_steps`` the protocol's
-    walk is charged to (``opening.check_opening``); past it the walk is not taken, and only the
-    recorded events and seat rules are applied.
-    """
-    from renju_cli.board import BLACK, STONE, WHITE, Board
-    from renju_cli.opening import check_opening, move_stones
-
-    width = record.width or ruleset.width
-    height = record.height or record.width or ruleset.height
-    stones: dict[Point, int] = {}
-    for point, color in record.setup:
-        if point.on_board(width, height):
-            stones.setdefault(point, STONE[color])
-    blacks = sum(1 for _, c in record.setup if c.value == "black")
-    to_move = BLACK if blacks <= len(record.setup) - blacks else WHITE
-    if record.to_move is not None:  # the file says who plays move 1 (SGF PL), as the referee
-        to_move = STONE[record.to_move]
-    course = check_opening(record, ruleset, within).course
-    numbers: dict[Point, int] = {}
-    moves = record.moves if at is None else record.moves[: max(0, at)]
-    for n, move in enumerate(moves, 1):
-        stone = STONE[move.color] if move.color is not None else to_move
-        if course is not None and n <= course.until:
-            for event in course.board_events.get(n - 1, ()):
-                before = set(stones)
-                if move_stones(stones, event, width, height):
-                    gone, came = before - stones.keys(), stones.keys() - before
-                    if len(gone) == 1 and len(came) == 1 and gone <= numbers.keys():
-                        numbers[came.pop()] = numbers.pop(gone.pop())  # a moved stone
-                    numbers = {p: k for p, k in numbers.items() if p in stones}
-            stone = course.colors.get(n, stone)
-        to_move = BLACK + WHITE - stone
-        if move.point is None or not move.point.on_board(width, height):
-            continue
-        if move.point not in stones:
-            stones[move.point] = stone
-            numbers[move.point] = n
-    board = Board(width, height)
-    for point, stone in stones.items():
-        board.place(board.index(point), stone)
-    by_index = {board.index(p): n for p, n in numbers.items()}
-    return Position(board, to_move, len(moves), by_index)
+    pos = position(record, ruleset, at, within)
+    board = pos.board
+    to_move = BLACK if pos.to_move.value == "black" else WHITE
+    return Position(board, to_move, pos.played, {board.index(p): n for p, n in pos.numbers.items()})

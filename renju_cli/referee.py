@@ -12,7 +12,8 @@ import dataclasses
 import re
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -246,21 +247,91 @@ def replay_uncached(record: Record, ruleset: Ruleset) -> GameReport:
     if record.unreadable:
         report.findings = elide_findings(report.findings, _problems_not_made(record))
         return report
+    walk, check = _walker(record, ruleset, report)
+    walk.cap = _listing_cap()
+    walk.run()
+    _finish(report, check, walk)
+    return report
+
+
+def _walker(record: Record, ruleset: Ruleset, report: GameReport) -> tuple[_Replay, OpeningCheck]:
+    """The replay of ``record`` under ``ruleset`` (not run yet), and its opening check."""
     if ruleset.data.get("variant") == "two-board":
         from renju_cli.twoboard import TwoBoardReplay  # a variant of its own: see twoboard.py
 
-        walk: _Replay = TwoBoardReplay(record, ruleset, report)
-        walk.run()
-        _finish(report, OpeningCheck(None, []), walk)
-    else:
-        # the opening first: it says which colour each opening stone is, which stones a
-        # rejection or a moved stone took off, and whose forbidden moves bind which colour
-        check = check_opening(record, ruleset, _BOUND)
-        walk = _Replay(record, ruleset, report, check.course)
-        walk.cap = _listing_cap()
-        walk.run()
-        _finish(report, check, walk)
-    return report
+        return TwoBoardReplay(record, ruleset, report), OpeningCheck(None, [])
+    # the opening first: it says which colour each opening stone is, which stones a
+    # rejection or a moved stone took off, and whose forbidden moves bind which colour
+    check = check_opening(record, ruleset, _BOUND)
+    return _Replay(record, ruleset, report, check.course), check
+
+
+@dataclass(frozen=True)
+class Position:
+    """The board after the first ``played`` moves of a record, as the referee's walk left it.
+
+    ``numbers``: the move number of each stone a move placed (setup stones have none; a stone
+    moved by the opening keeps its number).  ``result``: how the game ended, if it ended at or
+    before move ``played`` (``result.decided``); ``first_five``: the report's first five, if
+    made by then.  ``second_board``: board b of the two-board variant (``board`` is board a).
+    """
+
+    board: Board
+    to_move: Color
+    played: int
+    numbers: Mapping[Point, int]
+    result: Result
+    first_five: FirstFive | None = None
+    second_board: Board | None = None
+
+    @property
+    def ended(self) -> bool:
+        """Whether the game ended at or before move ``played``."""
+        return self.result.decided
+
+    @property
+    def after_end(self) -> tuple[int, ...]:
+        """The numbers of the moves walked after the end of the game (none if it goes on)."""
+        end = self.result.move
+        if not self.result.decided or end is None:
+            return ()
+        return tuple(range(end + 1, self.played + 1))
+
+
+def position(
+    record: Record, ruleset: Ruleset, at: int | None = None, within: Judgements | None = None
+) -> Position:
+    """The position after move ``at`` of ``record`` (``None``: after its last move), walked as
+    ``replay`` walks it: setup stones, the opening's course (a rejected opening clears the
+    board, a moved stone moves, the protocol may say a stone's colour), and the moves that can
+    be placed (passes, moves off the board or on a taken point are walked, not placed).
+
+    Before move 1 the side to move is what the record says (SGF ``PL``), else black when the
+    setup holds as many black stones as white, else the side with fewer.  ``within``: the
+    run's bounds, as ``replay`` takes them.  Never raises for a bad record.
+    """
+    global _BOUND
+    before, _BOUND = _BOUND, within
+    try:
+        walk = _walker(record, ruleset, _new_report(record, ruleset))[0]
+        walk.cap = 0  # (no findings are needed: none is worded)
+        walk.numbers = {}
+        walk.run(stop=at)
+    finally:
+        _BOUND = before
+    board = walk.board
+    name = board.point
+    result = walk.result
+    ff = walk.report.first_five
+    return Position(
+        board,
+        Color.BLACK if walk.to_move == BLACK else Color.WHITE,
+        walk.played,
+        {name(i): n for i, n in walk.numbers.items()},
+        Result(result.winner, result.reason, result.move, result.point),
+        None if ff is None else FirstFive(ff.move, ff.color, ff.point, list(ff.stones)),
+        walk.second_board,
+    )
 
 
 # -- the memo of short records -------------------------------------------------------------------
@@ -636,6 +707,14 @@ class _Replay:
         self.placed: list[int] = []
         #: stones of each colour on the board, at least (``run``)
         self.own = [0, 0, 0]
+        #: the move number of each stone placed by a move, by board index, when asked
+        #: (``position``: ``None`` otherwise, and kept by no replay of a report)
+        self.numbers: dict[int, int] | None = None
+        #: after ``run``: the moves walked, and the colour to play the next one
+        self.played = 0
+        self.to_move = BLACK
+        #: the two-board variant's second board
+        self.second_board: Board | None = None
 
     def dropped_counts(self) -> Counter[tuple[str, str]] | None:
         if self.checkpoints is None:  # (no rewinds: counted once, at the end)
@@ -767,8 +846,10 @@ class _Replay:
         self.result.point = point.name if point is not None else None
         self.end_move = number
 
-    def run(self, resume: _Checkpoint | None = None) -> None:
-        """Walk the moves (after ``rewind``: on from the checkpoint it returned), then close."""
+    def run(self, resume: _Checkpoint | None = None, stop: int | None = None) -> None:
+        """Walk the moves (after ``rewind``: on from the checkpoint it returned), then close;
+        with ``stop``, walk the first ``stop`` moves only (the end of the record is then not
+        reached unless it has no more)."""
         # The loop runs for every move of every record: names are bound to locals, points are
         # turned into array indices inline, and one window lookup (``Judge.shape``) per move
         # tells whether the move may be forbidden and whether it makes a five.
@@ -780,7 +861,8 @@ class _Replay:
         full_draw, area = rules.board_full_draw, width * height
         move_limit = rules.move_limit
         moves = self.record.moves
-        checkpoints, placed = self.checkpoints, self.placed
+        last = len(moves) if stop is None else max(0, min(stop, len(moves)))
+        checkpoints, placed, numbers = self.checkpoints, self.placed, self.numbers
         pending_claim: tuple[int, Point, tuple[str, ...], int] | None
         if resume is None:
             to_move = self._place_setup()
@@ -803,7 +885,8 @@ class _Replay:
         bound = _BOUND
         if bound is not None:
             judge.forget()  # (what the record spends of the bound depends on it alone)
-        for number, move in enumerate(moves[start:] if start else moves, start + 1):
+        walked = moves if not start and last == len(moves) else moves[start:last]
+        for number, move in enumerate(walked, start + 1):
             if checkpoints is not None:
                 checkpoints.append(self._checkpoint(to_move, passes, pending_claim))
             point = move.point
@@ -889,6 +972,8 @@ class _Replay:
             place(index, stone)
             own[stone] += 1
             placed.append(index)
+            if numbers is not None:
+                numbers[index] = number
             # (after the end, once the first five is known, a five changes nothing)
             if code & FIVES and (report.first_five is None or not result.decided):
                 five = self._five(index, stone)
@@ -900,6 +985,9 @@ class _Replay:
                 self._limits(number, point)
         if checkpoints is not None:  # the state after the last move, to resume from there too
             checkpoints.append(self._checkpoint(to_move, passes, pending_claim))
+        self.played, self.to_move = last, to_move
+        if last < len(moves):
+            return  # (stopped before the end: what the end decides is not decided)
         # What only the end of the record decides (a resumed replay rewinds it all)
         if pending_claim is not None and not result.decided and rules.policy == "claim":
             # The record ends on the foul: the opponent's claim is the natural reading.
@@ -958,6 +1046,8 @@ class _Replay:
             # the stones found by a scan in C (a record may reject after every move)
             for m in _STONE_CELL.finditer(bytes(cells)):
                 board.remove(m.start())
+            if self.numbers is not None:
+                self.numbers.clear()
             return
         # one stone moves, on the conditions of ``move_stones``
         at = board.geometry.index_of_point
@@ -969,6 +1059,8 @@ class _Replay:
         stone = cells[s]
         board.remove(s)
         board.place(t, stone)
+        if self.numbers is not None and s in self.numbers:
+            self.numbers[t] = self.numbers.pop(s)
 
     def _place_setup(self) -> int:
         """Place the setup stones; the colour to move first: black, unless the setup has more

@@ -45,17 +45,19 @@ def turn_ends(number: int) -> bool:
 class TwoBoardReplay(_Replay):
     """The referee's replay on two boards, with turns of two stones and the both-boards win."""
 
-    def run(self, resume: _Checkpoint | None = None) -> None:
+    def run(self, resume: _Checkpoint | None = None, stop: int | None = None) -> None:
         assert resume is None  # two-board records are never resumed (see referee._Memo)
         width, height = self.board.width, self.board.height
-        boards = {"a": self.board, "b": Board(width, height)}
+        self.second_board = Board(width, height)
+        boards = {"a": self.board, "b": self.second_board}
         named = self.record.metadata.get(METADATA_KEY, "")
         rules = self.rules
         fives: dict[str, tuple[int, Point, tuple[int, ...]]] = {}  # this turn's, by board
         passes = 0
         unnamed: list[int] = []
         moves = self.record.moves
-        for number, move in enumerate(moves, 1):
+        last = len(moves) if stop is None else max(0, min(stop, len(moves)))
+        for number, move in enumerate(moves[:last], 1):
             stone = turn_color(number)
             if self.result.winner is not None and not self.after_end_reported:
                 self._after_end(number, move)
@@ -81,6 +83,9 @@ class TwoBoardReplay(_Replay):
                 self.end("draw", "board-full", number, move.point)
             if rules.move_limit is not None and number >= rules.move_limit:
                 self.end("draw", "move-limit", number, move.point)
+        self.played, self.to_move = last, turn_color(last + 1)
+        if last < len(moves):
+            return  # (stopped before the end)
         if unnamed:
             shown = ", ".join(str(n) for n in unnamed[:10]) + (" ..." if len(unnamed) > 10 else "")
             self.add(
@@ -134,6 +139,8 @@ class TwoBoardReplay(_Replay):
             )
             return
         board.place(index, stone)
+        if self.numbers is not None and board is self.board:
+            self.numbers[index] = number
         row = self.judge.five_at(board, index, stone)
         if row is not None and letter not in fives:
             fives[letter] = (number, point, row)
