@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
         forget_interrupt()
         sys.exit(130)
     except click.ClickException as e:
-        from renju_cli.render import printable
+        from renju_cli.output.text import printable
 
         # (paths and names come from the user and from directories: no escape sequences)
         # (click types ``message`` as final; it is a plain attribute, read by ``show``)
