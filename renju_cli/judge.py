@@ -688,13 +688,24 @@ class Judge:
         return total
 
     def five_at(self, board: Board, p: int, stone: int) -> tuple[int, ...] | None:
-        """The winning row ``stone`` makes by playing (or having played) ``p``, if any."""
+        """The winning row ``stone`` makes by playing (or having played) ``p``, if any: an
+        exact five before an overline, whatever the order of the lines (a move may make both
+        in two lines, and it wins by the five)."""
         if not self.shape(board, p, stone) & FIVES:
             return None
-        for d, f in zip(board.directions, self.line_facts(board, p, stone), strict=True):
-            if f.five:
-                return row_through(board, p, d, stone)
-        return None  # pragma: no cover - a five code always has a five line
+        return self._winning_row(board, p, stone, self.line_facts(board, p, stone))
+
+    def _winning_row(
+        self, board: Board, p: int, stone: int, facts: list[LineFacts]
+    ) -> tuple[int, ...] | None:
+        """The row of the first exact five among the lines ``facts`` of ``p``, else of the
+        first winning overline, else ``None``."""
+        winning = [
+            (f.run != self.k, d) for d, f in zip(board.directions, facts, strict=True) if f.five
+        ]
+        if not winning:
+            return None
+        return row_through(board, p, min(winning, key=lambda w: w[0])[1], stone)
 
     # -- judgement --------------------------------------------------------------------------
     def forbidden_kinds(self, board: Board, p: int, stone: int) -> tuple[str, ...]:
@@ -743,9 +754,8 @@ class Judge:
         v = Verdict()
         r = self.k
         dirs = board.directions
+        v.five = self._winning_row(board, p, stone, facts)
         for d, f in zip(dirs, facts, strict=True):
-            if f.five and v.five is None:
-                v.five = row_through(board, p, d, stone)
             if f.overline and v.overline is None:
                 v.overline = row_through(board, p, d, stone)
             for mask in f.fours:

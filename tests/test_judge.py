@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from renju_cli.board import BLACK, WHITE, Board
+from renju_cli.coords import Point
 from renju_cli.judge import (
     KINDS,
     RENJU_BLACK,
@@ -19,6 +20,9 @@ from renju_cli.judge import (
     shape_counts,
     window_table,
 )
+from renju_cli.record import Color, Move, Record, SourceLocation
+from renju_cli.referee import replay
+from renju_cli.ruleset import load
 
 
 def test_every_kind_that_applies_is_reported() -> None:
@@ -217,3 +221,161 @@ def test_moves_of_a_quiet_colour_show_no_shape(seed: int, name: str) -> None:
         for i in board.points():
             if not board.cells[i]:
                 assert not judge.shape(board, i, stone) & (judge.hot[stone] | FIVES)
+
+
+# -- an exact five before an overline ------------------------------------------------------------
+# One white move at * makes an overline (O) in one line and an exact five (F) in another.  Each
+# board, turned and mirrored the eight ways of the square, puts the two lines in every order the
+# judge may look at them: the move wins by the five, whose stones are the five's.
+FIVE_AND_OVERLINE = [
+    """
+    11 . . . . . . . . . . .
+    10 . . . . . F . . . . .
+     9 . . . . . F . . . . .
+     8 . . . . . F . . . . .
+     7 . . . . . F . . . . .
+     6 . . O O O * O O . . .
+     5 . . . . . . . . . . .
+     4 . . . . . . . . . . .
+     3 . . . . . . . . . . .
+     2 . . . . . . . . . . .
+     1 . . . . . . . . . . .
+       a b c d e f g h i j k
+    """,
+    """
+    11 . . . . . . . . . . .
+    10 . F . . . . . . . . .
+     9 . . F . . . . . . . .
+     8 . . . F . . . O . . .
+     7 . . . . F . O . . . .
+     6 . . . . . * . . . . .
+     5 . . . . O . . . . . .
+     4 . . . O . . . . . . .
+     3 . . O . . . . . . . .
+     2 . . . . . . . . . . .
+     1 . . . . . . . . . . .
+       a b c d e f g h i j k
+    """,
+    """
+    11 . . . . . . . . . . .
+    10 . . . . . . . . . F .
+     9 . . . . . . . . F . .
+     8 . . . . . . . F . . .
+     7 . . . . . . F . . . .
+     6 . . O O O * O O . . .
+     5 . . . . . . . . . . .
+     4 . . . . . . . . . . .
+     3 . . . . . . . . . . .
+     2 . . . . . . . . . . .
+     1 . . . . . . . . . . .
+       a b c d e f g h i j k
+    """,
+    """
+    11 . . . . . . . . . . .
+    10 . . . . . . . . . . .
+     9 . . . . . . . . . . .
+     8 . . . . . . . O . . .
+     7 . . . . . . O . . . .
+     6 . . . . . * F F F F .
+     5 . . . . O . . . . . .
+     4 . . . O . . . . . . .
+     3 . . O . . . . . . . .
+     2 . . . . . . . . . . .
+     1 . . . . . . . . . . .
+       a b c d e f g h i j k
+    """,
+]
+SIDE = 11
+
+
+def drawn_points(diagram: str) -> dict[tuple[int, int], str]:
+    """The marked points of a diagram with row labels: ``(x, y)`` -> ``O``, ``F`` or ``*``."""
+    rows = [line.split() for line in diagram.strip().splitlines() if line.split()[0].isdigit()]
+    return {
+        (x, int(row[0]) - 1): cell for row in rows for x, cell in enumerate(row[1:]) if cell != "."
+    }
+
+
+def turned(points: dict[tuple[int, int], str], way: int) -> dict[tuple[int, int], str]:
+    """``points`` under one of the eight symmetries of the square board."""
+    n = SIDE - 1
+
+    def move(x: int, y: int) -> tuple[int, int]:
+        if way & 4:
+            x, y = y, x
+        return (n - x if way & 1 else x, n - y if way & 2 else y)
+
+    return {move(x, y): cell for (x, y), cell in points.items()}
+
+
+def line_of(points: list[tuple[int, int]]) -> tuple[int, int]:
+    """The step of the line through ``points`` (two or more in a row), made unique by sign."""
+    (x0, y0), (x1, y1) = sorted(points)[:2]
+    return (x1 - x0, y1 - y0)
+
+
+def board_of(points: dict[tuple[int, int], str], stone: int) -> tuple[Board, int]:
+    board = Board(SIDE)
+    for (x, y), cell in points.items():
+        if cell != "*":
+            board.place(board.index_of(x, y), stone)
+    [move] = [xy for xy, cell in points.items() if cell == "*"]
+    return board, board.index_of(*move)
+
+
+FREESTYLE_JUDGE = Judge(ColorRules(overline_wins=True), ColorRules(overline_wins=True))
+
+
+def test_an_exact_five_wins_before_an_overline_whatever_the_line_order() -> None:
+    orders = set()
+    for diagram in FIVE_AND_OVERLINE:
+        for way in range(8):
+            points = turned(drawn_points(diagram), way)
+            five = sorted(xy for xy, cell in points.items() if cell in "F*")
+            over = [xy for xy, cell in points.items() if cell in "O*"]
+            orders.add((line_of(over), line_of(five)))
+            for judge, stone in (
+                (Judge(), WHITE),
+                (FREESTYLE_JUDGE, WHITE),
+                (FREESTYLE_JUDGE, BLACK),
+            ):
+                board, p = board_of(points, stone)
+                row = judge.five_at(board, p, stone)
+                assert row is not None
+                assert sorted((board.point(i).x, board.point(i).y) for i in row) == five
+                assert judge.verdict(board, p, stone).five == row
+    assert len(orders) == 12  # every ordered pair of two of the four lines
+
+
+def test_the_report_says_five_and_names_the_five() -> None:
+    for diagram in FIVE_AND_OVERLINE:
+        for way in range(8):
+            points = turned(drawn_points(diagram), way)
+            for rules, color in (
+                ("renju", Color.WHITE),
+                ("freestyle", Color.WHITE),
+                ("freestyle", Color.BLACK),
+            ):
+                report = replay(one_move_record(points, color), load(rules))
+                assert (report.result.winner, report.result.reason) == (color.value, "five")
+                assert report.first_five is not None
+                five = [Point(x, y).name for (x, y), cell in points.items() if cell in "F*"]
+                assert sorted(report.first_five.stones) == sorted(five)
+
+
+def test_an_overline_alone_is_an_overline() -> None:
+    for diagram in FIVE_AND_OVERLINE:
+        points = {xy: cell for xy, cell in drawn_points(diagram).items() if cell != "F"}
+        for rules in ("renju", "freestyle"):
+            report = replay(one_move_record(points, Color.WHITE), load(rules))
+            assert (report.result.winner, report.result.reason) == ("white", "overline")
+            assert report.first_five is not None and len(report.first_five.stones) == 6
+
+
+def one_move_record(points: dict[tuple[int, int], str], color: Color) -> Record:
+    """Setup stones of ``color`` on the drawn stones, and ``color``'s move at ``*``."""
+    [move] = [Point(*xy) for xy, cell in points.items() if cell == "*"]
+    record = Record([Move(move)], SourceLocation("<drawn>"), width=SIDE, height=SIDE)
+    record.setup = [(Point(*xy), color) for xy, cell in points.items() if cell != "*"]
+    record.to_move = color
+    return record
