@@ -12,18 +12,11 @@ def run() -> None:
         from renju_cli.cli import main
     except KeyboardInterrupt:
         sys.stderr.write("renju: interrupted\n")
-        forget_interrupt()
+        # clears CPython's "unhandled Ctrl-C" flag, as ``cli.entry.forget_interrupt`` does
+        # (the command line it would come from is the import that was interrupted)
+        exec("None")
         sys.exit(130)
     main()
-
-
-def forget_interrupt() -> None:
-    """Call before exiting on a Ctrl-C that was handled.  A ``KeyboardInterrupt`` raised inside
-    ``exec`` of a string (``dataclasses`` and ``namedtuple`` build their methods so, at import)
-    sets CPython's "unhandled Ctrl-C" flag even when caught later, and under ``python -m`` the
-    process then kills itself with SIGINT at exit instead of ending with code 130 (seen in
-    2 runs of 100 interrupted while importing).  The next ``exec`` of a string clears it."""
-    exec("None")
 
 
 if __name__ == "__main__":

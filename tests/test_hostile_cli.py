@@ -201,7 +201,7 @@ def test_lone_surrogates_in_a_record_are_written_not_fatal(tmp_path: Path, fmt: 
 
 def test_standard_output_replaces_what_utf8_cannot_encode() -> None:
     # the safety net under every renderer: a character no UTF-8 stream takes becomes "?"
-    code = "import sys, renju_cli.cli as c; c._tolerant_stdout(); print('a\\ud800b')"
+    code = "import sys, renju_cli.cli.entry as c; c._tolerant_stdout(); print('a\\ud800b')"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False)
     assert run.returncode == 0 and run.stdout == b"a?b\n"
 

@@ -96,6 +96,17 @@ LIMITS: dict[str, tuple[str, str]] = {
     "whole-file": ("max_file", "bytes of an SGF, psq or Gomocup openings file (64M)"),
 }
 _SUFFIXES = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+#: What else a bound given sets: it replaces the bound by the file's size (``bytes_per_...``:
+#: 0), or the run's allowance and its growth by records (``None``: the bound itself).
+_GIVEN: dict[str, dict[str, int | None]] = {
+    "max_records": {"bytes_per_record": 0},
+    "max_events": {"bytes_per_event": 0},
+    "max_walks": {"bytes_per_walk": 0},
+    "max_resyncs": {"bytes_per_resync": 0},
+    "max_judgements": {"judgements_allowance": None, "records_per_judgement": 0},
+    "max_walk_steps": {"walk_steps_allowance": None, "walk_steps_per_record": 0},
+    "max_listed": {"listed_allowance": None, "listed_per_record": 0},
+}
 
 
 def parse_limits(limits: tuple[str, ...]) -> dict[str, Any]:
@@ -107,39 +118,36 @@ def parse_limits(limits: tuple[str, ...]) -> dict[str, Any]:
     defaults = ReadOptions()
     fields: dict[str, Any] = {}
     for text in limits:
-        name, sep, value = text.partition("=")
-        name, value = name.strip().lower(), value.strip().replace("_", "")
-        if not sep or name not in LIMITS:
-            raise UsageProblem(
-                f"--limit {text!r}: expected NAME=N with NAME one of {', '.join(LIMITS)}"
-            )
-        digits, suffix = (value[:-1], value[-1:].lower()) if value[-1:].isalpha() else (value, "")
-        if (
-            not (digits.isascii() and digits.isdigit())
-            or suffix not in _SUFFIXES
-            or len(digits) > 18
-        ):
-            raise UsageProblem(f"--limit {text!r}: {value!r} is not a number (such as 5000 or 64M)")
+        name, n = _limit(text)
         field = LIMITS[name][0]
-        n, default = int(digits) * _SUFFIXES[suffix], getattr(defaults, field)
+        default = getattr(defaults, field)
         if not 1 <= n <= default:
             raise UsageProblem(f"--limit {name}: {n} is not between 1 and the default, {default}")
         fields[field] = n
-        if field == "max_records":  # a bound given replaces the one by the file's size
-            fields["bytes_per_record"] = 0
-        if field == "max_events":
-            fields["bytes_per_event"] = 0
-        if field == "max_walks":
-            fields["bytes_per_walk"] = 0
-        if field == "max_resyncs":
-            fields["bytes_per_resync"] = 0
-        if field == "max_judgements":  # the bound itself, no more by records
-            fields.update(judgements_allowance=n, records_per_judgement=0)
-        if field == "max_walk_steps":
-            fields.update(walk_steps_allowance=n, walk_steps_per_record=0)
-        if field == "max_listed":
-            fields.update(listed_allowance=n, listed_per_record=0)
+        fields.update({k: n if v is None else v for k, v in _GIVEN.get(field, {}).items()})
     return fields
+
+
+def _limit(text: str) -> tuple[str, int]:
+    """The name and the number of one ``--limit NAME=N``."""
+    name, sep, value = text.partition("=")
+    name, value = name.strip().lower(), value.strip().replace("_", "")
+    if not sep or name not in LIMITS:
+        raise UsageProblem(
+            f"--limit {text!r}: expected NAME=N with NAME one of {', '.join(LIMITS)}"
+        )
+    n = _number(value)
+    if n is None:
+        raise UsageProblem(f"--limit {text!r}: {value!r} is not a number (such as 5000 or 64M)")
+    return name, n
+
+
+def _number(value: str) -> int | None:
+    """``N``, ``NK``, ``NM`` or ``NG`` (powers of 1024), of 18 digits at most; else ``None``."""
+    digits, suffix = (value[:-1], value[-1:].lower()) if value[-1:].isalpha() else (value, "")
+    if not (digits.isascii() and digits.isdigit()) or suffix not in _SUFFIXES or len(digits) > 18:
+        return None
+    return int(digits) * _SUFFIXES[suffix]
 
 
 def read_options(

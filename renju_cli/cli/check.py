@@ -13,7 +13,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
@@ -35,7 +35,7 @@ from renju_cli.cli.app import (
 from renju_cli.cli.output import written
 
 #: ``--format`` values (``renju_cli.output.RENDERERS``; listed here to keep start-up light).
-FORMATS = ("text", "json", "jsonl", "github", "junit")
+FORMATS = ("text", "json", "jsonl", "github", "junit", "sarif")
 FAIL_ON = ("error", "warning", "info", "never")
 
 
@@ -101,41 +101,45 @@ def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
         yield None
         return
     try:
-        import logging
-
         import distributed
     except ImportError:
         raise UsageProblem("--dask needs Dask: pip install 'renju-cli[dask]'") from None
-    dd: Any = distributed  # untyped: used through Any
     with contextlib.ExitStack() as stack:
         try:
-            if address == "local":
-                cluster = stack.enter_context(
-                    dd.LocalCluster(
-                        n_workers=jobs,
-                        threads_per_worker=1,
-                        processes=True,
-                        silence_logs=logging.ERROR,
-                        dashboard_address=None,
-                    )
-                )
-                client = stack.enter_context(dd.Client(cluster))
-            else:
-                named = _scheduler_address(address) if os.path.isfile(address) else address
-                _resolvable(named)
-                client = stack.enter_context(dd.Client(named, timeout="10s"))
+            client = _dask_client(distributed, address, jobs, stack)
         except UsageProblem:
             raise
         except Exception as e:
             # what the user named cannot be reached, whatever Dask raises for it: an OSError
             # or a ValueError, a TypeError for a scheme it needs more for (tls://, ucx://), an
-            # AssertionError for a file of another kind (red team 10: exit 3)
+            # AssertionError for a file of another kind (not an internal error)
             why = str(e) if isinstance(e, (OSError, ValueError)) else f"{type(e).__name__}: {e}"
             raise UsageProblem(
                 f"cannot reach the Dask scheduler {shown(address)}: {shown(why)}"
             ) from None
         threads = max(1, sum(client.nthreads().values()))
         yield (lambda: client.get_executor(pure=False)), 2 * threads
+
+
+def _dask_client(dd: Any, address: str, jobs: int, stack: contextlib.ExitStack) -> Any:
+    """A client of Dask (``dd``: ``distributed``, untyped) on the scheduler at ``address``,
+    closed with ``stack``."""
+    if address == "local":
+        import logging
+
+        cluster = stack.enter_context(
+            dd.LocalCluster(
+                n_workers=jobs,
+                threads_per_worker=1,
+                processes=True,
+                silence_logs=logging.ERROR,
+                dashboard_address=None,
+            )
+        )
+        return stack.enter_context(dd.Client(cluster))
+    named = _scheduler_address(address) if os.path.isfile(address) else address
+    _resolvable(named)
+    return stack.enter_context(dd.Client(named, timeout="10s"))
 
 
 def _resolvable(address: str) -> None:
@@ -191,7 +195,8 @@ def _scheduler_address(path: str) -> str:
     default="text",
     show_default=True,
     help="Output format: text for people, json/jsonl for machines, github (workflow "
-    "annotations and a step summary) or junit (XML test report) for CI.",
+    "annotations and a step summary) or junit (XML test report) for CI, sarif (SARIF 2.1.0) "
+    "for code-scanning dashboards.",
 )
 @click.option(
     "--output", "-o", default=None, metavar="FILE", help="Write the report to FILE (atomically)."
@@ -318,64 +323,17 @@ def check(
       renju check uploads/ --limit records=20000   # fewer records per file than the default
       cat game.txt | renju check - --format json
     """
-    from renju_cli import api
     from renju_cli.batch import Batch, cpu_count
-    from renju_cli.formats import available
-    from renju_cli.output import RENDERERS
-    from renju_cli.report import SEVERITIES
 
     ruleset = load_rules(rules)
     options = read_options(encoding, limits=limits)
-    # Every reader is imported now, not in the middle of the run: a Ctrl-C that lands in the
-    # import of a C extension may come out as an ImportError, which a library's fallback
-    # (``xml.etree.ElementTree`` falls back to pure Python) swallows, and the run goes on.
-    # Detection imports them all at the first file anyway (the RenjuNet reader imports the XML
-    # parser itself at the first database, signals held back).  So are the modules that only
-    # some runs use: the process pool's, and hashlib for duplicate keys.
-    available()
     selected, ignored = _codes(select), _codes(ignore)
-    # (said before the run, not after it: red team 10)
-    if paths.count("-") > 1:
-        raise UsageProblem("'-' (standard input) is given more than once: it is read once")
-    if duplicates == "off" and "duplicate" in selected:
-        raise UsageProblem(
-            "--select duplicate: only --duplicates report (or skip) finds duplicates; without "
-            "it no record has that finding"
-        )
-    if html_dir == "-":
-        # ('-' is standard output for -o; an HTML report is a directory of pages, and a
-        # directory named '-' made in its place surprised)
-        raise UsageProblem(
-            "--html -: the HTML report is a directory of pages, not one stream; name a "
-            "directory (./- for one called '-')"
-        )
-    if html_dir is not None and os.path.exists(html_dir) and not os.path.isdir(html_dir):
-        raise UsageProblem(f"--html {shown(html_dir)}: not a directory")
+    _refuse_what_cannot_run(paths, duplicates, selected, html_dir)
     workers = jobs or cpu_count()
-    if workers > 1:
-        import concurrent.futures.process  # noqa: F401
-    if duplicates != "off":
-        import hashlib  # noqa: F401
-
-    inputs = list(api.expand_inputs(paths, include, exclude))
-    if output in (None, "-"):  # (a file named by -o is new: written aside, renamed at the end)
-        inputs = api.not_the_output(inputs, sys.stdout)
-    if not inputs:
-        raise UsageProblem("no input found")
-    if all(isinstance(i, api.InputError) for i in inputs):
-        msgs = "; ".join(
-            shown(f"{i.path}: {i.message}") for i in inputs if isinstance(i, api.InputError)
-        )
-        raise UsageProblem(f"no input found ({msgs})")
-
+    _import_what_the_run_uses(workers, duplicates)
+    inputs = _inputs(paths, include, exclude, output)
     threshold = None if fail_on == "never" else fail_on
-    kept: list[tuple[Any, Any]] = []
-    not_shown = 0  # records past the HTML report's pages
-    pages = 0
-    if html_dir is not None:
-        from renju_cli.output.html import MAX_PAGES
-
-        pages = MAX_PAGES
+    pages = _HtmlPages(html_dir)
     with contextlib.ExitStack() as stack:
         remote = stack.enter_context(_dask(dask_address, workers))
         batch = Batch(
@@ -395,31 +353,127 @@ def check(
         to_stdout = output in (None, "-")
         bar = _progress(progress, batch.total_bytes(), to_stdout)
         batch.progress = stack.enter_context(bar)
-        renderer = RENDERERS[fmt](out, quiet=quiet, fail_on=threshold)
-        with contextlib.closing(batch.run()) as reports:
-            for record, report in reports:
-                renderer.record(report)
-                if html_dir is not None:
-                    if len(kept) < pages:
-                        kept.append((record, report))
-                    else:
-                        not_shown += 1
-        renderer.finish(batch.summary)
-    if html_dir is not None:
-        _write_html(html_dir, kept, ruleset, batch.summary, not_shown)
-    bugs = batch.summary.findings["internal-error"]
+        _report(batch, fmt, out, quiet, threshold, pages)
+    pages.write(ruleset, batch.summary)
+    sys.exit(_exit_code(batch.summary, threshold))
+
+
+def _refuse_what_cannot_run(
+    paths: tuple[str, ...], duplicates: str, selected: tuple[str, ...], html_dir: str | None
+) -> None:
+    """Options that cannot make a run, said before the run, not after it."""
+    if paths.count("-") > 1:
+        raise UsageProblem("'-' (standard input) is given more than once: it is read once")
+    if duplicates == "off" and "duplicate" in selected:
+        raise UsageProblem(
+            "--select duplicate: only --duplicates report (or skip) finds duplicates; without "
+            "it no record has that finding"
+        )
+    if html_dir == "-":
+        # ('-' is standard output for -o; an HTML report is a directory of pages, and a
+        # directory named '-' made in its place surprised)
+        raise UsageProblem(
+            "--html -: the HTML report is a directory of pages, not one stream; name a "
+            "directory (./- for one called '-')"
+        )
+    if html_dir is not None and os.path.exists(html_dir) and not os.path.isdir(html_dir):
+        raise UsageProblem(f"--html {shown(html_dir)}: not a directory")
+
+
+def _import_what_the_run_uses(workers: int, duplicates: str) -> None:
+    """Every reader imported now, not in the middle of the run: a Ctrl-C that lands in the
+    import of a C extension may come out as an ImportError, which a library's fallback
+    (``xml.etree.ElementTree`` falls back to pure Python) swallows, and the run goes on.
+    Detection imports them all at the first file anyway (the RenjuNet reader imports the XML
+    parser itself at the first database, signals held back).  So are the modules that only
+    some runs use: the process pool's, and hashlib for duplicate keys."""
+    from renju_cli.formats import available
+
+    available()
+    if workers > 1:
+        import concurrent.futures.process  # noqa: F401
+    if duplicates != "off":
+        import hashlib  # noqa: F401
+
+
+def _inputs(
+    paths: tuple[str, ...], include: tuple[str, ...], exclude: tuple[str, ...], output: str | None
+) -> list[Any]:
+    """The inputs the paths name (files, and the problems of those that cannot be read); a run
+    with none ends with exit code 2."""
+    from renju_cli import api
+
+    inputs = list(api.expand_inputs(paths, include, exclude))
+    if output in (None, "-"):  # (a file named by -o is new: written aside, renamed at the end)
+        inputs = api.not_the_output(inputs, sys.stdout)
+    if not inputs:
+        raise UsageProblem("no input found")
+    if all(isinstance(i, api.InputError) for i in inputs):
+        msgs = "; ".join(
+            shown(f"{i.path}: {i.message}") for i in inputs if isinstance(i, api.InputError)
+        )
+        raise UsageProblem(f"no input found ({msgs})")
+    return inputs
+
+
+def _report(
+    batch: Any, fmt: str, out: TextIO, quiet: bool, threshold: str | None, pages: _HtmlPages
+) -> None:
+    """Render every report the batch yields, and its summary."""
+    from renju_cli.output import RENDERERS
+
+    renderer = RENDERERS[fmt](out, quiet=quiet, fail_on=threshold)
+    with contextlib.closing(batch.run()) as reports:
+        for record, report in reports:
+            renderer.record(report)
+            pages.keep(record, report)
+    renderer.finish(batch.summary)
+
+
+def _exit_code(summary: Any, threshold: str | None) -> int:
+    """1 when a finding is at or above ``threshold``; an internal error in any record (a bug:
+    every record was still reported, the broken ones with an internal-error finding) ends the
+    run with 3 and a line on standard error, not 1."""
+    from renju_cli.report import SEVERITIES
+
+    bugs = summary.findings["internal-error"]
     if bugs:
-        # A bug: every record was still reported (the broken ones with an internal-error
-        # finding), but the exit code must say "internal error", not "findings".
         click.echo(
             f"renju: internal error in {bugs} record(s); see their internal-error findings",
             err=True,
         )
-        sys.exit(EXIT_INTERNAL)
+        return EXIT_INTERNAL
     failing = threshold is not None and any(
-        batch.summary.severities[s] for s in SEVERITIES[SEVERITIES.index(threshold) :]
+        summary.severities[s] for s in SEVERITIES[SEVERITIES.index(threshold) :]
     )
-    sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+    return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+class _HtmlPages:
+    """The records and reports the ``--html`` report gets pages for, and how many others it
+    counts (nothing is kept without ``--html``)."""
+
+    def __init__(self, directory: str | None) -> None:
+        self.directory = directory
+        self.kept: list[tuple[Any, Any]] = []
+        self.not_shown = 0
+        self.pages = 0
+        if directory is not None:
+            from renju_cli.output.html import MAX_PAGES
+
+            self.pages = MAX_PAGES
+
+    def keep(self, record: Any, report: Any) -> None:
+        if self.directory is None:
+            return
+        if len(self.kept) < self.pages:
+            self.kept.append((record, report))
+        else:
+            self.not_shown += 1
+
+    def write(self, ruleset: Any, summary: Any) -> None:
+        if self.directory is not None:
+            _write_html(self.directory, self.kept, ruleset, summary, self.not_shown)
 
 
 def _write_html(

@@ -75,8 +75,7 @@ def convert(
       renju convert game.psq --to sgf
       renju convert games.sgf --to psq -o psq-dir/
     """
-    from renju_cli import api, formats
-    from renju_cli.formats.notation import unwritable, write_record
+    from renju_cli import formats
 
     if to == "psq" and output is None:
         # (a file per record: a megabyte of short records made 50,000 files in the working
@@ -86,105 +85,145 @@ def convert(
     # every reader imported now, not in the middle of the run (see ``check``): a Ctrl-C that
     # lands in the import of a C extension did not end the run as an interrupt
     formats.available()
-    inputs = list(api.expand_inputs(paths))
-    bad = 0
-    #: the first problem of each damaged record --keep-damaged writes, said once it is written
-    damaged: dict[int, str] = {}
+    run = _Conversion(to, options, input_format, keep_damaged)
+    records = run.records(paths)
+    if to == "psq":
+        assert output is not None  # (refused above without one)
+        _write_psq(run, records, output)
+    else:
+        with written(output) as out:
+            for rec in records:
+                text = run.rendered(rec)
+                if text is not None:
+                    out.write(text)
+    sys.exit(EXIT_FINDINGS if run.bad else EXIT_CLEAN)
 
-    def records() -> Iterator[Any]:
-        nonlocal bad
+
+def _write_psq(run: _Conversion, records: Iterator[Any], target: str) -> None:
+    """One psq file per record, into the directory ``target``."""
+    _output_directory(target)
+    for n, rec in enumerate(records):
+        text = run.rendered(rec)
+        if text is None:
+            continue
+        stem = os.path.splitext(os.path.basename(rec.source.path))[0]
+        name = os.path.join(target, f"{stem}-{n:05d}.psq")
+        # renamed into place whole, but not synced one by one: a file a record, and a sync
+        # each made a megabyte of tiny records slow to write
+        with written(name, durable=False) as f:
+            f.write(text)
+
+
+class _Conversion:
+    """The records of a ``convert`` run, in the target format, and how many were not written
+    whole (``bad``: the exit code is 1)."""
+
+    def __init__(self, to: str, options: Any, input_format: str | None, keep_damaged: bool) -> None:
+        from renju_cli import formats
+
+        self.to = to
+        self.options = options
+        self.input_format = input_format
+        self.keep_damaged = keep_damaged
+        self.bad = 0
+        #: the first problem of each damaged record --keep-damaged writes, said once written
+        self.damaged: dict[int, str] = {}
+        # what the writers write, read back under the default bounds (a --limit applies to
+        # the input: a comment it cut is read back whole, whatever it is)
+        self.back = dataclasses.replace(
+            formats.ReadOptions(), encoding="utf-8", board_size=options.board_size
+        )
+        self.write = _writer(to)
+
+    def records(self, paths: tuple[str, ...]) -> Iterator[Any]:
+        """The records of ``paths`` to write: the unreadable ones and (without
+        ``--keep-damaged``) those read with problems are said on standard error instead."""
+        from renju_cli import api
+
+        return self._read(list(api.expand_inputs(paths)))
+
+    def _read(self, inputs: list[Any]) -> Iterator[Any]:
+        from renju_cli import api
+
         for item in inputs:
             if isinstance(item, api.InputError):
                 click.echo(shown(f"{item.path}: {item.message}"), err=True)
-                bad += 1
+                self.bad += 1
                 continue
-            for rec in api.read_path(item, input_format, options):
-                if rec.unreadable:
-                    bad += 1
-                    msg = "; ".join(p.message for p in rec.problems)
-                    click.echo(shown(f"{_named(rec)}: {msg}"), err=True)
-                    continue
-                if rec.problems:
-                    # the copy would be a clean record: what the reader could not read
-                    # (``h8 h9 foo i10``: foo, i10 and all after) or read otherwise (a size
-                    # no board has) would be lost without a word
-                    bad += 1
-                    more = len(rec.problems) - 1
-                    said = rec.problems[0].message + (f" (and {more} more)" if more else "")
-                    if not keep_damaged:
-                        click.echo(
-                            shown(
-                                f"{_named(rec)}: not converted: it was read with problems, "
-                                f"which the copy would lose (--keep-damaged writes it): {said}"
-                            ),
-                            err=True,
-                        )
-                        continue
-                    damaged[id(rec)] = said  # (said once written: ``rendered``)
-                yield rec
+            for rec in api.read_path(item, self.input_format, self.options):
+                if self._written(rec):
+                    yield rec
 
-    def rendered(rec: Any, write: Callable[[list[Any], TextIO], None]) -> str | None:
+    def _written(self, rec: Any) -> bool:
+        """Whether ``rec`` is written: not an unreadable one, nor one read with problems
+        (the copy would be a clean record: what the reader could not read, ``h8 h9 foo i10``:
+        foo, i10 and all after, or read otherwise, a size no board has, would be lost without
+        a word) unless ``--keep-damaged``."""
+        if rec.unreadable:
+            self.bad += 1
+            msg = "; ".join(p.message for p in rec.problems)
+            click.echo(shown(f"{_named(rec)}: {msg}"), err=True)
+            return False
+        if not rec.problems:
+            return True
+        self.bad += 1
+        more = len(rec.problems) - 1
+        said = rec.problems[0].message + (f" (and {more} more)" if more else "")
+        if not self.keep_damaged:
+            click.echo(
+                shown(
+                    f"{_named(rec)}: not converted: it was read with problems, which the copy "
+                    f"would lose (--keep-damaged writes it): {said}"
+                ),
+                err=True,
+            )
+            return False
+        self.damaged[id(rec)] = said  # (said once written: ``rendered``)
+        return True
+
+    def rendered(self, rec: Any) -> str | None:
         """One record in the target format; a record the format cannot hold is reported."""
-        nonlocal bad
-        said = damaged.pop(id(rec), None)
+        from renju_cli import formats
+
+        said = self.damaged.pop(id(rec), None)
         buf = io.StringIO()
         try:
-            write([rec], buf)
+            self.write(rec, buf)
             # what the target's reader gives back must be the record the check sees: a field
             # the writer dropped is a record refused, never a conversion that looks clean
-            again = list(formats.read_stream(io.BytesIO(buf.getvalue().encode()), "", to, back))
-            lost = _lost(rec, again, to)
+            data = io.BytesIO(buf.getvalue().encode())
+            again = list(formats.read_stream(data, "", self.to, self.back))
+            lost = _lost(rec, again, self.to)
             if lost:
                 raise ValueError(f"it would lose {lost}")
         except ValueError as e:
-            bad += 1
-            click.echo(
-                shown(f"{_named(rec)}: cannot be written as {to}: {e}"),
-                err=True,
-            )
+            self.bad += 1
+            click.echo(shown(f"{_named(rec)}: cannot be written as {self.to}: {e}"), err=True)
             return None
         if said is not None:
             click.echo(shown(f"{_named(rec)}: written as read, with problems: {said}"), err=True)
         return buf.getvalue()
 
-    # what the writers write, read back under the default bounds (a --limit applies to the
-    # input: a comment it cut is read back whole, whatever it is)
-    back = dataclasses.replace(
-        formats.ReadOptions(), encoding="utf-8", board_size=options.board_size
-    )
+
+def _writer(to: str) -> Callable[[Any, TextIO], None]:
+    """What writes one record in the format ``to`` (``ValueError``: it cannot hold it)."""
+    from renju_cli import formats
+
+    if to == "notation":
+        return _write_notation
+    module = formats.load(to)
     if to == "psq":
-        assert output is not None  # (refused above without one)
-        target = output
-        _output_directory(target)
-        psq = formats.load("psq")
-        for n, rec in enumerate(records()):
-            text = rendered(rec, lambda recs, f: psq.write_one(recs[0], f))
-            if text is None:
-                continue
-            stem = os.path.splitext(os.path.basename(rec.source.path))[0]
-            name = os.path.join(target, f"{stem}-{n:05d}.psq")
-            # renamed into place whole, but not synced one by one: a file a record, and a
-            # sync each made a megabyte of tiny records take 25-48 s
-            with written(name, durable=False) as f:
-                f.write(text)
-    else:
-        writer: Callable[[list[Any], TextIO], None]
-        if to == "notation":
+        return module.write_one  # type: ignore[no-any-return]
+    return lambda rec, f: module.write([rec], f)
 
-            def writer(recs: list[Any], f: TextIO) -> None:
-                lost = unwritable(recs[0])
-                if lost:
-                    raise ValueError("standard notation cannot hold " + "; ".join(lost))
-                f.write(write_record(recs[0]) + "\n")
 
-        else:
-            writer = formats.load(to).write
-        with written(output) as out:
-            for rec in records():
-                text = rendered(rec, writer)
-                if text is not None:
-                    out.write(text)
-    sys.exit(EXIT_FINDINGS if bad else EXIT_CLEAN)
+def _write_notation(rec: Any, f: TextIO) -> None:
+    from renju_cli.formats.notation import unwritable, write_record
+
+    lost = unwritable(rec)
+    if lost:
+        raise ValueError("standard notation cannot hold " + "; ".join(lost))
+    f.write(write_record(rec) + "\n")
 
 
 def _named(rec: Any) -> str:
@@ -227,8 +266,20 @@ def _lost(before: Any, again: list[Any], to: str) -> str | None:
     if len(again) != 1:
         return f"its being one record (it reads back as {len(again)})"
     after = again[0]
+    for lost in _LOSSES:
+        said = lost(before, after, to)
+        if said is not None:
+            return said
+    return None
+
+
+def _lost_reading(before: Any, after: Any, to: str) -> str | None:
     if after.problems:
         return f"its reading (it reads back with: {after.problems[0].message})"
+    return None
+
+
+def _lost_stones(before: Any, after: Any, to: str) -> str | None:
     if to == "psq":  # setup stones are written as the first moves (Gomocup's preset openings)
         was = [(p, c) for p, c in before.setup] + _stones(before.moves, len(before.setup))
         now = [(p, c) for p, c in after.setup] + _stones(after.moves, len(after.setup))
@@ -240,6 +291,10 @@ def _lost(before: Any, again: list[Any], to: str) -> str | None:
         n = next((i for i, (a, b) in enumerate(zip(was, now, strict=False)) if a != b), None)
         n = min(len(was), len(now)) if n is None else n
         return f"the stones from stone {n + 1} on ({len(was)} moves, read back as {len(now)})"
+    return None
+
+
+def _lost_size(before: Any, after: Any, to: str) -> str | None:
     size, size_again = (before.width, before.height), (after.width, after.height)
     if (
         size != size_again
@@ -247,6 +302,10 @@ def _lost(before: Any, again: list[Any], to: str) -> str | None:
         and not (size == (15, 15) and size_again == (None, None))
     ):
         return f"the board size {before.width}x{before.height}"
+    return None
+
+
+def _lost_events(before: Any, after: Any, to: str) -> str | None:
     events, events_again = _events(before), _events(after)
     if events != events_again:
         return "the opening decisions ({}; read back as {})".format(
@@ -254,14 +313,27 @@ def _lost(before: Any, again: list[Any], to: str) -> str | None:
         )
     if before.metadata.get("boards", "") != after.metadata.get("boards", ""):
         return "the boards (A:/B:) of two-board stones"
+    return None
+
+
+def _lost_result(before: Any, after: Any, to: str) -> str | None:
     if to in _HOLDS_RESULT and _winner(before) != _winner(after):
         return f"the declared result ({_winner(before)}; read back as {_winner(after)})"
-    if to in _HOLDS_RULE:
-        if before.rule != after.rule:
-            return f"the rule {before.rule!r} (read back as {after.rule!r})"
-        if before.opening_id != after.opening_id:
-            return f"the opening id {before.opening_id!r}"
     return None
+
+
+def _lost_rule(before: Any, after: Any, to: str) -> str | None:
+    if to not in _HOLDS_RULE:
+        return None
+    if before.rule != after.rule:
+        return f"the rule {before.rule!r} (read back as {after.rule!r})"
+    if before.opening_id != after.opening_id:
+        return f"the opening id {before.opening_id!r}"
+    return None
+
+
+#: What a conversion may lose, in the order it is looked for.
+_LOSSES = (_lost_reading, _lost_stones, _lost_size, _lost_events, _lost_result, _lost_rule)
 
 
 def _stones(moves: list[Any], after: int = 0) -> list[tuple[Any, Any]]:

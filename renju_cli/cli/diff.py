@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -76,18 +77,46 @@ def diff(
       renju diff db.rif -r renju -r renju-claim.yaml --format jsonl -o diff.jsonl
       echo "h8 h9 i8 g8 j8 k8 i9 i10 j10 k11" | renju diff - -r renju -r standard
     """
-    from renju_cli import api
     from renju_cli.diff import DIFF_RENDERERS, DiffSummary, diff_inputs
 
+    rulesets = _rulesets(rules)
+    names = [r.name for r in rulesets]
+    options = read_options(encoding, limits=limits)
+    inputs = _inputs(paths, include, exclude)
+    summary = DiffSummary(names)
+    progress = _Progress(sys.stderr.isatty())
+    with written(output) as out:
+        renderer = DIFF_RENDERERS[fmt](out, names)
+        for d in diff_inputs(inputs, rulesets, input_format, options):
+            summary.add(d)
+            renderer.record(d)
+            progress.update(summary)
+        progress.clear(summary)
+        renderer.finish(summary)
+    # a record the referee failed on could not be compared: CI must not take it for equal
+    # an unreadable record is a finding, as for check: its outcome under each ruleset is unknown
+    bad = summary.differing or summary.failed or summary.unreadable
+    sys.exit(EXIT_FINDINGS if bad else EXIT_CLEAN)
+
+
+def _rulesets(rules: tuple[str, ...]) -> list[Any]:
+    """The rulesets compared: two or more, of different names."""
     if len(rules) < 2:
         raise UsageProblem("give --rules two or more times: diff compares rulesets")
     rulesets = [load_rules(r) for r in rules]
     names = [r.name for r in rulesets]
     if len(set(names)) != len(names):
         raise UsageProblem(f"the rulesets must have different names, not {', '.join(names)}")
-    options = read_options(encoding, limits=limits)
-    # every reader and the referee imported now, not in the middle of the run (see ``check``)
-    from renju_cli import referee  # noqa: F401
+    return rulesets
+
+
+def _inputs(
+    paths: tuple[str, ...], include: tuple[str, ...], exclude: tuple[str, ...]
+) -> list[Any]:
+    """The inputs the paths name; a run with none that can be read ends with exit code 2.
+    Every reader and the referee are imported first, not in the middle of the run (see
+    ``check``)."""
+    from renju_cli import api, referee  # noqa: F401
     from renju_cli.formats import available
 
     available()
@@ -97,24 +126,24 @@ def diff(
             shown(f"{i.path}: {i.message}") for i in inputs if isinstance(i, api.InputError)
         )
         raise UsageProblem(f"no input found ({msgs})" if msgs else "no input found")
+    return inputs
 
-    summary = DiffSummary(names)
-    progress = sys.stderr.isatty()
-    with written(output) as out:
-        renderer = DIFF_RENDERERS[fmt](out, names)
-        for d in diff_inputs(inputs, rulesets, input_format, options):
-            summary.add(d)
-            renderer.record(d)
-            if progress and summary.records % PROGRESS_EVERY == 0:
-                click.echo(
-                    f"\rdiff: {summary.records} records, {summary.differing} differ",
-                    err=True,
-                    nl=False,
-                )
-        if progress and summary.records >= PROGRESS_EVERY:
+
+class _Progress:
+    """Records compared so far, on a terminal's standard error (``on``: it is a terminal), every
+    ``PROGRESS_EVERY``."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def update(self, summary: Any) -> None:
+        if self.on and summary.records % PROGRESS_EVERY == 0:
+            click.echo(
+                f"\rdiff: {summary.records} records, {summary.differing} differ",
+                err=True,
+                nl=False,
+            )
+
+    def clear(self, summary: Any) -> None:
+        if self.on and summary.records >= PROGRESS_EVERY:
             click.echo("\r\033[K", err=True, nl=False)
-        renderer.finish(summary)
-    # a record the referee failed on could not be compared: CI must not take it for equal
-    # an unreadable record is a finding, as for check: its outcome under each ruleset is unknown
-    bad = summary.differing or summary.failed or summary.unreadable
-    sys.exit(EXIT_FINDINGS if bad else EXIT_CLEAN)

@@ -78,24 +78,33 @@ def report_output(path: str | None, durable: bool = True) -> Iterator[TextIO]:
         if sys.stdout is None:  # started with standard output closed (>&-)
             raise OutputError("standard output", OSError(errno.EBADF, "it is closed"))
         yield from _guarded(sys.stdout, "standard output")
-        return
-    if _special(path):
-        try:
-            stream = open(path, "w", encoding="utf-8", errors="replace")  # noqa: SIM115
-        except OSError as e:
-            raise OutputError(path, e) from None
-        try:
-            yield from _guarded(stream, path)
-        finally:
-            with contextlib.suppress(OSError):  # what failed was reported; closing retries it
-                stream.close()
-        return
+    elif _special(path):
+        yield from _in_place(path)
+    else:
+        yield from _atomic(path, durable)
+
+
+def _in_place(path: str) -> Iterator[TextIO]:
+    """``path`` that is no regular file (a device, a named pipe), written where it is."""
+    try:
+        stream = open(path, "w", encoding="utf-8", errors="replace")  # noqa: SIM115
+    except OSError as e:
+        raise OutputError(path, e) from None
+    try:
+        yield from _guarded(stream, path)
+    finally:
+        with contextlib.suppress(OSError):  # what failed was reported; closing retries it
+            stream.close()
+
+
+def _atomic(path: str, durable: bool) -> Iterator[TextIO]:
+    """``path`` written to a temporary file beside it, renamed over it once whole."""
     from renju_cli.batch import signals_held
 
     real = os.path.realpath(path)
     # a Ctrl-C between the temporary file's creation and the ``try`` that removes it left it
-    # behind (convert --to psq makes one per record: 2 runs in 5): signals are held back
-    # until inside the ``try``
+    # behind (convert --to psq makes one per record): signals are held back until inside the
+    # ``try``
     held = contextlib.ExitStack()
     held.enter_context(signals_held())
     try:
@@ -109,15 +118,7 @@ def report_output(path: str | None, durable: bool = True) -> Iterator[TextIO]:
     try:
         held.close()  # a signal held back is handled here, where the file is removed
         yield cast(TextIO, out)
-        out.flush()
-        try:
-            if durable:
-                os.fsync(fd)
-            out.close()
-            _put_in_place(tmp, real)
-            _TEMPORARIES.discard(tmp)
-        except OSError as e:
-            raise OutputError(path, e) from None
+        _finish(out, fd, tmp, real, durable)
     except BaseException:
         with contextlib.suppress(OSError):
             out.stream.close()
@@ -127,10 +128,24 @@ def report_output(path: str | None, durable: bool = True) -> Iterator[TextIO]:
         raise
 
 
+def _finish(out: _Checked, fd: int, tmp: str, real: str, durable: bool) -> None:
+    """The whole temporary file ``tmp`` (``fd``, written through ``out``) flushed, synced when
+    ``durable``, closed and renamed over ``real``."""
+    out.flush()
+    try:
+        if durable:
+            os.fsync(fd)
+        out.close()
+        _put_in_place(tmp, real)
+        _TEMPORARIES.discard(tmp)
+    except OSError as e:
+        raise OutputError(out.target, e) from None
+
+
 #: Temporary files made and not yet renamed or removed.  A signal's exception raised in the
 #: machinery of a ``with`` (between its exit and the generator it resumes) leaves the
 #: generator suspended, its ``except`` not run, and SIGTERM's exit does not wait for it to be
-#: collected: a ``convert --to psq`` interrupted so left a temporary file (1 run in 8 in CI).
+#: collected: a ``convert --to psq`` interrupted so could leave a temporary file.
 _TEMPORARIES: set[str] = set()
 
 

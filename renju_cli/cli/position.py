@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from renju_cli.board import BLACK, WHITE
 from renju_cli.cli.app import (
     CONTEXT,
     EXIT_FINDINGS,
@@ -43,6 +44,8 @@ def _exits_1_when_partly_read(command: Callable[..., None]) -> Callable[..., Non
 
 
 def _position_record(path: str, input_format: str | None, index: int, encoding: str | None) -> Any:
+    """The record of ``path`` that ``--record`` names; what its reader could not read is said
+    on standard error (and the exit code is 1); one it could not read at all ends the run."""
     from renju_cli import api
 
     options = read_options(encoding)
@@ -50,21 +53,26 @@ def _position_record(path: str, input_format: str | None, index: int, encoding: 
         raise UsageProblem(f"{shown(path)}: no such file")
     for i, record in enumerate(api.read_path(path, input_format, options)):
         if i == index:
-            # (a hostile record has a problem per node: 100,000 of them made a 10 MB line)
-            listed, more = record.problems[:SHOWN_PROBLEMS], len(record.problems) - SHOWN_PROBLEMS
-            if record.unreadable:
-                msg = "; ".join(p.message for p in listed)
-                if more > 0:
-                    msg += f"; and {more} more problem(s)"
-                raise UsageProblem(shown(f"{path}: cannot read the position: {msg}"))
-            for p in listed:
-                _READ_PROBLEMS.append(p.message)
-                click.echo(shown(f"renju: {path}: {p.message}"), err=True)
-            if more > 0:
-                _READ_PROBLEMS.append(f"{more} more")
-                click.echo(shown(f"renju: {path}: and {more} more problem(s)"), err=True)
+            _say_problems(path, record)
             return record
     raise UsageProblem(f"{shown(path)}: has no record number {index}")
+
+
+def _say_problems(path: str, record: Any) -> None:
+    """The problems of the record drawn or judged, on standard error (as many as ``check``
+    lists: a hostile record has a problem per node, and 100,000 of them made a 10 MB line)."""
+    listed, more = record.problems[:SHOWN_PROBLEMS], len(record.problems) - SHOWN_PROBLEMS
+    if record.unreadable:
+        msg = "; ".join(p.message for p in listed)
+        if more > 0:
+            msg += f"; and {more} more problem(s)"
+        raise UsageProblem(shown(f"{path}: cannot read the position: {msg}"))
+    for p in listed:
+        _READ_PROBLEMS.append(p.message)
+        click.echo(shown(f"renju: {path}: {p.message}"), err=True)
+    if more > 0:
+        _READ_PROBLEMS.append(f"{more} more")
+        click.echo(shown(f"renju: {path}: and {more} more problem(s)"), err=True)
 
 
 def _past_the_end(record: Any, at: int | None) -> None:
@@ -82,6 +90,8 @@ def _past_the_end(record: Any, at: int | None) -> None:
 SHOWN_PROBLEMS = MAX_FINDINGS
 
 _KIND_MARK = {"double-three": "3", "double-four": "4", "overline": "6"}
+#: The colours of ``board`` stones in words.
+_COLOR = {BLACK: "black", WHITE: "white"}
 
 
 @cli.command(context_settings=CONTEXT)
@@ -145,10 +155,8 @@ def forbidden(
     ruleset = load_rules(rules) or load(api.choose_ruleset(record, None).name)
     pos = api.position_after(record, ruleset, at)
     _past_the_end(record, at)
-    judge = ruleset.judge()
-    stone = BLACK if color == "black" else WHITE
-    found = judge.forbidden_points(pos.board, stone)
     board = pos.board
+    found = ruleset.judge().forbidden_points(board, BLACK if color == "black" else WHITE)
     items = sorted(
         ((board.point(i), kinds) for i, kinds in found), key=lambda pk: (pk[0].x, pk[0].y)
     )
@@ -159,16 +167,14 @@ def forbidden(
             "ruleset": ruleset.name,
             "stones": board.stones,
             "moves": pos.played,
-            "to_move": "black" if pos.to_move == BLACK else "white",
+            "to_move": _COLOR[pos.to_move],
             "size": [board.width, board.height],
         }
         echo(json.dumps(out, ensure_ascii=False))
-        return
-    if not items:
+    elif not items:
         echo(f"no forbidden points for {color} under {ruleset.name}")
-        return
-    for p, kinds in items:
-        echo(f"{p.name} {', '.join(kinds)}")
+    else:
+        echo("\n".join(f"{p.name} {', '.join(kinds)}" for p, kinds in items))
 
 
 @cli.command(context_settings=CONTEXT)
@@ -241,7 +247,6 @@ def show(
       renju show game.txt --png board.png
     """
     from renju_cli import api
-    from renju_cli.board import BLACK, WHITE
     from renju_cli.output.picture import position_marks
 
     if svg_path == "-" and png_path == "-":
@@ -250,25 +255,42 @@ def show(
     ruleset = load_rules(rules) or api.choose_ruleset(record, None)
     pos = api.position_after(record, ruleset, at)
     _past_the_end(record, at)
-    board = pos.board
     found = position_marks(pos, ruleset)
-    five, forbidden = found.five, found.forbidden
-    legend = [f"{pos.played} move(s), {'black' if pos.to_move == BLACK else 'white'} to move"]
-    if five:
-        legend.append("five: " + "-".join(board.name(i) for i in five))
-    if forbidden:
+    legend = _legend(pos, found)
+    if svg_path is not None or png_path is not None:
+        if not numbers:
+            found.numbers = {}
+        _write_pictures(pos.board, found, legend, ruleset.name, svg_path, png_path)
+    elif fmt == "json":
+        echo(json.dumps(_show_json(pos, found), ensure_ascii=False))
+    else:
+        echo(pos.board.diagram(_text_marks(pos, found, numbers)))
+        echo("; ".join(legend))
+
+
+def _legend(pos: Any, found: Any) -> list[str]:
+    """The words under a drawn position: moves, side to move, the five, forbidden points."""
+    board = pos.board
+    legend = [f"{pos.played} move(s), {_COLOR[pos.to_move]} to move"]
+    if found.five:
+        legend.append("five: " + "-".join(board.name(i) for i in found.five))
+    if found.forbidden:
         legend.append(
             "forbidden: "
             + ", ".join(
                 f"{board.name(i)} {'+'.join(k)}"
-                for i, k in sorted(forbidden.items(), key=lambda ik: board.point(ik[0]))
+                for i, k in sorted(found.forbidden.items(), key=lambda ik: board.point(ik[0]))
             )
         )
-    if svg_path is not None or png_path is not None:
-        if not numbers:
-            found.numbers = {}
-        _write_pictures(board, found, legend, ruleset.name, svg_path, png_path)
-        return
+    return legend
+
+
+def _text_marks(pos: Any, found: Any, numbers: bool) -> dict[int, str]:
+    """What the text board shows on each point: move numbers (``*`` on the five) or ``#``/``@``
+    for the five's stones, and a forbidden point's kind."""
+    from renju_cli.board import BLACK, WHITE
+
+    board, five, forbidden = pos.board, found.five, found.forbidden
     marks: dict[int, str] = {}
     for i in board.points():
         stone = board.cells[i]
@@ -280,35 +302,31 @@ def show(
         elif i in forbidden:
             kinds = forbidden[i]
             marks[i] = _KIND_MARK[kinds[0]] if len(kinds) == 1 else "!"
-    if fmt == "json":
-        echo(
-            json.dumps(
-                {
-                    "size": [board.width, board.height],
-                    "moves": pos.played,
-                    "to_move": "black" if pos.to_move == BLACK else "white",
-                    "diagram": board.diagram(labels=False).splitlines(),
-                    "stones": [
-                        {
-                            "point": board.name(i),
-                            "color": "black" if board.cells[i] == BLACK else "white",
-                            "move": pos.numbers.get(i),
-                        }
-                        for i in board.points()
-                        if board.cells[i] in (BLACK, WHITE)
-                    ],
-                    "five": [board.name(i) for i in five] or None,
-                    "forbidden": [
-                        {"point": board.name(i), "kinds": list(k)}
-                        for i, k in sorted(forbidden.items())
-                    ],
-                },
-                ensure_ascii=False,
-            )
-        )
-        return
-    echo(board.diagram(marks))
-    echo("; ".join(legend))
+    return marks
+
+
+def _show_json(pos: Any, found: Any) -> dict[str, Any]:
+    """``show --format json``: the board, its stones, the five and the forbidden points."""
+    board = pos.board
+    return {
+        "size": [board.width, board.height],
+        "moves": pos.played,
+        "to_move": _COLOR[pos.to_move],
+        "diagram": board.diagram(labels=False).splitlines(),
+        "stones": [
+            {
+                "point": board.name(i),
+                "color": _COLOR[board.cells[i]],
+                "move": pos.numbers.get(i),
+            }
+            for i in board.points()
+            if board.cells[i] in _COLOR
+        ],
+        "five": [board.name(i) for i in found.five] or None,
+        "forbidden": [
+            {"point": board.name(i), "kinds": list(k)} for i, k in sorted(found.forbidden.items())
+        ],
+    }
 
 
 def _write_pictures(

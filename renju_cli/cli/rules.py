@@ -78,6 +78,11 @@ def rules_list(fmt: str, only: str | None) -> None:
             )
         )
         return
+    _list_text(items)
+
+
+def _list_text(items: list[Any]) -> None:
+    """The rulesets ``items`` under the titles of their groups, names aligned."""
     groups: dict[str, list[Any]] = {}
     for r in items:
         groups.setdefault(r.group, []).append(r)
@@ -134,28 +139,33 @@ def rules_check(files: tuple[str, ...]) -> None:
     Example:
       renju rules check my-rules.yaml
     """
-    from renju_cli.ruleset import RulesetError, format_error, load, not_a_file
-
     bad = False
     for f in files:
-        if not os.path.isfile(f):
-            # say what it is: a directory, a named pipe, /dev/null (never opened: a FIFO blocks)
-            what = not_a_file(f)
-            if what is None:
-                what = (
-                    "not a regular file (standard input is not read: give a ruleset file)"
-                    if f == "-"
-                    else "no such file"
-                )
-            click.echo(f"{shown(f)}: {what}", err=True)
+        if not _valid(f):
             bad = True
-            continue
-        try:
-            r = load(f)
-        except RulesetError as e:
-            bad = True
-            for err in e.errors:
-                click.echo(format_error(*err), err=True)  # escaped: see format_error
-        else:
-            echo(f"{shown(f)}: valid ({shown(r.name)})")
     sys.exit(EXIT_USAGE if bad else EXIT_CLEAN)
+
+
+def _valid(f: str) -> bool:
+    """Check one ruleset file: its errors on standard error, "valid" on standard output."""
+    from renju_cli.ruleset import RulesetError, format_error, load, not_a_file
+
+    if not os.path.isfile(f):
+        # say what it is: a directory, a named pipe, /dev/null (never opened: a FIFO blocks)
+        what = not_a_file(f)
+        if what is None:
+            what = (
+                "not a regular file (standard input is not read: give a ruleset file)"
+                if f == "-"
+                else "no such file"
+            )
+        click.echo(f"{shown(f)}: {what}", err=True)
+        return False
+    try:
+        r = load(f)
+    except RulesetError as e:
+        for err in e.errors:
+            click.echo(format_error(*err), err=True)  # escaped: see format_error
+        return False
+    echo(f"{shown(f)}: valid ({shown(r.name)})")
+    return True
