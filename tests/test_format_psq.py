@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from renju_cli.coords import Point, parse_point
 from renju_cli.formats import ReadOptions, detect, gomocup_openings, psq
-from renju_cli.record import BLACK, WHITE, Move, Record, SourceLocation
+from renju_cli.record import BLACK, WHITE, DeclaredResult, Move, Record, SourceLocation
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "psq"
 GAME = CORPUS / "1x0-16_2.psq"
@@ -86,7 +86,7 @@ def test_real_game() -> None:
     assert rec.metadata["black"] == "pisq7.exe"  # the first name is the first mover's
     assert rec.metadata["white"] == "renjusolver.ZIP"
     assert rec.metadata["result_code"] == "0"
-    assert rec.declared_result is None  # codes are not interpreted (see the module docstring)
+    assert rec.declared_result is None  # code 0: a normal end, the board tells
     assert rec.problems == [] and rec.notes == []
     assert rec.format == "psq"
     assert psq.sniff(raw) == 2
@@ -197,17 +197,121 @@ def test_judge_line() -> None:
 
 def test_off_board_points() -> None:
     # right of the board and above it are still points of our frame: kept for the referee
-    rec = read_psq("Piskvorky 15x15, 1:1, 0\n16,8,0\n8,0,0\n")
+    rec = read_psq("Piskvorky 15x15, 1:1, 0\n16,8,0\n8,-1,0\n")
     assert rec.moves[0].point == Point(15, 7)
-    assert rec.moves[1].point == Point(7, 15)
+    assert rec.moves[1].point == Point(7, 16)
     assert not any(m.point.on_board(15, 15) for m in rec.moves if m.point is not None)
     assert rec.problems == []
     # left of the board or below it cannot be represented: a problem, and the moves stop
     rec = read_psq("Piskvorky 15x15, 1:1, 0\n8,8,0\n8,16,0\n9,9,0\n")
     assert names(rec) == ["h8"]
     assert rec.problems[0].line == 3
-    rec = read_psq("Piskvorky 15x15, 1:1, 0\n0,8,0\n")
+    rec = read_psq("Piskvorky 15x15, 1:1, 0\n-1,8,0\n")
     assert rec.moves == [] and rec.problems[0].line == 2
+
+
+# --- psq written by scripts -------------------------------------------------------------------
+
+
+def test_a_zero_proves_coordinates_counted_from_0() -> None:
+    # no time field, "-1" last, no names, no final newline; "0,14" was outside the board
+    rec = read_psq("Piskvorky 15x15, 0:0, 0\n7,7\n0,14\n14,0\n-1")
+    assert names(rec) == ["h8", "a1", "o15"]
+    (found,) = rec.problems
+    assert found.severity == "info" and found.line == 3
+    assert "counted from 0" in found.message and "'0,14'" in found.message
+    assert rec.metadata["result_code"] == "-1" and rec.declared_result is None
+    assert "black" not in rec.metadata and rec.notes == []
+
+
+def test_the_board_size_proves_coordinates_counted_from_1() -> None:
+    rec = read_psq("Piskvorky 15x15, 0:0, 0\n9, 9\n10, 9\n8, 15\n-1")  # "x, y" with a blank
+    assert names(rec) == ["i7", "j7", "h1"]
+    (found,) = rec.problems
+    assert found.severity == "info" and found.line == 4
+    assert "counted from 1" in found.message and "board's size" in found.message
+
+
+def test_nothing_tells_so_piskvork_counts_from_1() -> None:
+    # without time fields the file is no Piskvork file: the finding says what was assumed
+    rec = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n9,9\n")
+    assert names(rec) == ["h8", "i7"]
+    (found,) = rec.problems
+    assert found.severity == "info"
+    assert "no 0 and no coordinate of the board's size tell" in found.message
+    # as Piskvork writes it (time fields): nothing to say
+    assert not read_psq("Piskvorky 15x15, 1:1, 0\n8,8,0\n9,9,0\n").problems
+
+
+def test_a_zero_and_the_board_size_together_count_from_1() -> None:
+    # neither origin fits: Piskvork's is kept, and the stone that fits no board is a problem
+    rec = read_psq("Piskvorky 15x15, 0:0, 0\n8,8\n0,15\n")
+    assert names(rec) == ["h8"]
+    assert [p.severity for p in rec.problems] == ["info", ""]
+    assert "outside the 15x15 board" in rec.problems[1].message
+
+
+GENOPEN = CORPUS / "genopen_script_psq"
+
+
+@pytest.mark.parametrize(
+    ("name", "moves", "origin"),
+    [("22.psq", 83, "counted from 0"), ("23.psq", 72, "counted from 1")],
+)
+def test_psq_written_by_a_script_is_read_whole(name: str, moves: int, origin: str) -> None:
+    rec = read_psq(sample(GENOPEN / name))
+    assert len(rec.moves) == moves
+    (found,) = rec.problems
+    assert found.severity == "info" and origin in found.message
+    assert rec.metadata["result_code"] == "-1" and rec.declared_result is None
+
+
+# --- result codes -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stones", "code", "winner", "reason"),
+    [
+        (3, "15", "black", "time"),  # white was to move and ran out of time
+        (4, "15", "white", "time"),
+        (5, "-2", "black", "forfeit"),  # the engine to move failed
+        (5, "0", None, None),  # a normal end: the board tells
+        (5, "-1", None, None),  # saved by hand
+    ],
+)
+def test_piskvork_codes_declare_what_they_say(
+    stones: int, code: str, winner: str | None, reason: str | None
+) -> None:
+    lines = "".join(f"{i + 1},1,0\n" for i in range(stones))
+    rec = read_psq(f"Piskvorky 15x15, 1:1, 0\n{lines}a.exe\nb.exe\n{code}\n")
+    declared = rec.declared_result
+    if winner is None:
+        assert declared is None
+    else:
+        assert declared is not None
+        assert (declared.winner, declared.reason, declared.text) == (winner, reason, code)
+    assert rec.notes == []
+
+
+def test_an_unknown_code_is_kept_with_a_note() -> None:
+    rec = read_psq("Piskvorky 15x15, 1:1, 0\n8,8,0\n7\n")
+    assert rec.metadata["result_code"] == "7" and rec.declared_result is None
+    assert rec.notes and "result code 7" in rec.notes[0]
+
+
+def test_a_declared_time_out_is_written_as_its_code() -> None:
+    rec = Record(
+        moves=[Move(parse_point(t)) for t in ["h8", "i9", "j10"]],
+        source=SourceLocation("x"),
+        width=15,
+        height=15,
+        declared_result=DeclaredResult("black", "time", "B+T"),
+    )
+    text = psq.psq_text(rec)
+    assert text.splitlines()[-1] == "15"
+    again = read_psq(text)
+    assert again.declared_result is not None
+    assert (again.declared_result.winner, again.declared_result.reason) == ("black", "time")
 
 
 def test_no_header_and_bad_header() -> None:

@@ -14,13 +14,21 @@ Reading
     - The header gives the board (any width x height from 5 to 26; ``Record.width``/``height``).
       Its other fields are kept raw: ``metadata["psq_levels"]`` (``"7:7"``) and
       ``metadata["psq_first"]`` (the last number); neither is interpreted.
-    - Moves stop at the first line that is not ``x,y`` or ``x,y,t``.  ``(x, y)`` becomes
-      ``Point(x - 1, height - y)``: on 20x20 ``10,10`` is ``j11`` (column 10 = ``j``, counting
-      ``i``; row 20 - 10 + 1 = 11 from the bottom).  A stone right of the board (``x > width``)
-      or above it (``y < 1``) is still a point of our frame and is kept, for the referee to report
-      as off-board; ``x < 1``, ``x > 26`` (no column letter) or ``y > height`` (below row 1)
-      cannot be represented: a ``ParseProblem`` and the moves stop there.  The time field is kept
-      only in ``Move.token``.
+    - Moves stop at the first line that is not ``x,y`` or ``x,y,t`` (blanks around the numbers
+      and blank lines are allowed).  ``(x, y)`` becomes ``Point(x - 1, height - y)``: on 20x20
+      ``10,10`` is ``j11`` (column 10 = ``j``, counting ``i``; row 20 - 10 + 1 = 11 from the
+      bottom).  A stone right of the board (``x > width``) or above it (``y < 1``) is still a
+      point of our frame and is kept, for the referee to report as off-board; ``x < 1``,
+      ``x > 26`` (no column letter) or ``y > height`` (below row 1) cannot be represented: a
+      ``ParseProblem`` and the moves stop there.  The time field is kept only in
+      ``Move.token``.
+    - **Coordinates counted from 0.**  Piskvork counts from 1; scripts that write psq files
+      may count from 0 (and leave out the time field, the names, the code and the final
+      newline).  What the file holds tells them apart: a coordinate 0 proves counting from 0,
+      a coordinate equal to the board's size proves counting from 1.  A file with a 0 and no
+      coordinate of the board's size is read counted from 0, and an ``info`` finding says so;
+      a file whose stones have no time field (not Piskvork's) gets an ``info`` finding saying
+      that it was read counted from 1, and why.  Otherwise nothing changes.
     - Trailer (non-empty lines after the moves): a line that is an integer is the result/error
       code (``metadata["result_code"]``; a later one goes to ``notes``); ``<int>,<text>`` is a
       Gomocup judge line (``metadata["judge_result"]``, ``metadata["tournament"]``); a stone line
@@ -29,15 +37,17 @@ Reading
       a file cut short) is a ``ParseProblem``; any other line is an engine name: the first one
       is the first-moving (black) player's (``metadata["black"]``), the second white's
       (``metadata["white"]``), more go to ``notes``.
-    - ``declared_result`` is never set: the meaning of the codes is not documented (the real
-      sample ends with code ``0`` after white's five k9-o9, the spec example with ``-1``), and a
-      psq game ends on the board (a five, or a forbidden stone in renju), which the referee sees
-      for itself.  The raw codes stay in ``metadata``.
+    - ``declared_result`` comes from the code as Piskvork writes it (``piskvork_result``):
+      ``0`` is a normal end (a five, or a draw on a full board: the board tells, nothing is
+      declared), ``15`` a time-out of the side to move, which loses (reason ``time``), ``-2`` an
+      error of the engine to move, which loses (reason ``forfeit``), ``-1`` a game saved by
+      hand (no result).  Another code is kept in ``metadata`` with a note.
     - No header: the moves are read on ``ReadOptions.board_size`` with a ``ParseProblem``.
 
 Writing (``write_one``): the header (``psq_levels``/``psq_first`` from the metadata, else
 ``11:11, 0``), one ``x,y,t`` line per move (the time from the token when it was read from a psq
-line, else 0), then the engine names and the codes from the metadata.  Setup stones that alternate
+or rec line, else 0), then the engine names and the code: ``metadata["result_code"]``, else
+the code of a declared time-out or forfeit (``piskvork_code``).  Setup stones that alternate
 from black are written as the first moves (that is how Gomocup stores its preset openings);
 passes, non-alternating colours, other setup or opening decisions (swaps, offers...) cannot be
 written and raise ``ValueError``, and so does a point that has no psq coordinates.  ``write``
@@ -56,6 +66,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
@@ -69,7 +80,9 @@ from renju_cli.formats import (
 )
 from renju_cli.record import (
     BLACK,
+    WHITE,
     Color,
+    DeclaredResult,
     Move,
     ParseProblem,
     Record,
@@ -85,7 +98,8 @@ OPENING_FORMAT = "gomocup-opening"
 #: around an optional part, backtrack over each other (a header and 1 MB of spaces ran for
 #: minutes); a stripped line leaves one way to match.
 _HEADER = lazy_compile(r"Piskvorky\s+(\d+)\s*[xX]\s*(\d+)(?:\s*,\s*(.*))?", re.I)
-_MOVE = lazy_compile(r"\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*(?:,\s*(-?\d{1,12})\s*)?")
+#: A stone line: ``x,y`` or ``x,y,time`` (blanks allowed around the numbers: ``9, 14``).
+STONE = lazy_compile(r"\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*(?:,\s*(-?\d{1,12})\s*)?")
 _CODE = lazy_compile(r"-?\d{1,12}")
 _JUDGE = lazy_compile(r"(-?\d{1,12})\s*,\s*([^\d\s,+-].*)")
 #: A line of numbers and commas that is neither a stone nor a code: a stone line cut short
@@ -101,6 +115,19 @@ _OPENING_LINE = re.compile(
 _OPENING_INT = lazy_compile(r"-?\d+")
 #: Trailer lines read at most (names, codes, judge lines); the rest is ignored with a note.
 _MAX_TRAILER = 64
+
+#: Piskvork's codes at the end of a game (``savePsq``'s ``errCode``): what each says of the
+#: result, as (the side that loses: ``"to move"`` or ``None``, reason).
+CODE_NORMAL_END = "0"
+CODE_TIMEOUT = "15"
+CODE_ERROR = "-2"
+CODE_UNAVAILABLE = "-1"
+_CODES: dict[str, str | None] = {
+    CODE_NORMAL_END: None,  # a five, or a draw on a (nearly) full board: the board tells
+    CODE_TIMEOUT: "time",  # the side to move ran out of time and loses
+    CODE_ERROR: "forfeit",  # the engine to move failed (crashed, an illegal move) and loses
+    CODE_UNAVAILABLE: None,  # saved by hand: no result
+}
 
 
 def sniff(head: bytes) -> int:
@@ -125,7 +152,8 @@ def _decode(raw: bytes, encoding: str | None) -> str:
     return raw.decode("latin-1", errors="replace")
 
 
-def _lines(raw: bytes, encoding: str | None) -> list[str]:
+def lines_of(raw: bytes, encoding: str | None) -> list[str]:
+    """The text lines of a file of psq or its kin (UTF-8 or ``encoding``, else Latin-1)."""
     return text_lines(_decode(raw.removeprefix(codecs.BOM_UTF8), encoding))
 
 
@@ -135,213 +163,376 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     if data is None:
         yield too_long(path, FORMAT, options)
         return
-    yield parse_psq(_lines(data, options.encoding), path, options)
+    yield parse_psq(lines_of(data, options.encoding), path, options)
+
+
+def piskvork_result(code: str | None, stones: int) -> DeclaredResult | None:
+    """The result Piskvork's ``code`` declares for a game of ``stones`` stones (black first):
+    a time-out (``15``) or an engine's error (``-2``) loses for the side to move; a normal end
+    (``0``), a game saved by hand (``-1``) or another code declare nothing."""
+    reason = _CODES.get(code or "")
+    if reason is None or code is None:
+        return None
+    winner = WHITE if stones % 2 == 0 else BLACK  # (black is to move after an even number)
+    return DeclaredResult(winner.value, reason, code)
+
+
+def piskvork_code(record: Record, stones: int) -> str | None:
+    """The code of ``record`` as Piskvork writes it after ``stones`` stones: its own
+    (``metadata["result_code"]``), else that of a declared time-out or forfeit of the side to
+    move, else ``None``."""
+    code = record.metadata.get("result_code")
+    if code is not None:
+        return code
+    declared = record.declared_result
+    if declared is None:
+        return None
+    for candidate in (CODE_TIMEOUT, CODE_ERROR):
+        said = piskvork_result(candidate, stones)
+        if said is not None and (said.winner, said.reason) == (declared.winner, declared.reason):
+            return candidate
+    return None
+
+
+@dataclass
+class StoneLines:
+    """The stone lines of a file from one line on, as written: the first ``keep`` of them
+    (``x, y, line number, text``) and what all of them hold (for the coordinates' origin and
+    the board's size)."""
+
+    stones: list[tuple[int, int, int, str]] = field(default_factory=list)
+    #: the index of the first line after them that is no stone line (or the number of lines)
+    end: int = 0
+    count: int = 0
+    #: the first stone line holding a 0, and one holding ``size`` (as line number, text)
+    zero: tuple[int, str] | None = None
+    full: tuple[int, str] | None = None
+    #: a stone line without its time field
+    timeless: bool = False
+    #: the greatest coordinate written
+    top: int = -1
+
+
+def stone_lines(
+    lines: list[str], start: int, keep: int, size: tuple[int, int] | None = None
+) -> StoneLines:
+    """The stone lines from ``lines[start]`` to the first line that is none (blank lines are
+    skipped); ``size`` (width, height) is the board a coordinate equal to proves counting from
+    1."""
+    out = StoneLines(end=len(lines))
+    for i in range(start, len(lines)):
+        text = lines[i]
+        if not text or text.isspace():  # (CR CR LF line ends, an editor's blank lines)
+            continue
+        m = STONE.fullmatch(text)
+        if m is None:
+            out.end = i
+            break
+        x, y = int(m.group(1)), int(m.group(2))
+        out.count += 1
+        out.top = max(out.top, x, y)
+        out.timeless = out.timeless or m.group(3) is None
+        if out.zero is None and (x == 0 or y == 0):
+            out.zero = (i + 1, text.strip())
+        if out.full is None and size is not None and (x == size[0] or y == size[1]):
+            out.full = (i + 1, text.strip())
+        if len(out.stones) <= keep:
+            out.stones.append((x, y, i + 1, text.strip()))
+    return out
+
+
+def stone_moves(
+    scan: StoneLines,
+    base: int,
+    width: int,
+    height: int,
+    options: ReadOptions,
+    problems: list[ParseProblem],
+) -> list[Move]:
+    """The moves of ``scan`` with coordinates counted from ``base`` (0 or 1), ``y`` from the
+    top; the first stone that has no point of our frame stops them, with a problem."""
+    moves: list[Move] = []
+    for x, y, lineno, text in scan.stones:
+        column, row = x - base, y - base
+        if column < 0 or column >= MAX_SIZE or row >= height:
+            problems.append(
+                ParseProblem(
+                    f"stone {text!r} is outside the {width}x{height} board and cannot be "
+                    "represented; the moves from here on are not kept",
+                    line=lineno,
+                )
+            )
+            break
+        if len(moves) >= options.max_moves:
+            problems.append(
+                ParseProblem(f"more than {options.max_moves} moves; the rest is not kept", lineno)
+            )
+            break
+        moves.append(Move(Point(column, height - 1 - row), line=lineno, token=text))
+    return moves
+
+
+def _origin(scan: StoneLines, width: int, height: int) -> tuple[int, ParseProblem | None]:
+    """Whether the coordinates of a psq file count from 0 or 1 (Piskvork's), and the finding
+    that says so where the file is not as Piskvork writes it."""
+    if scan.zero is not None and scan.full is None:
+        lineno, text = scan.zero
+        return 0, ParseProblem(
+            f"coordinates read as counted from 0, not from 1 as Piskvork counts: line {lineno} "
+            f"({text!r}) holds a 0, and no coordinate is the board's size ({width}x{height})",
+            lineno,
+            severity="info",
+        )
+    if not scan.timeless or scan.count == 0:
+        return 1, None
+    if scan.full is not None:
+        lineno, text = scan.full
+        why = f"line {lineno} ({text!r}) holds the board's size ({width}x{height})"
+    else:
+        lineno, why = scan.stones[0][2], "no 0 and no coordinate of the board's size tell"
+    return 1, ParseProblem(
+        f"coordinates read as counted from 1, as Piskvork counts, in a file whose stones have "
+        f"no time field: {why}",
+        lineno,
+        severity="info",
+    )
+
+
+def _header(
+    lines: list[str], path: str, opts: ReadOptions
+) -> tuple[int, int, int, dict[str, str], Record | ParseProblem | None]:
+    """Where the stones start, the board and the header's fields; the unreadable record of an
+    unsupported size, or the problem of a missing header."""
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    meta: dict[str, str] = {}
+    header = _HEADER.fullmatch(lines[i].strip()) if i < len(lines) else None
+    if header is None:
+        size = opts.board_size
+        problem = ParseProblem(
+            f"no 'Piskvorky WxH' header; moves read on {size}x{size}",
+            line=i + 1 if i < len(lines) else None,
+        )
+        return i, size, size, meta, problem
+    # (a size of thousands of digits is just unsupported: never given to int whole)
+    w_text, h_text = header.group(1), header.group(2)
+    w = int(w_text) if len(w_text) <= 4 else MAX_SIZE + 1
+    h = int(h_text) if len(h_text) <= 4 else MAX_SIZE + 1
+    if not (MIN_SIZE <= w <= MAX_SIZE and MIN_SIZE <= h <= MAX_SIZE):
+        size_text = f"{_digits(w_text)}x{_digits(h_text)}"
+        message = f"unsupported board size {size_text} (sizes {MIN_SIZE} to {MAX_SIZE} are read)"
+        refused = Record(
+            moves=[],
+            source=SourceLocation(path, 0, i + 1),
+            problems=[ParseProblem(message, line=i + 1, fatal=True)],
+            format=FORMAT,
+        )
+        return i, w, h, meta, refused
+    rest = (header.group(3) or "").strip()
+    if rest:
+        fields = [f.strip() for f in rest.split(",")]
+        meta["psq_levels"] = fields[0][: opts.max_string]
+        if len(fields) > 1:
+            meta["psq_first"] = ",".join(fields[1:])[: opts.max_string]
+    return i + 1, w, h, meta, None
 
 
 def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -> Record:
     """A psq game from its text lines (line endings removed)."""
     opts = options or ReadOptions()
-    problems: list[ParseProblem] = []
-    notes: list[str] = []
-    meta: dict[str, str] = {}
-    i = 0
-    while i < len(lines) and not lines[i].strip():
-        i += 1
-    width = height = opts.board_size
-    header = _HEADER.fullmatch(lines[i].strip()) if i < len(lines) else None
-    if header is not None:
-        # (a size of thousands of digits is just unsupported: never given to int whole)
-        w_text, h_text = header.group(1), header.group(2)
-        w = int(w_text) if len(w_text) <= 4 else MAX_SIZE + 1
-        h = int(h_text) if len(h_text) <= 4 else MAX_SIZE + 1
-        if not (MIN_SIZE <= w <= MAX_SIZE and MIN_SIZE <= h <= MAX_SIZE):
-            size = f"{_digits(w_text)}x{_digits(h_text)}"
-            return Record(
-                moves=[],
-                source=SourceLocation(path, 0, i + 1),
-                problems=[
-                    ParseProblem(
-                        f"unsupported board size {size} (sizes {MIN_SIZE} to {MAX_SIZE} are read)",
-                        line=i + 1,
-                        fatal=True,
-                    )
-                ],
-                format=FORMAT,
-            )
-        width, height = w, h
-        rest = (header.group(3) or "").strip()
-        if rest:
-            fields = [f.strip() for f in rest.split(",")]
-            meta["psq_levels"] = fields[0][: opts.max_string]
-            if len(fields) > 1:
-                meta["psq_first"] = ",".join(fields[1:])[: opts.max_string]
-        i += 1
-    else:
-        problems.append(
-            ParseProblem(
-                f"no 'Piskvorky WxH' header; moves read on {width}x{height}",
-                line=i + 1 if i < len(lines) else None,
-            )
-        )
-    moves: list[Move] = []
-    stopped = False
-    while i < len(lines):
-        text = lines[i]
-        if not text.strip():  # a blank line (CR CR LF ends, an editor's) is no end of the moves
-            i += 1
-            continue
-        m = _MOVE.fullmatch(text)
-        if m is None:
-            break
-        i += 1
-        if stopped:
-            continue
-        x, y = int(m.group(1)), int(m.group(2))
-        if x < 1 or x > MAX_SIZE or y > height:
-            problems.append(
-                ParseProblem(
-                    f"stone {text.strip()!r} is outside the {width}x{height} board and cannot be "
-                    "represented; the moves from here on are not kept",
-                    line=i,
-                )
-            )
-            stopped = True
-            continue
-        if len(moves) >= opts.max_moves:
-            problems.append(
-                ParseProblem(f"more than {opts.max_moves} moves; the rest is not kept", line=i)
-            )
-            stopped = True
-            continue
-        moves.append(Move(Point(x - 1, height - y), line=i, token=text.strip()))
-    names: list[str] = []
-    seen = 0
-    late = 0  # stone lines after the moves stopped
-    for j in range(i, len(lines)):
-        text = lines[j].strip()
-        if not text:
-            continue
-        seen += 1
-        if seen > _MAX_TRAILER:
-            notes.append(f"trailer longer than {_MAX_TRAILER} lines; the rest is ignored")
-            break
-        if len(text) > opts.max_string:
-            notes.append(f"line {j + 1}: longer than {opts.max_string} characters, cut")
-            text = text[: opts.max_string]
-        if _CODE.fullmatch(text):
-            if "result_code" not in meta:
-                meta["result_code"] = text
-            else:
-                notes.append(f"another result code {text} at line {j + 1}")
-            continue
-        if _MOVE.fullmatch(text):
-            # the moves stopped at a line that is none (a typo, a stray word): what follows
-            # is not read, and that is a finding, not a note
-            late += 1
-            if late == 1:
-                problems.append(
-                    ParseProblem(
-                        f"line {i + 1}: {lines[i].strip()[:40]!r} is no move, and the moves "
-                        f"stop there: the stone at line {j + 1} ({text!r}) and any after it "
-                        "are not read",
-                        line=i + 1,
-                    )
-                )
-            continue
-        if _BROKEN_STONE.fullmatch(text) and any(c.isdigit() for c in text):
-            # no engine writes a name of digits and commas: taken for one, the cut stone would
-            # vanish and the record pass as clean
-            problems.append(
-                ParseProblem(
-                    f"line {j + 1}: {clip(text)!r} is no stone line (x,y or x,y,time): cut "
-                    "short or damaged, it is not read",
-                    line=j + 1,
-                )
-            )
-            continue
-        judge = _JUDGE.fullmatch(text)
-        if judge is not None:
-            meta["judge_result"] = judge.group(1)
-            meta["tournament"] = judge.group(2).strip()
-            continue
-        names.append(text)
-        if len(names) > 2:
-            notes.append(f"unrecognised trailer line {j + 1}: {text!r}")
-    if names:
-        meta["black"] = names[0]
-    if len(names) > 1:
-        meta["white"] = names[1]
-    if not moves and header is None:
+    start, width, height, meta, missing = _header(lines, path, opts)
+    if isinstance(missing, Record):
+        return missing
+    problems: list[ParseProblem] = [] if missing is None else [missing]
+    scan = stone_lines(lines, start, opts.max_moves, (width, height))
+    base, origin = _origin(scan, width, height)
+    if origin is not None:
+        problems.append(origin)
+    moves = stone_moves(scan, base, width, height, opts, problems)
+    trailer = Trailer(lines, scan.end, opts, meta)
+    trailer.read(names=True)
+    problems += trailer.problems
+    if not moves and missing is not None:
         problems = [ParseProblem("not a psq record: no header and no moves", line=1, fatal=True)]
     return Record(
         moves=moves,
         source=SourceLocation(path, 0, 1),
         width=width,
         height=height,
+        declared_result=piskvork_result(meta.get("result_code"), len(moves)),
         metadata=meta,
-        notes=notes,
+        notes=trailer.notes,
         problems=problems,
         format=FORMAT,
     )
+
+
+class Trailer:
+    """The lines after the stones of a psq (or rec) file: the result code, engine names,
+    Gomocup judge lines; stone lines after them, or damaged ones, are problems."""
+
+    def __init__(
+        self, lines: list[str], start: int, options: ReadOptions, meta: dict[str, str]
+    ) -> None:
+        self.lines = lines
+        self.start = start  # the line that stopped the stones
+        self.options = options
+        self.meta = meta
+        self.names: list[str] = []
+        self.notes: list[str] = []
+        self.problems: list[ParseProblem] = []
+        self._late = 0  # stone lines after the stones stopped
+
+    def read(self, names: bool) -> None:
+        """Read the trailer into ``meta``; other lines are engine names when ``names`` (the
+        first black's, the second white's), else notes."""
+        seen = 0
+        for j in range(self.start, len(self.lines)):
+            text = self.lines[j].strip()
+            if not text:
+                continue
+            seen += 1
+            if seen > _MAX_TRAILER:
+                self.notes.append(f"trailer longer than {_MAX_TRAILER} lines; the rest is ignored")
+                break
+            if len(text) > self.options.max_string:
+                self.notes.append(
+                    f"line {j + 1}: longer than {self.options.max_string} characters, cut"
+                )
+                text = text[: self.options.max_string]
+            self._line(j, text, names)
+        if self.names:
+            self.meta["black"] = self.names[0]
+        if len(self.names) > 1:
+            self.meta["white"] = self.names[1]
+        code = self.meta.get("result_code")
+        if code is not None and code not in _CODES:
+            self.notes.append(
+                f"result code {code}: not one Piskvork ends a game with (0 a normal end, 15 a "
+                "time-out, -2 an engine's error, -1 saved by hand); no result is declared"
+            )
+
+    def _line(self, j: int, text: str, names: bool) -> None:
+        if _CODE.fullmatch(text):
+            if "result_code" not in self.meta:
+                self.meta["result_code"] = text
+            else:
+                self.notes.append(f"another result code {text} at line {j + 1}")
+        elif STONE.fullmatch(text):
+            # the moves stopped at a line that is none (a typo, a stray word): what follows
+            # is not read, and that is a finding, not a note
+            self._late += 1
+            if self._late == 1:
+                stop = self.lines[self.start].strip()[:40]
+                self.problems.append(
+                    ParseProblem(
+                        f"line {self.start + 1}: {stop!r} is no move, and the moves stop there: "
+                        f"the stone at line {j + 1} ({text!r}) and any after it are not read",
+                        line=self.start + 1,
+                    )
+                )
+        elif _BROKEN_STONE.fullmatch(text) and any(c.isdigit() for c in text):
+            # no engine writes a name of digits and commas: taken for one, the cut stone would
+            # vanish and the record pass as clean
+            self.problems.append(
+                ParseProblem(
+                    f"line {j + 1}: {clip(text)!r} is no stone line (x,y or x,y,time): cut "
+                    "short or damaged, it is not read",
+                    line=j + 1,
+                )
+            )
+        elif (judge := _JUDGE.fullmatch(text)) is not None:
+            self.meta["judge_result"] = judge.group(1)
+            self.meta["tournament"] = judge.group(2).strip()
+        elif names:
+            self.names.append(text)
+            if len(self.names) > 2:
+                self.notes.append(f"unrecognised trailer line {j + 1}: {text!r}")
+        else:
+            self.notes.append(f"unrecognised trailer line {j + 1}: {text!r}")
 
 
 # --------------------------------------------------------------------------------------------
 # Writer
 
 
-def _psq_time(token: str | None) -> str:
+def move_time(token: str | None) -> str:
+    """The time of a stone read from a psq or rec line (its token), else ``"0"``."""
     if token is not None:
-        m = _MOVE.fullmatch(token)
+        m = STONE.fullmatch(token)
         if m is not None and m.group(3) is not None:
             return m.group(3)
     return "0"
 
 
-def psq_text(record: Record) -> str:
-    """The psq text of one record (``\\n`` line ends)."""
-    width = record.width if record.width is not None else 15
-    height = record.height if record.height is not None else 15
-    if record.width is None or record.height is None:
-        # no stated size: the smallest of 15x15 and 20x20 (Gomocup boards) that holds the stones
-        pts = [m.point for m in record.moves if m.point is not None] + [p for p, _ in record.setup]
-        if any(p.x >= 15 or p.y >= 15 for p in pts):
-            width = width if record.width is not None else 20
-            height = height if record.height is not None else 20
-    meta = record.metadata
-    levels = meta.get("psq_levels", "11:11")
-    first = meta.get("psq_first", "0")
-    out = [f"Piskvorky {width}x{height}, {levels}, {first}"]
+def record_stones(record: Record, fmt: str = FORMAT) -> list[tuple[Point, str]]:
+    """The stones of ``record`` in the order psq and rec write them, with their times: setup
+    stones alternating from black first (time 0), then the moves.  ``ValueError`` for what
+    such a file cannot hold (opening decisions, passes, colours out of turn)."""
     if record.opening_events:
         decisions = ", ".join(f"{e.kind} after move {e.after}" for e in record.opening_events)
-        raise ValueError(f"psq cannot store opening decisions ({decisions})")
+        raise ValueError(f"{fmt} cannot store opening decisions ({decisions})")
     stones: list[tuple[Point, str]] = []
     expected: Color = BLACK
     for p, color in record.setup:
         if color is not expected:
-            raise ValueError("psq cannot store setup stones that do not alternate from black")
+            raise ValueError(f"{fmt} cannot store setup stones that do not alternate from black")
         stones.append((p, "0"))
         expected = color.other
     if record.setup and record.moves and record.moves[0].color not in (None, expected):
-        raise ValueError("psq cannot store setup stones followed by a move of the same colour")
+        raise ValueError(f"{fmt} cannot store setup stones followed by a move of the same colour")
     for n, mv in enumerate(record.moves, start=1):
         if mv.point is None:
-            raise ValueError(f"psq cannot store a pass (move {n})")
+            raise ValueError(f"{fmt} cannot store a pass (move {n})")
         if mv.color is not None and mv.color is not expected:
-            raise ValueError(f"psq cannot store move {n}: colours must alternate from black")
-        stones.append((mv.point, _psq_time(mv.token)))
+            raise ValueError(f"{fmt} cannot store move {n}: colours must alternate from black")
+        stones.append((mv.point, move_time(mv.token)))
         expected = expected.other
+    return stones
+
+
+def one_line_each(lines: list[str], fmt: str = FORMAT) -> None:
+    """``ValueError`` when a trailer value holds a line break: each is one line (a name of two
+    was read back as two names, and the next one lost)."""
+    for line in lines:
+        if "\n" in line or "\r" in line:
+            raise ValueError(f"{fmt} cannot store metadata of several lines ({clip(line)!r})")
+
+
+def _board(record: Record) -> tuple[int, int]:
+    """The record's board, or the smallest of 15x15 and 20x20 (Gomocup's) that holds its
+    stones when it states none."""
+    width = record.width if record.width is not None else 15
+    height = record.height if record.height is not None else 15
+    if record.width is None or record.height is None:
+        pts = [m.point for m in record.moves if m.point is not None] + [p for p, _ in record.setup]
+        if any(p.x >= 15 or p.y >= 15 for p in pts):
+            width = width if record.width is not None else 20
+            height = height if record.height is not None else 20
+    return width, height
+
+
+def psq_text(record: Record) -> str:
+    """The psq text of one record (``\\n`` line ends)."""
+    width, height = _board(record)
+    meta = record.metadata
+    levels = meta.get("psq_levels", "11:11")
+    first = meta.get("psq_first", "0")
+    out = [f"Piskvorky {width}x{height}, {levels}, {first}"]
+    stones = record_stones(record)
     for p, time in stones:
         y = height - p.y
         if p.x < 0 or p.y < 0 or y < 1:
             raise ValueError(f"point {tuple(p)} has no psq coordinates on {width}x{height}")
         out.append(f"{p.x + 1},{y},{time}")
-    trailer = [meta[key] for key in ("black", "white", "result_code") if key in meta]
+    trailer = [meta[key] for key in ("black", "white") if key in meta]
+    code = piskvork_code(record, len(stones))
+    if code is not None:
+        trailer.append(code)
     if "judge_result" in meta:
         trailer.append(f"{meta['judge_result']},{meta.get('tournament', '')}")
-    for line in trailer:
-        if "\n" in line or "\r" in line:
-            # (each is one line: a name of two was read back as two names, the next lost)
-            raise ValueError(f"psq cannot store metadata of several lines ({clip(line)!r})")
+    one_line_each(trailer)
     return "\n".join(out + trailer) + "\n"
 
 
@@ -355,13 +546,19 @@ def write(records: Iterable[Record], out: TextIO) -> None:
 
     Raises ``ValueError`` when there is no record or more than one, before writing anything.
     """
+    write_one(single(records, FORMAT), out)
+
+
+def single(records: Iterable[Record], fmt: str) -> Record:
+    """The one record of ``records``; ``ValueError`` when there is none or more than one (a
+    file of ``fmt`` holds one game)."""
     it = iter(records)
     first = next(it, None)
     if first is None:
-        raise ValueError("no record to write: a psq file holds exactly one game")
+        raise ValueError(f"no record to write: a {fmt} file holds exactly one game")
     if next(it, None) is not None:
-        raise ValueError("a psq file holds one game: write one file per record")
-    write_one(first, out)
+        raise ValueError(f"a {fmt} file holds one game: write one file per record")
+    return first
 
 
 # --------------------------------------------------------------------------------------------
@@ -415,7 +612,7 @@ def read_openings(
     if data is None:
         yield too_long(path, OPENING_FORMAT, opts)
         return
-    yield from _opening_records(_lines(data, opts.encoding), path, width, height, opts, [])
+    yield from _opening_records(lines_of(data, opts.encoding), path, width, height, opts, [])
 
 
 #: The offsets of each distinct line of a file (``None``: not an opening line).
@@ -532,7 +729,7 @@ def read_openings_auto(stream: BinaryIO, path: str, options: ReadOptions) -> Ite
     if data is None:
         yield too_long(path, OPENING_FORMAT, options)
         return
-    lines = _lines(data, options.encoding)
+    lines = lines_of(data, options.encoding)
     size = options.board_size
     notes: list[str] = []
     parsed = _parse_lines(lines)  # once: also used for the records
