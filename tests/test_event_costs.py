@@ -25,7 +25,14 @@ from renju_cli.coords import Point, parse_point
 from renju_cli.formats import ReadOptions, read_stream
 from renju_cli.formats import playok as playok_format
 from renju_cli.formats.notation import parse_record
+from renju_cli.opening import check as opening_check
 from renju_cli.opening import check_opening
+from renju_cli.opening import events as opening_events
+from renju_cli.opening import findings as opening_findings
+from renju_cli.opening import offers as opening_offers
+from renju_cli.opening import state as opening_state
+from renju_cli.opening import walk as opening_walk
+from renju_cli.opening.symmetry import symmetric_pairs
 from renju_cli.record import Move, OpeningEvent, Record, SourceLocation
 from renju_cli.referee import _new_report, _Replay, replay, replay_uncached
 from renju_cli.report import MAX_FINDINGS, Finding
@@ -126,8 +133,8 @@ def test_the_events_of_a_line_are_bounded_like_its_moves() -> None:
 def test_the_lines_of_a_tree_index_its_events_once(monkeypatch: pytest.MonkeyPatch) -> None:
     records = read(sw_siblings(300, 40), "sgf")
     assert len(records) == 40
-    built = counted(monkeypatch, opening._Events, "__init__")
-    worded = counted(monkeypatch, opening, "_leftover_finding")
+    built = counted(monkeypatch, opening_events.EventIndex, "__init__")
+    worded = counted(monkeypatch, opening_check, "_leftover_finding")
     reports = reports_of(records)
     assert built["__init__"] == 1  # one index for 40 lines
     # each line (two moves: RIF's swap after move 3 is not reached) lists at most
@@ -143,8 +150,8 @@ def test_the_offers_of_a_tree_are_checked_once(monkeypatch: pytest.MonkeyPatch) 
     leaves = b"".join(b"(;B[%s])\n" % bytes([97 + i % 15, 97]) for i in range(40))
     records = read(head + leaves + b")", "sgf")
     assert len(records) == 40
-    checked = counted(monkeypatch, opening, "_check_offers")
-    worded = counted(monkeypatch, opening, "_offer_problem")
+    checked = counted(monkeypatch, opening_offers, "_check_offers")
+    worded = counted(monkeypatch, opening_offers, "_offer_problem")
     reports = reports_of(records)
     assert checked["_check_offers"] == 1
     assert worded["_offer_problem"] <= 40 * MAX_FINDINGS
@@ -155,9 +162,10 @@ def test_the_offers_of_a_tree_are_checked_once(monkeypatch: pytest.MonkeyPatch) 
 # -- findings past the report's cap ---------------------------------------------------------------
 def test_findings_past_the_cap_are_counted_never_worded(monkeypatch: pytest.MonkeyPatch) -> None:
     record = parse_record("h8 h9 i10 i7 {" + "a1 " * 3000 + "}")
-    worded = counted(monkeypatch, opening, "_finding")
+    modules = (opening_state, opening_offers, opening_walk, opening_check)
+    worded = [counted(monkeypatch, m, "make_finding") for m in modules]  # (each module's name)
     report = replay_uncached(record, RIF)
-    assert worded["_finding"] <= MAX_FINDINGS + 5
+    assert sum(w["make_finding"] for w in worded) <= MAX_FINDINGS + 5
     assert listed_and_counted(report.findings, "offer-invalid") == 2999
     assert len(report.findings) == MAX_FINDINGS + 1
 
@@ -168,7 +176,7 @@ def test_the_findings_kept_are_the_first_the_report_lists(monkeypatch: pytest.Mo
     text = "h8 h9 i10 i7 {" + "j10 " * 150 + "} j10 k7 " + "swap " * 30 + "black " * 40
     record = parse_record(text)
     bounded = check_opening(record, RIF)
-    monkeypatch.setattr(opening, "MAX_FINDINGS", 10**6)
+    monkeypatch.setattr(opening_findings, "MAX_FINDINGS", 10**6)
     whole = check_opening(record, RIF)
     assert len(whole.findings) > MAX_FINDINGS and whole.dropped is None
 
@@ -231,12 +239,7 @@ def test_symmetric_offers_are_found_as_defined(seed: int) -> None:
     if seed % 2:
         stones = {Point(7, 7): BLACK, Point(8, 8): WHITE}
     offers = list(dict.fromkeys(rnd.choice(pick) for _ in range(30)))
-    step = opening.Step("offer", "5")
-    record = Record([], SourceLocation("x"))
-    ctx = opening._Context(
-        record, RIF, opening.Protocol("p", ()), (), 15, 15, None, opening._Events([])
-    )
-    assert list(opening._symmetric_pairs(ctx, step, stones, offers)) == brute_symmetric_pairs(
+    assert list(symmetric_pairs(stones, 15, 15, "pattern", offers)) == brute_symmetric_pairs(
         stones, offers
     )
 

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from helpers import run_cli as renju
 
-from renju_cli import opening
 from renju_cli.coords import Point
 from renju_cli.formats import (
     ReadOptions,
@@ -26,7 +25,8 @@ from renju_cli.formats import (
     read_stream,
 )
 from renju_cli.formats.notation import parse_record
-from renju_cli.opening import OpeningCheck, check_opening
+from renju_cli.opening import OpeningCheck, check_opening, sharing
+from renju_cli.opening.check import check_record
 from renju_cli.record import Color, OpeningEvent, Record
 from renju_cli.ruleset import Ruleset, load
 
@@ -190,13 +190,13 @@ OPENINGS = [
 @pytest.mark.parametrize("rules", ["renju-rif", "swap2", "yamaguchi", "taraguchi-10", "soosyrv-8"])
 def test_a_remembered_check_is_the_check_made_anew(rules: str) -> None:
     ruleset = load(rules)
-    opening._CHECKED.clear()
+    sharing._CHECKED.clear()
     for text in OPENINGS:
         # the same stones on other lines of a file: the second check is the remembered one,
         # with findings on the lines of its own moves
         first = parse_record(text, line=3)
         again = parse_record(text, line=70)
-        fresh = opening._check_opening(again, ruleset)
+        fresh = check_record(again, ruleset)
         for _ in range(3):
             check_opening(first, ruleset)
         remembered = check_opening(again, ruleset)
@@ -239,13 +239,13 @@ def test_a_remembered_check_of_a_record_with_events_is_the_check_made_anew(rules
     # check made anew there; so is the check of a record that differs only past what the walk
     # reads, and never the check of a record with other events.
     ruleset = load(rules)
-    opening._CHECKED.clear()
+    sharing._CHECKED.clear()
     for text in WITH_EVENTS:
         for tail in ("", " a14 b14 c14 d14 e14 f14 g14 h14 i14 j14 k14 l14 m14"):
             first = parse_record(text, line=3)
             again = parse_record(text + tail, line=70)
             assert first.opening_events
-            fresh = opening._check_opening(again, ruleset)
+            fresh = check_record(again, ruleset)
             for _ in range(2):
                 check_opening(first, ruleset)
             remembered = check_opening(again, ruleset)
@@ -257,7 +257,7 @@ def test_a_remembered_check_of_a_record_with_events_is_the_check_made_anew(rules
             assert remembered.dropped == fresh.dropped
     # other events, the same stones: other keys; a rejection or a moved stone: none (the
     # course holds the event itself)
-    keys = [opening._memo_key(parse_record(t), load("renju-rif")) for t in WITH_EVENTS]
+    keys = [sharing.memo_key(parse_record(t), load("renju-rif")) for t in WITH_EVENTS]
     assert [k is None for k in keys] == ["reject" in t or "-" in t for t in WITH_EVENTS]
     # (the last two differ only in stones past the reach, the events alike: one check)
     assert keys[-1] == keys[-2]
@@ -268,13 +268,13 @@ def test_records_with_many_events_or_setup_are_not_remembered() -> None:
     rif = load("renju-rif")
     with_events = parse_record("h8 h9 i10 " + "swap " * 9 + "i11")
     assert len(with_events.opening_events) == 9
-    assert opening._memo_key(with_events, rif) is None
+    assert sharing.memo_key(with_events, rif) is None
     big_offer = parse_record("h8 h9 i10 i11 {a1 a2 a3 a4 a5 a6 a7 a8 a9}")
-    assert opening._memo_key(big_offer, rif) is None
-    assert opening._memo_key(parse_record("h8 h9 i10"), load("renju")) is None  # no protocol
+    assert sharing.memo_key(big_offer, rif) is None
+    assert sharing.memo_key(parse_record("h8 h9 i10"), load("renju")) is None  # no protocol
     with_setup = parse_record("h8 h9 i10")
     with_setup.setup = [(Point(0, 0), Color.BLACK)]
-    assert opening._memo_key(with_setup, rif) is None
+    assert sharing.memo_key(with_setup, rif) is None
 
 
 def test_a_declared_opening_id_is_part_of_the_key() -> None:
@@ -290,21 +290,21 @@ def test_a_declared_opening_id_is_part_of_the_key() -> None:
     for declared in (None, "D4", "I4", "I1"):
         record = parse_record("h8 i9 j10 k11")
         record.opening_id = declared
-        keys[declared] = opening._memo_key(record, rif)
+        keys[declared] = sharing.memo_key(record, rif)
     assert None not in keys.values()
     assert len(set(keys.values())) == 4
     for same in ("", "  ", " D4 "):  # (an id is read stripped, and a blank id is none)
         record = parse_record("h8 i9 j10 k11")
         record.opening_id = same
-        assert opening._memo_key(record, rif) == keys[same.strip() or None]
-    opening._CHECKED.clear()
+        assert sharing.memo_key(record, rif) == keys[same.strip() or None]
+    sharing._CHECKED.clear()
     codes = {}
     for declared in ("D4", "I1", "Z9", "D4", "I1"):
         first = parse_record("h8 i9 j10 k11", line=2)
         first.opening_id = declared
         again = parse_record("h8 i9 j10 k11", line=9)
         again.opening_id = declared
-        fresh = opening._check_opening(again, rif)
+        fresh = check_record(again, rif)
         check_opening(first, rif)
         remembered = check_opening(again, rif)
         assert [f.to_json() for f in remembered.findings] == [f.to_json() for f in fresh.findings]
@@ -320,13 +320,13 @@ def test_the_check_of_stones_seen_once_is_kept_apart_from_the_one_handed_out() -
     # again), in containers of their own: what a caller does with the check it was given
     # does not reach the kept one, nor the next record's
     rif = load("renju-rif")
-    opening._CHECKED.clear()
+    sharing._CHECKED.clear()
     record = parse_record("h8 h9 i10 j11")
-    key = opening._memo_key(record, rif)
+    key = sharing.memo_key(record, rif)
     assert key is not None
     first = check_opening(record, rif)
     assert first.findings and first.opening is not None
-    kept = opening._CHECKED[key][1]
+    kept = sharing._CHECKED[key][1]
     assert kept.findings == first.findings and kept.findings is not first.findings
     assert kept.opening == first.opening and kept.opening is not first.opening
     first.findings.clear()
@@ -340,15 +340,15 @@ def test_the_check_of_stones_seen_once_is_kept_apart_from_the_one_handed_out() -
 
 def test_stones_seen_twice_are_walked_once(monkeypatch: pytest.MonkeyPatch) -> None:
     rif = load("renju-rif")
-    opening._CHECKED.clear()
+    sharing._CHECKED.clear()
     walked: list[int] = []
-    walk = opening._check_opening
+    walk = check_record
 
     def counted(record: Record, ruleset: Ruleset, read: list[int] | None = None) -> OpeningCheck:
         walked.append(len(record.moves))
         return walk(record, ruleset, read)
 
-    monkeypatch.setattr(opening, "_check_opening", counted)
+    monkeypatch.setattr(sharing, "check_record", counted)
     for line in (1, 2, 3):
         check_opening(parse_record("h8 h9 i10 j11", line=line), rif)
     assert walked == [4]

@@ -269,6 +269,7 @@ def test_offers_are_judged_within_a_bound_of_their_own() -> None:
     from renju_cli import opening
     from renju_cli.formats.notation import parse_record
     from renju_cli.judge import THREE_UNIT, THREES
+    from renju_cli.opening.check import check_record
     from renju_cli.ruleset import from_text
 
     columns = [(x, y) for x in range(26) if x % 7 in (0, 1) for y in range(26)]
@@ -292,7 +293,7 @@ def test_offers_are_judged_within_a_bound_of_their_own() -> None:
     record = parse_record(f"l3 l4 s3 s4 {{{names(columns)}}} {{{names(doubled)}}}")
     judge = ruleset.judge()
     before = judge.judgements
-    check = opening._check_opening(record, ruleset)
+    check = check_record(record, ruleset)
     assert check.opening is not None
     spent = judge.judgements - before
     assert 0 < spent <= 2 * opening.OFFER_JUDGEMENTS

@@ -21,7 +21,10 @@ import yaml
 
 from renju_cli import opening
 from renju_cli.formats import read_stream
-from renju_cli.opening import check_opening
+from renju_cli.opening import check_opening, sharing
+from renju_cli.opening import events as opening_events
+from renju_cli.opening import walk as opening_walk
+from renju_cli.opening.check import check_record
 from renju_cli.record import Record
 from renju_cli.ruleset import load
 
@@ -45,14 +48,14 @@ def sgf_comb(lines: int, stones: int = 40) -> bytes:
 def checks_made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the checks made anew from now on (in the list returned), none remembered yet."""
     made = [0]
-    real = opening._check_opening
+    real = check_record
 
     def counted(*args: Any) -> opening.OpeningCheck:
         made[0] += 1
         return real(*args)
 
-    monkeypatch.setattr(opening, "_check_opening", counted)
-    opening._LAST_LINE.kept = None
+    monkeypatch.setattr(sharing, "check_record", counted)
+    sharing._LAST_LINE.kept = None
     return made
 
 
@@ -66,7 +69,7 @@ def test_the_lines_of_a_tree_share_the_check_of_the_line_before(
     records = read(sgf_comb(30, stones=100))
     assert len(records) == 30 and all(r.rule == "super-sakata" for r in records)
     ruleset = load("super-sakata")
-    fresh = [opening._check_opening(r, ruleset) for r in records]
+    fresh = [check_record(r, ruleset) for r in records]
     made = checks_made(monkeypatch)
     checks = [check_opening(r, ruleset) for r in records]
     assert made == [1]  # the lines differ only past what the walk read
@@ -91,15 +94,13 @@ def test_a_line_that_differs_in_what_the_walk_read_is_checked_anew(
     checks = [check_opening(r, ruleset) for r in records]
     assert made == [4]
     monkeypatch.undo()
-    assert [c.opening for c in checks] == [
-        opening._check_opening(r, ruleset).opening for r in records
-    ]
+    assert [c.opening for c in checks] == [check_record(r, ruleset).opening for r in records]
 
 
 def test_a_repeated_branch_is_followed_a_bounded_number_of_rounds() -> None:
     # 200 stones after the first five and a swap at no place: every round could go on
     [record] = read(sgf_comb(0, stones=205))[:1]
-    check = opening._check_opening(record, load("super-sakata"))
+    check = check_record(record, load("super-sakata"))
     assert check.opening is not None
     assert len(check.opening.get("branch", [])) <= opening.MAX_ROUNDS
 
@@ -130,19 +131,19 @@ def test_a_hostile_ruleset_applies_a_bounded_number_of_steps(
     )
     ruleset = load(str(path))
     applied = 0
-    real = opening._decision
+    real = opening_walk._decision
 
     def decision(*args: Any) -> Any:
         nonlocal applied
         applied += 1
         return real(*args)
 
-    monkeypatch.setitem(opening._STEPS, "swap", decision)
-    monkeypatch.setattr(opening, "MAX_STEPS", 1000)
+    monkeypatch.setitem(opening_walk.STEPS, "swap", decision)
+    monkeypatch.setattr(opening_walk, "MAX_STEPS", 1000)
     record = read(b"h8 h9 i10\n")[0]
     check = check_opening(record, ruleset)
     # the budget, and the steps of the paths it lets finish
-    assert opening.MAX_STEPS < applied <= opening.MAX_STEPS + 2 * 170
+    assert opening_walk.MAX_STEPS < applied <= opening_walk.MAX_STEPS + 2 * 170
     # and the check says that its branches were not all tried
     (said,) = [f for f in check.findings if "branches were tried as far as" in f.message]
     assert said.code == "unchecked" and said.severity == "warning"
@@ -170,7 +171,7 @@ def test_threads_checking_lines_of_two_trees_get_their_own_checks() -> None:
     one = [(7, 7), (7, 8), (8, 8), (9, 9), (10, 10)]
     other = [(7, 7), (2, 2), (12, 12), (9, 9), (10, 10)]
     want = {
-        tuple(s): [f.code for f in opening._check_opening(_line(s, "1"), rules).findings]
+        tuple(s): [f.code for f in check_record(_line(s, "1"), rules).findings]
         for s in (one, other)
     }
     assert want[tuple(one)] != want[tuple(other)]
@@ -199,10 +200,10 @@ def test_a_shorter_line_has_no_line_for_a_finding_past_its_end() -> None:
         b"\n;B[nn]\n;W[ee]\n;B[dd]\n;W[cc])(\n;W[aa]))"
     )
     rules = load("swap2")
-    opening._LAST_LINE.kept = None
+    sharing._LAST_LINE.kept = None
     for record in read(tree):
         got = check_opening(record, rules)
-        fresh = opening._check_opening(record, rules)
+        fresh = check_record(record, rules)
         assert [f.to_json() for f in got.findings] == [f.to_json() for f in fresh.findings]
 
 
@@ -216,17 +217,17 @@ def test_lines_of_a_tree_with_setup_stones_share_its_check_as_far_as_it_goes() -
         b"(;GM[4]SZ[15]AB[hh]AW[hi]SW[2]\n;B[jj](\n;W[kk]\n;B[cc])(\n;W[aa]))"
     )
     rules = load("renju-rif")
-    opening._LAST_LINE.kept = None
+    sharing._LAST_LINE.kept = None
     records = read(tree)
     assert len(records) >= 7
     for record in records:
         got = check_opening(record, rules)
-        fresh = opening._check_opening(record, rules)
+        fresh = check_record(record, rules)
         assert (got.opening, got.course) == (fresh.opening, fresh.course)
         assert [f.to_json() for f in got.findings] == [f.to_json() for f in fresh.findings]
         assert f"starts from {len(record.setup)} setup stone(s)" in got.findings[0].message
     # the second line of the first tree took the first line's check as it is
-    opening._LAST_LINE.kept = None
+    sharing._LAST_LINE.kept = None
     first, second = check_opening(records[0], rules), check_opening(records[1], rules)
     assert second.findings[0] is first.findings[0]
 
@@ -266,7 +267,7 @@ def test_empty_steps_of_two_rulesets_are_not_mistaken_for_each_other(tmp_path: P
             ruleset = load(str(path))
             check = check_opening(record, ruleset)
             assert [f.to_json() for f in check.findings] == [
-                f.to_json() for f in opening._check_opening(record, ruleset).findings
+                f.to_json() for f in check_record(record, ruleset).findings
             ]
 
 
@@ -278,15 +279,15 @@ def test_records_of_the_same_events_on_other_lines_share_their_index(
     # each record's findings are its own; a rejection's finding names its line, so records
     # that reject are indexed each
     made = [0]
-    real = opening._Events.__init__
+    real = opening_events.EventIndex.__init__
 
-    def counted(self: opening._Events, events: list[Any]) -> None:
+    def counted(self: opening_events.EventIndex, events: list[Any]) -> None:
         made[0] += 1
         real(self, events)
 
-    monkeypatch.setattr(opening._Events, "__init__", counted)
-    opening._LAST_EVENTS = None
-    opening._SAID.clear()
+    monkeypatch.setattr(opening_events.EventIndex, "__init__", counted)
+    opening_events._LAST_EVENTS = None
+    opening_events._SAID.clear()
     games = b"".join(b"(;RU[renju-rif]SW[1];B[h%c];W[ii];B[jj])\n" % (97 + k) for k in range(6))
     records = read(games)
     rules = load("renju-rif")
@@ -299,7 +300,7 @@ def test_records_of_the_same_events_on_other_lines_share_their_index(
         ]
     # leaves that say their own swap, in turn (SW[1] SW[2] SW[1] ...): one index each
     made[0] = 0
-    opening._SAID.clear()
+    opening_events._SAID.clear()
     tree = b"(;RU[cctsai];B[hh];W[hi];B[ij]" + b"".join(
         b"(;W[a%c]SW[%d];B[b%c])" % (97 + k, 1 + k % 2, 97 + k) for k in range(8)
     )
@@ -326,6 +327,6 @@ def test_indexes_of_big_offers_are_not_kept_by_what_they_say() -> None:
     small = [OpeningEvent("offers", 4, None, [Point(1, 1), Point(2, 2)], 1)]
     big = [OpeningEvent("offers", 4, None, [Point(x, y) for x in range(15) for y in range(15)], 1)]
     assert opening.small_events(small) and not opening.small_events(big)
-    opening._SAID.clear()
-    index = opening._Events.of(big)
-    assert not opening._SAID and opening._Events.of(list(big)) is index
+    opening_events._SAID.clear()
+    index = opening_events.EventIndex.of(big)
+    assert not opening_events._SAID and opening_events.EventIndex.of(list(big)) is index

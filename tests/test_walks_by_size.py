@@ -22,7 +22,7 @@ from helpers import run_cli
 from renju_cli import opening
 from renju_cli.formats import ReadOptions, bound_walks
 from renju_cli.formats.notation import parse_record
-from renju_cli.opening import check_opening, walk_key
+from renju_cli.opening import check_opening, sharing, walk_key
 from renju_cli.record import Record
 from renju_cli.ruleset import load
 
@@ -179,15 +179,15 @@ def test_the_same_with_any_number_of_jobs_and_whatever_was_judged_before(
 
 def test_a_check_past_the_bound_is_never_remembered() -> None:
     rif = load("renju-rif")
-    opening._CHECKED.clear()
+    sharing._CHECKED.clear()
     record = parse_record("h8 h9 i10 j11")
     record.protocol_not_followed = "past the bound"
     first = check_opening(record, rif)
     assert [f.code for f in first.findings] == ["unchecked"]
-    assert not opening._CHECKED
+    assert not sharing._CHECKED
     record.protocol_not_followed = None
     assert not any(NOT_FOLLOWED in f.message for f in check_opening(record, rif).findings)
-    assert opening._CHECKED
+    assert sharing._CHECKED
 
 
 def test_records_past_the_bound_that_begin_alike_are_checked_alike() -> None:
@@ -195,7 +195,7 @@ def test_records_past_the_bound_that_begin_alike_are_checked_alike() -> None:
     # three stones, its declared id, the reason, the board), and each record gets its own
     # copy: a declared id that the stones contradict, a record with another id, other stones
     rif = load("renju-rif")
-    opening._NOT_FOLLOWED.clear()
+    sharing._NOT_FOLLOWED.clear()
 
     def past(text: str, opening_id: str | None = None) -> opening.OpeningCheck:
         record = parse_record(text)
@@ -205,7 +205,7 @@ def test_records_past_the_bound_that_begin_alike_are_checked_alike() -> None:
 
     first = past("h8 h9 j10 a1", "D4")
     again = past("h8 h9 j10 b2 c3", "D4")
-    assert len(opening._NOT_FOLLOWED) == 1
+    assert len(sharing._NOT_FOLLOWED) == 1
     assert again.findings == first.findings and again.opening == first.opening
     assert again.opening is not first.opening  # (its own, to change)
     assert [f.code for f in first.findings] == ["unchecked", "opening-id-mismatch"]
@@ -213,7 +213,7 @@ def test_records_past_the_bound_that_begin_alike_are_checked_alike() -> None:
     other = past("h8 i9 j10")
     assert other.opening is not None and first.opening is not None
     assert other.opening["id"] != first.opening["id"]
-    assert len(opening._NOT_FOLLOWED) == 3
+    assert len(sharing._NOT_FOLLOWED) == 3
 
 
 # -- the run's bound on walk steps (``ReadOptions.walk_steps_allowance``) -------------------------
@@ -258,11 +258,11 @@ def test_a_check_past_the_walk_steps_is_never_remembered() -> None:
 
     ruleset = load("renju-rif")
     record = parse_record("h8 h9 j10 j11")
-    opening._CHECKED.clear()
+    sharing._CHECKED.clear()
     spent = Judgements(100)
     spent.walk_steps = WalkSteps(0)
     assert _not_followed_check(check_opening(record, ruleset, spent))
-    assert not opening._CHECKED
+    assert not sharing._CHECKED
     fresh = Judgements(100)
     fresh.walk_steps = WalkSteps(1000)
     assert not _not_followed_check(check_opening(record, ruleset, fresh))
@@ -284,7 +284,7 @@ def test_real_records_take_few_walk_steps() -> None:
     for name in ("renju-rif", "swap2", "taraguchi-n", "super-sakata", "yamaguchi", "soosyrv-n"):
         ruleset = load(name)
         for record in records:
-            opening._CHECKED.clear()
+            sharing._CHECKED.clear()
             before = opening.steps_taken()
             check_opening(record, ruleset)
             assert opening.steps_taken() - before <= 33, (name, record.source)
@@ -309,7 +309,7 @@ def test_a_report_past_the_walk_steps_is_never_remembered() -> None:
 
     ruleset = load("renju-rif")
     referee._MEMOS.clear()
-    opening._CHECKED.clear()
+    sharing._CHECKED.clear()
     bound = Judgements(100)
     bound.walk_steps = WalkSteps(0, per=100)
     copies = [parse_record("h8 h9 j10 j11") for _ in range(3)]
@@ -328,8 +328,8 @@ def test_a_long_declared_id_is_quoted_by_its_start_and_not_kept_in_keys() -> Non
     assert protocol is not None
     record = parse_record("h8 h9 j10")
     record.opening_id = "X" * 5000
-    assert opening._stones_key(record, rif, protocol) is None
+    assert sharing.stones_key(record, rif, protocol) is None
     (said,) = [f for f in check_opening(record, rif).findings if "declares" in f.message]
     assert said.message.startswith("the record declares opening '" + "X" * 40 + "'...,")
     record.opening_id = "D3"
-    assert opening._stones_key(record, rif, protocol) is not None
+    assert sharing.stones_key(record, rif, protocol) is not None

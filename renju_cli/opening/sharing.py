@@ -1,0 +1,383 @@
+"""``check_opening``: the check of a record's opening as the referee asks for it, shared between
+records that begin alike, and bounded by the run's walk steps and the file's walks.
+
+Records that begin with the same stones and record nothing else, or the same few opening events
+(swaps, offers, declared counts, colour choices), get the same check (the walk reads no move past
+the protocol's reach): it is made once and given to each with the lines of its own moves.
+Opening books, RenLib trees and databases repeat a few openings thousands of times, and a walk
+costs more than the rest of a short record.  A line of a variation tree shares the check of the
+line before it when both begin alike as far as that check read them.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from renju_cli.coords import Point
+from renju_cli.formats import AfterLast
+from renju_cli.judge import Judgements, WalkSteps
+from renju_cli.memo import remember
+from renju_cli.opening.canonical import name_of_first_three
+from renju_cli.opening.check import (
+    OpeningCheck,
+    board_center,
+    check_record,
+    course_of,
+    declared_id,
+    declared_id_findings,
+    placed_points,
+    steps_taken,
+)
+from renju_cli.opening.events import BOARD_EVENTS, DECLARED_KEPT, board_events
+from renju_cli.opening.rules import usable_protocol
+from renju_cli.opening.steps import Protocol
+from renju_cli.record import Color, OpeningEvent, Record, same_events
+from renju_cli.report import WARNING, Finding
+
+if TYPE_CHECKING:
+    from renju_cli.ruleset import Ruleset
+
+#: Records of at most this many opening events, each of at most this many points, have their
+#: checks remembered with their events (``_events_key``).
+_MEMO_EVENTS = 8
+_MEMO_EVENT_POINTS = 8
+
+
+def check_opening(
+    record: Record, ruleset: Ruleset, within: Judgements | None = None
+) -> OpeningCheck:
+    """Name the record's opening and check it against the ruleset's protocol.  Never raises.
+
+    ``within``: the run's bound, whose ``walk_steps`` the walks are charged to; past it, a
+    record that would be walked is not (``not_followed``), and its check is not remembered.
+    """
+    if record.protocol_not_followed is not None and ruleset.opening and not record.setup:
+        # past the file's bound on walks: never a remembered check either, which would depend
+        # on what this process judged before (``--jobs``)
+        protocol = usable_protocol(ruleset)
+        if protocol is not None:
+            return not_followed(record, ruleset, protocol, record.protocol_not_followed)
+    steps = within.walk_steps if within is not None else None
+    key = memo_key(record, ruleset)
+    if key is None:
+        if record.source.variation is None or not ruleset.opening:
+            return _walked(record, ruleset, steps)
+        return _tree_line(record, ruleset, steps)
+    hit = _CHECKED.get(key)
+    if hit is not None and hit[0] is ruleset:
+        return _for_record(hit[1], record)
+    if steps is not None and steps.left <= 0:
+        return _walked(record, ruleset, steps)  # (named only: never remembered)
+    check = _walked(record, ruleset, steps)
+    # kept in containers of its own, the findings shared (nothing changes a finding once
+    # made): records that all begin differently (a hostile batch of distinct games) must not
+    # pay for a copy each, nor for a second walk of stones seen twice
+    remember(
+        _CHECKED, key, (ruleset, _with_findings(check, list(check.findings))), _CHECKED_ENTRIES
+    )
+    return check
+
+
+def _tree_line(record: Record, ruleset: Ruleset, steps: WalkSteps | None) -> OpeningCheck:
+    """The check of a line of a variation tree: the line before's when it begins with the same
+    stones as far as that line's check read them, with the same events (the tree's root
+    events are the same objects in every line)."""
+    kept = _LAST_LINE.get(record, ruleset)
+    if kept is not None:
+        return _for_record(kept, record)
+    read = [-1]
+    check = _walked(record, ruleset, steps, read)
+    if read[0] >= 0:
+        _LAST_LINE.keep(record, ruleset, read[0], _for_record(check, record))
+    return check
+
+
+#: ``check_opening``'s checks by ``memo_key``, with the ruleset they were made under (its id
+#: is in the key; kept, so that a reused id is never mistaken).  Bounded: cleared when full;
+#: room for more than the distinct openings a megabyte may walk (``ReadOptions.max_walks``),
+#: so that a file's opening is walked once however far apart its records are (about 1.5 kB a
+#: check: 25 MB full).
+_CHECKED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck]] = {}
+_CHECKED_ENTRIES = 16384
+
+
+def _walked(
+    record: Record, ruleset: Ruleset, steps: WalkSteps | None, read: list[int] | None = None
+) -> OpeningCheck:
+    """``check_record``, its walk's steps charged to ``steps``; past them, a record whose
+    protocol would be walked is not (``read`` left as it was: nothing to remember)."""
+    if steps is None:
+        return check_record(record, ruleset, read)
+    if steps.left <= 0 and ruleset.opening and not record.setup:
+        protocol = usable_protocol(ruleset)
+        if protocol is not None:
+            steps.cuts += 1  # (never remembered: ``Allowance.cuts``)
+            return not_followed(
+                record,
+                ruleset,
+                protocol,
+                f"the records checked before it took the {steps.limit} steps of opening-"
+                f"protocol walks (each step applied in each option tried) that a run may "
+                f"take{steps.terms}",
+            )
+    before = steps_taken()
+    check = check_record(record, ruleset, read)
+    steps.left -= steps_taken() - before
+    return check
+
+
+def memo_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
+    """What a check of ``record`` under ``ruleset`` depends on, when that is only its first
+    stones and its declared opening id, and its opening events when it has a few
+    (``_events_key``): no setup, and a protocol that reaches a known number of moves (RenjuNet
+    declares the id of every game).  ``None`` otherwise (and for rulesets without a protocol,
+    whose check is cheaper than the key)."""
+    if record.setup or not ruleset.opening:
+        return None
+    protocol = usable_protocol(ruleset)
+    if protocol is None:
+        return None
+    if record.opening_events:
+        return _events_key(record, ruleset, protocol)
+    return stones_key(record, ruleset, protocol)
+
+
+def _events_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[Any, ...] | None:
+    """``stones_key`` of a record with a few opening events, and the events (their kind,
+    place, value and points: a finding takes its line from a move, never from an event, under
+    a protocol).  As without events, the walk reads no stone past the protocol's reach: an
+    event after it is only told as not explained, by its own words and move number.  Files of
+    swap and offer lines repeat a few openings thousands of times, and each was walked anew.
+    ``None`` for a line of a variation tree (``_LastLine`` shares its walks), for many events,
+    for a rejection or a moved stone, and for a protocol of no known reach."""
+    events = record.opening_events
+    if record.source.variation is not None or len(events) > _MEMO_EVENTS:
+        return None
+    signature = []
+    for e in events:
+        if len(e.points) > _MEMO_EVENT_POINTS or e.kind in BOARD_EVENTS:
+            return None  # (a board event's course holds the event itself, its line too)
+        signature.append((e.kind, e.after, e.value, *e.points))
+    stones = stones_key(record, ruleset, protocol)
+    return None if stones is None else (*stones, "events", tuple(signature))
+
+
+def stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[Any, ...] | None:
+    """What the check of a record without events depends on: the ruleset, the board, the
+    declared id and the stones as far as the protocol reaches (``None``: no known reach, or
+    a declared id too long to keep)."""
+    reach = protocol.reach
+    if reach is None:
+        return None
+    declared = declared_id(record)
+    if declared:  # (checked against stones 1-3)
+        if len(declared) > DECLARED_KEPT:
+            return None  # (no opening is named so: not kept, by the thousand, in keys)
+        reach = max(reach, 3)
+    moves = record.moves
+    return (
+        id(ruleset),
+        record.width,
+        record.height,
+        declared,
+        min(len(moves), reach),
+        *[m.point for m in moves[:reach]],
+    )
+
+
+def walk_key(record: Record, ruleset: Ruleset) -> Hashable | None:
+    """Which records share the walk of ``record``'s opening protocol, as a key for
+    ``formats.bound_walks``, which counts the walks a file makes; ``None`` when checking its
+    opening walks no protocol (none, a setup).  As ``check_opening`` shares walks:
+
+    - records of the same first stones (and declared id) and no events share one
+      anywhere in the file (the memo): their ``memo_key``;
+    - a line of a variation tree shares the walk of the line walked just before it when both
+      begin alike as far as the walk read, with the very same events (``_LastLine``):
+      ``AfterLast`` of what that compares, with the stones as far as the protocol and the
+      events reach (at least what a walk reads);
+    - any other record is walked on its own: a key of its own.
+    """
+    if not ruleset.opening or record.setup:
+        return None
+    protocol = usable_protocol(ruleset)
+    if protocol is None:
+        return None
+    events = record.opening_events
+    if not events:
+        key = stones_key(record, ruleset, protocol)  # (``memo_key``'s)
+        if key is not None:
+            return key
+    if record.source.variation is None:
+        return (object(),)  # no memo serves it
+    reach = protocol.reach
+    if reach is not None and events:
+        reach = max(reach, max(map(_AFTER, events)) + 2)
+    # (``map``, not generators: asked of every record a file reads)
+    stones = tuple(map(_POINT, record.moves[:reach]))
+    return AfterLast((id(ruleset), record.width, record.height, record.opening_id, stones), events)
+
+
+_AFTER = operator.attrgetter("after")
+_POINT = operator.attrgetter("point")
+
+
+def not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str) -> OpeningCheck:
+    """The check of a record whose protocol is not followed (``why``): its opening named, the
+    declared id compared, one finding saying so; the referee still applies its board events
+    and seat rules, which cost no walk.  (A plain list of findings, in the report's order:
+    those without a move, then those of the declared id's move 3; too few to cap.)"""
+    width = record.width or ruleset.width
+    height = record.height or record.width or ruleset.height
+    board = board_events(record.opening_events)
+    key: tuple[Any, ...] | None = None
+    hit = None
+    if not board and not record.setup and len(record.opening_id or "") <= DECLARED_KEPT:
+        # what the check depends on then: the first three stones, the declared id, the size
+        # (a hostile file's records past the bound on walks, by the ten thousand, begin alike)
+        first = tuple(m.point for m in record.moves[:3])
+        key = (id(ruleset), why, width, height, record.opening_id, first)
+        hit = _NOT_FOLLOWED.get(key)
+        if hit is not None and hit[0] is ruleset and hit[1] is not None:
+            return _with_findings(hit[1], list(hit[1].findings))
+    summary: dict[str, Any] = {"id": None, "name": None, "symmetry": None}
+    declared: list[Finding] = []
+    c = board_center(width, height, protocol)
+    if c is not None:
+        points = placed_points(record, width, height, 3, board)
+        ident = name_of_first_three(points, c)
+        if ident is not None:
+            summary.update(ident.to_json())
+        declared = declared_id_findings(record, ident, points)
+    summary.update(protocol=protocol.name, black=None, white=None)
+    said = _not_followed_finding(protocol.name, why)
+    course, seats = course_of(record, ruleset, None, board)
+    check = OpeningCheck(summary, [said, *seats, *declared], course)
+    if key is not None:
+        # kept from the second record that begins so on (records that all begin otherwise
+        # must not pay for a copy each); its findings name no line (the declared id's are of
+        # move 3 without one)
+        kept = None if hit is None else _with_findings(check, list(check.findings))
+        remember(_NOT_FOLLOWED, key, (ruleset, kept), _CHECKED_ENTRIES)
+    return check
+
+
+#: ``not_followed`` checks of records without board events or setup, by what they depend on,
+#: with the ruleset they were made under (its id is in the key; ``None``: seen once).  Cleared
+#: when full.
+_NOT_FOLLOWED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck | None]] = {}
+
+
+@functools.lru_cache(maxsize=64)
+def _not_followed_finding(protocol: str, why: str) -> Finding:
+    """The finding that says a record's protocol is not followed: the same words for every
+    record past the bound that cut it (a hostile file's records, by the ten thousand), shared
+    (nothing changes a finding once made)."""
+    return Finding(
+        "unchecked",
+        f"the {protocol} opening protocol is not followed for this record: {why}",
+        severity=WARNING,
+    )
+
+
+def _for_record(check: OpeningCheck, record: Record) -> OpeningCheck:
+    """A copy of a remembered ``check`` for ``record``: its findings with the lines of its own
+    moves (a finding of a move has its line; the key holds no opening event, whose line a
+    finding could have; a finding already on them is shared), the summary and counts its own
+    to change."""
+    moves = record.moves
+    findings = []
+    for f in check.findings:
+        line, offset = f.line, f.offset
+        if f.move is not None and line is not None:
+            # the line of the move, as ``make_finding`` gives it: none past the record's end
+            # (an event's finding may name a move a shorter line of the tree does not have)
+            if 0 < f.move <= len(moves):
+                line, offset = moves[f.move - 1].line, moves[f.move - 1].offset
+            else:
+                line, offset = None, None
+        if line == f.line and offset == f.offset:
+            findings.append(f)  # (nothing changes a finding once made: shared as it is)
+            continue
+        findings.append(f.at(line, offset))
+    return _with_findings(check, findings)
+
+
+def _with_findings(check: OpeningCheck, findings: list[Finding]) -> OpeningCheck:
+    """``check`` with ``findings``, in containers of its own (summary, counts): what a report
+    does with one copy never reaches another, nor the memo's."""
+    opening = (
+        {k: list(v) if isinstance(v, list) else v for k, v in check.opening.items()}
+        if check.opening is not None
+        else None
+    )
+    dropped = Counter(check.dropped) if check.dropped is not None else None
+    return OpeningCheck(opening, findings, check.course, dropped)
+
+
+@dataclass(frozen=True)
+class _Line:
+    """What the check of a line read: its ruleset, board, declared id, events (the objects),
+    setup stones and its first ``read`` stones (and the board events' moves)."""
+
+    rules: Ruleset
+    board: tuple[int | None, int | None, str | None]
+    events: list[OpeningEvent]
+    setup: list[tuple[Point, Color]]
+    read: int
+    length: int
+    points: list[Point | None]
+    check: OpeningCheck
+
+
+class _LastLine:
+    """The check of the last line of a variation tree, and what it read.
+
+    Kept as one object, written and read in one step: threads (a Dask worker's, a library
+    user's pool) check lines of other trees at once, and a check must never be handed out
+    with another line's stones."""
+
+    def __init__(self) -> None:
+        self.kept: _Line | None = None
+
+    def get(self, record: Record, ruleset: Ruleset) -> OpeningCheck | None:
+        """The kept check, if ``record`` begins as its line did as far as it read."""
+        kept = self.kept  # (once: another thread may keep another line meanwhile)
+        if kept is None:
+            return None
+        moves = record.moves
+        if (
+            ruleset is not kept.rules
+            or record.setup != kept.setup  # (a tree's lines share its root's list: in C)
+            or (record.width, record.height, record.opening_id) != kept.board
+            or not same_events(record.opening_events, kept.events)
+            or min(len(moves), kept.read) != kept.length
+        ):
+            return None
+        # (the moves past those read do not matter: the shorter list ends the loop)
+        for move, point in zip(moves, kept.points, strict=False):
+            if move.point != point:
+                return None
+        return kept.check
+
+    def keep(self, record: Record, ruleset: Ruleset, read: int, check: OpeningCheck) -> None:
+        """Keep ``check`` of ``record``, which read its first ``read`` moves."""
+        moves = record.moves
+        self.kept = _Line(
+            ruleset,
+            (record.width, record.height, record.opening_id),
+            list(record.opening_events),
+            list(record.setup),
+            read,
+            min(len(moves), read),
+            [m.point for m in moves[:read]],
+            check,
+        )
+
+
+_LAST_LINE = _LastLine()

@@ -1,0 +1,457 @@
+"""The walk: a record's opening against a protocol's steps, one step after another; at a
+branch, each option tried and the one that best explains the record kept.
+
+A branch is chosen by the record's evidence: the option that explains the most recorded events
+(a list of offers weighs more than a swap flag), then the one with the fewest errors, then the
+first listed.  RenjuNet swap flags (``after == -1``, ``value`` = opportunity number) are mapped
+to the protocol's swap and choice steps in order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from renju_cli.coords import Point
+from renju_cli.memo import remember
+from renju_cli.opening.canonical import canonical_fault
+from renju_cli.opening.offers import EVIDENCE_DATA, keep, offer
+from renju_cli.opening.state import (
+    Context,
+    Holders,
+    WalkState,
+    layout,
+    make_finding,
+    move_words,
+    next_move,
+    no_center,
+    where,
+)
+from renju_cli.opening.steps import COLORS, PER_PROTOCOL, SEATS, Step, inherit, number_list, other
+from renju_cli.record import OpeningEvent
+from renju_cli.report import WARNING, Finding
+
+#: A branch search never walks more paths than this, nor applies more steps in all (guards
+#: against hostile rulesets: 2,000 paths of 200 steps each took 1.5 s a record; real records
+#: take at most 13 paths and 20 steps; what a run may walk in all is bounded apart, by
+#: ``ReadOptions.walk_steps_allowance``).  Past either, each branch takes its first option
+#: only, with a warning.
+MAX_PATHS = 2000
+MAX_STEPS = 20000
+#: A repeated branch (Super Sakata) is followed this many rounds at most: 24 stones added in
+#: pairs is far past any game played (a hostile record with a swap recorded at no place made
+#: every line of a tree walk 100 rounds, three options each: 4 ms a line).
+MAX_ROUNDS = 12
+
+
+@dataclasses.dataclass
+class Budget:
+    """What a walk has spent: paths tried and steps applied, and whether options were left
+    untried past ``MAX_PATHS`` or ``MAX_STEPS``."""
+
+    paths: int = 0
+    steps: int = 0
+    cut: bool = False
+
+
+def walk(ctx: Context, steps: tuple[Step, ...], state: WalkState, budget: Budget) -> WalkState:
+    """Apply the steps in order; at a branch, try each option and keep the best explanation."""
+    budget.paths += 1
+    for i, step in enumerate(steps):
+        if state.ended:
+            return state
+        budget.steps += 1
+        if step.kind == "branch":
+            return _branch(ctx, step, steps[i + 1 :], state, budget)
+        state = STEPS[step.kind](ctx, step, state)
+    return state
+
+
+def _branch(
+    ctx: Context, step: Step, rest: tuple[Step, ...], state: WalkState, budget: Budget
+) -> WalkState:
+    best: WalkState | None = None
+    best_score: tuple[int, int, int, int, tuple[int, ...]] | None = None
+    options = step.options
+    last = len(options) - 1
+    branches, order = state.branches, state.order
+    # each option's steps as ``inherit`` gives them, looked up once per branch walked
+    afters = PER_PROTOCOL.get(
+        (step, "inherit"), lambda: tuple(inherit(o.steps, step.by) for o in options)
+    )
+    for j, option in enumerate(options):
+        if best is not None and (budget.paths > MAX_PATHS or budget.steps > MAX_STEPS):
+            budget.cut = True  # (the walk says so)
+            break
+        # the last option tried walks ``state`` itself: nothing reads it after the branch
+        # (a fork per option was most of a short walk's allocations)
+        tried = state.fork() if j < last else state
+        tried.branches = (*branches, option.name)
+        tried.order = (*order, j)
+        if option.repeat:
+            sub = _repeat(ctx, step, afters[j], rest, tried, budget)
+        else:
+            sub = walk(ctx, afters[j] + rest, tried, budget)
+        score = sub.score()
+        if best_score is None or score < best_score:  # (set with ``best``)
+            best, best_score = sub, score
+    assert best is not None  # a branch has two options or more
+    return best
+
+
+def _repeat(
+    ctx: Context,
+    step: Step,
+    after: tuple[Step, ...],
+    rest: tuple[Step, ...],
+    state: WalkState,
+    budget: Budget,
+) -> WalkState:
+    """An option that hands the same choice to the other seat, once it placed something, for
+    as long as a recorded decision is left to explain (its stones go anywhere)."""
+    again = PER_PROTOCOL.get((step, "again"), lambda: dataclasses.replace(step, by=other(step.by)))
+    start = state.n
+    sub = walk(ctx, after, state, budget)
+    if (
+        sub.n > start
+        and not sub.ended
+        and len(sub.branches) < MAX_ROUNDS
+        and ctx.events.decisions_ahead(sub.n, sub.consumed)
+    ):
+        return walk(ctx, (again, *rest), sub, budget)
+    return walk(ctx, rest, sub, budget)
+
+
+def _place(ctx: Context, step: Step, state: WalkState) -> WalkState:
+    state, number, point = next_move(ctx, step, state)
+    if state.ended or point is None:
+        return state
+    if step.region.kind != "anywhere":
+        if ctx.center is None:
+            return state.add(no_center(ctx, step, number))
+        if not step.region.contains(point, ctx.center):
+            state = state.add(
+                make_finding(
+                    ctx,
+                    "opening-region",
+                    _region_words(ctx, step, state, number, point),
+                    number,
+                    point,
+                )
+            )
+    if step.canonical and number - state.base >= 3:
+        state = _canonical(ctx, step, state)
+    return state
+
+
+def _region_words(ctx: Context, step: Step, state: WalkState, number: int, point: Point) -> str:
+    """The message of an ``opening-region`` finding, worded once per step, move, point and
+    restart: a batch of openings played off the centre words the same few hundred messages
+    again and again, and the wording cost a third of their walk."""
+    key = (id(step), number, point, state.base, ctx.ruleset.name)
+    hit = _REGION_WORDS.get(key)
+    if hit is not None and hit[0] is step:
+        return hit[1]
+    words = f"{move_words(state, number, point)} is not {step.region.words()} ({where(ctx, step)})"
+    # (the step kept: its id is never another's)
+    remember(_REGION_WORDS, key, (step, words), 1 << 16)
+    return words
+
+
+_REGION_WORDS: dict[tuple[int, int, Point, int, str], tuple[Step, str]] = {}
+
+
+def _canonical(ctx: Context, step: Step, state: WalkState) -> WalkState:
+    base = state.base
+    stones = ctx.points[base : base + 3]
+    if ctx.center is None or any(p is None for p in stones):
+        return state  # passes and impossible stones are findings of their own
+    if any(base < (move or 9) <= base + 3 for move in state.region_moves):
+        return state  # the region finding already says why
+    first = [p for p in stones if p is not None]
+    reach = 3 if step.canonical == 52 else 2
+    fault = canonical_fault(first, ctx.center, reach)
+    if fault is None:
+        return state
+    c = ctx.center.name
+    k = 2 * reach + 1
+    why = {
+        1: f"stone 1 is not at the centre {c}",
+        2: f"stone 2 is not next to the centre {c} (central 3x3)",
+        3: f"stone 3 is not in the central {k}x{k} around {c}",
+    }[fault]
+    point = first[fault - 1]
+    which = "a canonical opening" if step.canonical == 26 else "one of the 52 openings"
+    return state.add(
+        make_finding(
+            ctx,
+            "opening-not-canonical",
+            f"{move_words(state, base + fault, point)}: stones 1-3 "
+            f"({' '.join(p.name for p in first)}) are not {which}: {why} ({where(ctx, step)})",
+            base + fault,
+            point,
+        )
+    )
+
+
+def _decision(ctx: Context, step: Step, state: WalkState) -> WalkState:
+    """A ``swap`` or ``choose`` step: find the recorded decision, if any, and apply it."""
+    opportunity = state.opportunity + 1
+    state.opportunity = opportunity
+    index, consumed = ctx.events, state.consumed
+    # recorded after the moves walked, or a swap flag numbering this opportunity
+    found = index.earliest(
+        (index.decisions.get(state.n, ()), index.flags.get(str(opportunity), ())), consumed
+    )
+    if found is None:  # a swap recorded without its place (SGF SW on the root)
+        found = index.first(index.flags.get("", ()), consumed)
+    if found is None:  # not recorded: who holds which colour is unknown from here on
+        state.set_holders((None, None))
+        return state
+    event = ctx.record.opening_events[found]
+    seat = _seat(step.by, state)
+    holders = _decide(event, seat, state.holders)
+    if step.take is not None and not _takes(step.take, event, seat, holders):
+        # not the option the record took: leave the event for another one
+        state.set_holders((None, None))
+        return state
+    state.set_holders(holders)
+    state.use(found, 1)
+    return state
+
+
+def _takes(take: str, event: OpeningEvent, seat: str | None, holders: Holders) -> bool:
+    """Whether a recorded decision is the option that takes colour ``take``."""
+    if event.kind == "choose":
+        return event.value == take
+    # a swap flag: did the chooser end up with the colour of this option?
+    taken = holders[COLORS.index(take)]
+    return seat is None or taken is None or taken == seat
+
+
+def _seat(by: str | None, state: WalkState) -> str | None:
+    if by in SEATS:
+        return by
+    if by in COLORS:
+        return state.holders[COLORS.index(by)]
+    return None
+
+
+def _decide(event: OpeningEvent, seat: str | None, holders: Holders) -> Holders:
+    black, white = holders
+    if event.kind == "swap":
+        return (white, black)
+    if event.kind == "no-swap":
+        return holders
+    if seat is None or event.value not in COLORS:
+        return (None, None)
+    opponent = SEATS[1 - SEATS.index(seat)]
+    return (seat, opponent) if event.value == "black" else (opponent, seat)
+
+
+def _declare(ctx: Context, step: Step, state: WalkState) -> WalkState:
+    state.bounds = (step.low, step.high)
+    at = ctx.events.at
+    # recorded at no place, or next to the moves walked
+    places = sorted({-1, state.n - 1, state.n, state.n + 1})
+    i = ctx.events.earliest([at.get(("declare", a), ()) for a in places], state.consumed)
+    if i is None:
+        return state
+    e = ctx.record.opening_events[i]
+    state.use(i, EVIDENCE_DATA)
+    try:
+        n = int(str(e.value).strip())
+    except ValueError:
+        return state.add(
+            make_finding(
+                ctx,
+                "offer-count",
+                f"the declared number of offers {e.value!r} is not a number ({where(ctx, step)})",
+                state.n or None,
+            )
+        )
+    state.declared = n
+    if n < step.low or (step.high is not None and n > step.high):
+        state = state.add(
+            make_finding(
+                ctx,
+                "offer-count",
+                f"{n} offers declared with move {state.n}, outside the bounds ({where(ctx, step)})",
+                state.n or None,
+            )
+        )
+    return state
+
+
+def _find_event(ctx: Context, state: WalkState, kind: str) -> int | None:
+    """The first unexplained event of ``kind`` recorded after the moves walked so far."""
+    for i, e in ctx.events.board.get(state.n, ()):
+        if i not in state.consumed and e.kind == kind:
+            return i
+    return None
+
+
+def _misfit(ctx: Context, step: Step, state: WalkState, what: str) -> WalkState:
+    """A step that needs a recorded event the record does not have: the walk stops here.  In a
+    branch another option explains the record better; if none does, the report says so."""
+    state.misfit += 1
+    state.ended = True
+    when = f"after move {state.n}" if state.n else "before move 1"
+    return state.add(
+        Finding(
+            "unchecked",
+            f"the record shows no {what} {when}, where {where(ctx, step)}; the opening is "
+            "not checked from here",
+            severity=WARNING,
+            move=state.n or None,
+        )
+    )
+
+
+def _reject(ctx: Context, step: Step, state: WalkState) -> WalkState:
+    """The opening is rejected: every stone is taken off and the steps after this one number
+    their stones from 1 again; ``black`` (the rejecting seat by default) holds black."""
+    found = _find_event(ctx, state, "reject")
+    if found is None:  # the record did not reject here: this is not the path it took
+        return _misfit(ctx, step, state, "rejection (reject)")
+    state.use(found, EVIDENCE_DATA)
+    seat = _seat(step.black, state)
+    state.set_holders((seat, other(seat)) if seat in SEATS else (None, None))
+    state.base = state.n
+    state.pending, state.offers, state.kept = (), None, None
+    state.declared, state.bounds, state.relocated = None, None, frozenset()
+    return state
+
+
+def _relocate(ctx: Context, step: Step, state: WalkState) -> WalkState:
+    """A stone of the opening is moved to another point (Nokhrin).  The record writes it as
+    ``from-to`` after the last stone."""
+    found = _find_event(ctx, state, "relocate")
+    if found is None:
+        return _misfit(ctx, step, state, "moved stone (from-to)")
+    state.use(found, EVIDENCE_DATA)
+    event = ctx.record.opening_events[found]
+    source = event.points[0] if event.points else None
+    target = event.points[1] if len(event.points) > 1 else None
+    stones = layout(ctx, state, before=found)
+    number = stones[source][0] - state.base if source in stones else None
+    problem = _relocation_fault(ctx, step, state, stones, source, target, number)
+    if number is not None:
+        state.relocated = state.relocated | {number}
+    if problem is None:
+        return state
+    shown = f"{source.name}-{target.name}" if source and target else "the moved stone"
+    return state.add(
+        make_finding(
+            ctx,
+            "relocation-invalid",
+            f"{shown} after move {state.n} {problem} ({where(ctx, step)})",
+            state.n or None,
+            target,
+        )
+    )
+
+
+def _relocation_fault(
+    ctx: Context,
+    step: Step,
+    state: WalkState,
+    stones: dict[Point, tuple[int, int]],
+    source: Point | None,
+    target: Point | None,
+    number: int | None,
+) -> str | None:
+    """Why a stone cannot move from ``source`` (stone ``number``) to ``target``, if it cannot."""
+    if source is None or target is None:
+        return "does not name two points"
+    if number is None:
+        return f"moves no stone: {source.name} is empty"
+    if number not in step.stones:
+        return f"moves stone {number} ({source.name}); only stones {number_list(step.stones)}"
+    if number in state.relocated and not step.again:
+        return f"moves stone {number} ({source.name}) a second time"
+    if not target.on_board(ctx.width, ctx.height):
+        return f"moves {source.name} off the {ctx.width}x{ctx.height} board"
+    if target in stones:
+        return f"moves {source.name} onto {target.name}, which is taken"
+    if ctx.center is not None and not step.region.contains(target, ctx.center):
+        return f"moves {source.name} to {target.name}, which is not {step.region.words()}"
+    return None
+
+
+def _require(ctx: Context, step: Step, state: WalkState) -> WalkState:
+    """At least one of the listed stones stands in the region (CCTsai: a black at the centre)."""
+    if not step.stones:
+        return state
+    if ctx.center is None:
+        return state.add(no_center(ctx, step, state.n))
+    listed = _standing(ctx, state, step.stones)
+    if any(p is not None and step.region.contains(p, ctx.center) for p in listed):
+        return state
+    last = state.base + max(step.stones)
+    if last > state.n:
+        return state  # the record ended before those stones
+    shown = ", ".join(p.name for p in listed if p is not None) or "none on the board"
+    return state.add(
+        make_finding(
+            ctx,
+            "opening-region",
+            f"none of stones {number_list(step.stones)} ({shown}) is {step.region.words()} "
+            f"({where(ctx, step)})",
+            last,
+            ctx.points[last - 1],
+        )
+    )
+
+
+def _standing(ctx: Context, state: WalkState, stones: tuple[int, ...]) -> list[Point | None]:
+    """Where the stones of these numbers (from ``state.base``) stand after the moves walked,
+    ``None`` for one not on the board.  Without board events a stone stays where its move put
+    it (``ctx.points`` places a point once): looked up there, with no layout of the board (a
+    user's protocol of 199 ``require`` steps laid the board out 199 times a record)."""
+    base, n = state.base, state.n
+    if ctx.events.board:
+        numbers = {k - base: p for p, (k, _) in layout(ctx, state).items()}
+        return [numbers.get(k) for k in stones]
+    points = ctx.points
+    return [points[base + k - 1] if 0 < base + k <= n else None for k in stones]
+
+
+def _turns(ctx: Context, step: Step, state: WalkState) -> WalkState:
+    """Turns of one or two stones up to stone ``until`` (Lianhuan).  A swap is possible only
+    after a two-stone turn, so a recorded swap after stone k says stones k-1 and k were one turn:
+    k-1 must be a stone of these turns before ``pair_before``, and two turns cannot share a
+    stone.  Decisions the turns cannot explain are left for ``swap-not-allowed``."""
+    first = state.n + 1
+    last_pair_end = state.n
+    for _ in range(state.base + step.until - state.n):
+        state, number, _point = next_move(ctx, step, state)
+        if state.ended:
+            return state
+        k = number - state.base  # the stone just placed ends a two-stone turn if a swap follows
+        at = ctx.events.at
+        i = ctx.events.earliest(
+            (at.get(("swap", number), ()), at.get(("no-swap", number), ())), state.consumed
+        )
+        if i is not None and (
+            number - 1 >= first and k - 1 < step.pair_before and number - 1 > last_pair_end
+        ):
+            last_pair_end = number
+            state.use(i, 1)
+            if ctx.record.opening_events[i].kind == "swap":
+                state.set_holders((state.holders[1], state.holders[0]))
+    return state
+
+
+STEPS: dict[str, Callable[[Context, Step, WalkState], WalkState]] = {
+    "place": _place,
+    "swap": _decision,
+    "choose": _decision,
+    "declare": _declare,
+    "offer": offer,
+    "keep": keep,
+    "reject": _reject,
+    "relocate": _relocate,
+    "require": _require,
+    "turns": _turns,
+}
