@@ -15,7 +15,8 @@ Words are compared after NFKC normalisation (full-width forms), case folding, ``
 and runs of blanks made one (none between CJK or Hangul words).  They are:
 
 - English and PGN: ``1-0``, ``0-1``, ``1/2-1/2`` (``½-½``, ``0.5-0.5``), ``B+``/``W+`` with an
-  optional reason (``B+R``, ``W+Resign``, ``W+T``, ``B+F``, a score such as ``B+5`` gives none),
+  optional reason of one word (``B+R``, ``W+Resign``, ``W+T``, ``B+F``; a score such as ``B+5``
+  gives none),
   ``black``/``white`` with ``wins``/``won`` and ``by``/``on`` a reason, ``black resigns``,
   ``Draw``, ``D``, ``Jigo``, ``0`` (SGF's draw), ``Void``;
 - Chinese: ``黑胜``, ``白胜``, ``黑方胜``, ``黑中盘胜`` (resign), ``白超时胜`` (time), ``黑负``,
@@ -197,9 +198,10 @@ _WORDS = {_normal(k): v for k, v in WORDS.items()}
 _REASONS = {_normal(k): v for k, v in REASONS.items()}
 _COLOURS = {_normal(k): v for k, v in (COLOURS | COLOURS_CJK).items()}
 
-_GO = re.compile(r"([bw]) ?\+ ?(.*)")
+_GO = re.compile(r"([bw]) ?\+ ?(\S*)")
 _SCORE = re.compile(r"[0-9.,]+")
-_BY = r"(?: (?:by|on|по) (?P<r>\w+))?"
+_REASON = rf"(?P<r>{_alternatives(REASONS)})"
+_BY = rf"(?: (?:by|on|по) {_REASON})?"
 _COLOUR_VERB = re.compile(
     rf"(?P<c>{_alternatives(COLOURS)})(?: (?P<v>{_alternatives(WIN_VERBS | set(LOSS_VERBS))}))?"
     + _BY
@@ -212,7 +214,7 @@ _CJK = re.compile(
 _CJK_RESIGNS = re.compile(rf"(?P<c>{_alternatives(COLOURS_CJK)})(?:认输|認輸|投了|기권)")
 _DRAW = re.compile(
     rf"(?P<before>{_alternatives(DRAW_REASONS_BEFORE)})? ?(?:{_alternatives(DRAWS)})"
-    r"(?: (?:by |по )?(?P<r>\w+))?"
+    rf"(?: (?:by |по )?{_REASON})?"
 )
 
 
@@ -263,19 +265,19 @@ def _read_words(words: str, brackets: bool = True) -> tuple[str | None, str | No
     fixed = _WORDS.get(words)
     if fixed is not None:
         return fixed
-    go = _GO.fullmatch(words)
-    if go is not None:
-        return _go_result(go.group(1), go.group(2))
     if brackets and words.endswith(")") and "(" in words:
         # (split by hand: a pattern's backtracking over a long value of brackets is quadratic)
         at = words.rindex("(")
         return _with_reason(words[:at].rstrip(), words[at + 1 : -1])
+    go = _GO.fullmatch(words)
+    if go is not None:
+        return _go_result(go.group(1), go.group(2))
     return _phrase(words) or _cjk_phrase(words.replace(" ", ""))
 
 
 def _go_result(colour: str, rest: str) -> tuple[str, str | None]:
     """``B+...``/``W+...``: the winner, and the reason unless ``rest`` is empty or a score
-    (a word not known is kept as the reason, as SGF writes it)."""
+    (one word not known is kept as the reason, as SGF writes it; more are not understood)."""
     winner = BLACK if colour == "b" else WHITE
     if not rest or _SCORE.fullmatch(rest):
         return winner, None

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from renju_cli.cli import cli
 from renju_cli.formats import ReadOptions, jsonl
-from renju_cli.record import Record
+from renju_cli.record import DeclaredResult, Record
 
 
 def read_jsonl(text: str) -> list[Record]:
@@ -310,3 +310,45 @@ def test_every_line_is_a_record_at_any_depth_and_stack(
         too_deep = line_depth(field, d) > DEPTH
         assert too_deep == any("nested too deeply" in p.message for p in record.problems)
         assert record.unreadable == (too_deep or field == "moves")
+
+
+def test_results_in_the_words_archives_use() -> None:
+    records = read_jsonl(
+        '{"moves": "h8", "result": "黑中盘胜"}\n'
+        '{"moves": "h8", "result": "B+T"}\n'
+        '{"moves": "h8", "result": "unknown"}\n'
+        '{"moves": "h8", "result": "*"}\n'
+    )
+    assert [r.declared_result for r in records] == [
+        DeclaredResult("black", "resign", "黑中盘胜"),
+        DeclaredResult("black", "time", "B+T"),
+        None,
+        None,
+    ]
+    assert all(r.problems == [] for r in records)
+
+
+def test_a_result_object_keeps_its_reason_and_text() -> None:
+    # what ``write`` writes reads back the same
+    text = '{"moves": "h8", "result": {"winner": "white", "reason": "time", "text": "W+T"}}\n'
+    (record,) = read_jsonl(text)
+    assert record.declared_result == DeclaredResult("white", "time", "W+T")
+    out = io.StringIO()
+    jsonl.write([record], out)
+    (again,) = read_jsonl(out.getvalue())
+    assert again.declared_result == record.declared_result
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['{"moves": "h8", "result": "Blue won"}', '{"moves": "h8", "result": {"winner": "Blue won"}}'],
+)
+def test_result_words_not_understood_are_an_info_problem_quoting_them(line: str) -> None:
+    (record,) = read_jsonl(line + "\n")
+    assert record.declared_result is not None and record.declared_result.winner is None
+    (problem,) = record.problems
+    assert problem.severity == "info" and problem.line == 1
+    assert (
+        problem.message
+        == "line 1: declared result 'Blue won' not understood: no declared winner to compare"
+    )

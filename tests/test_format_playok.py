@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from renju_cli.coords import Point, parse_point
 from renju_cli.formats import ReadOptions, playok
-from renju_cli.record import Move, Record
+from renju_cli.record import DeclaredResult, Move, Record
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "playok"
 SAMPLE = CORPUS / "playok_evacoregen6_2021.pgn"
@@ -268,12 +268,30 @@ def test_empty_slots_are_never_moves() -> None:
     assert "after 7 stones" in record.notes[1]
 
 
-def test_result_star() -> None:
+def test_result_star_declares_no_result() -> None:
     (record,) = read_text(game("1. h8 h9 2. i9 white 3. -- j10 *", "*"))
-    assert record.declared_result is not None
-    assert record.declared_result.winner is None and record.declared_result.text == "*"
+    assert record.declared_result is None
     assert "winner_player" not in record.metadata
     assert record.notes == [] and record.problems == []
+    (record,) = read_text(game("1. h8 h9 2. i9 white 3. -- j10 *", "?"))
+    assert record.declared_result is None and record.problems == []
+
+
+def test_result_words_of_the_vocabulary() -> None:
+    # a win names the seat, whatever the words; the reason is kept
+    (record,) = read_text(game("1. h8 h9 2. i9 i10 3. j10 *", "B+R", gametype="60,15"))
+    assert record.declared_result == DeclaredResult("black", "resign", "B+R")
+    (record,) = read_text(game("1. h8 h9 2. i9 white 3. -- j10 *", "和棋"))
+    assert record.declared_result == DeclaredResult("draw", None, "和棋")
+
+
+def test_result_words_not_understood_are_an_info_problem_quoting_them() -> None:
+    (record,) = read_text(game("1. h8 h9 2. i9 white 3. -- j10 *", "Blue won"))
+    assert record.declared_result == DeclaredResult(None, None, "Blue won")
+    (problem,) = record.problems
+    assert problem.severity == "info" and not problem.fatal
+    assert "'Blue won'" in problem.message and problem.message.startswith("line 5: ")
+    assert problem.line == 5
 
 
 def test_draw() -> None:

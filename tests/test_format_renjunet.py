@@ -17,7 +17,7 @@ import pytest
 from renju_cli import api
 from renju_cli.coords import Point, parse_point
 from renju_cli.formats import ReadOptions, detect, read_stream, renjunet
-from renju_cli.record import Record, SourceLocation
+from renju_cli.record import DeclaredResult, Record, SourceLocation
 from renju_cli.report import GameReport
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,6 +141,25 @@ def test_declared_results(records: list[Record]) -> None:
     assert records[2].declared_result is not None
     assert records[2].declared_result.text == "0.5"
     assert records[3].declared_result is None  # bresult="" means unknown, not a draw
+
+
+def test_a_bresult_in_words_and_one_not_understood() -> None:
+    games = "".join(
+        f'<game id="{n}" bresult="{text}"><move>h8 h9</move></game>\n'
+        for n, text in enumerate(("黑胜", "B+T", "?", "Blue won"), start=1)
+    )
+    records = read_text(f'<?xml version="1.0" encoding="UTF-8"?>\n<database><games>\n{games}'
+                        "</games></database>\n")  # fmt: skip
+    assert [r.declared_result for r in records] == [
+        DeclaredResult("black", None, "黑胜"),
+        DeclaredResult("black", "time", "B+T"),
+        None,
+        DeclaredResult(None, None, "Blue won"),
+    ]
+    assert [r.problems for r in records[:3]] == [[], [], []]
+    (problem,) = records[3].problems
+    assert problem.severity == "info" and problem.line == 6 and "'Blue won'" in problem.message
+    assert problem.message.startswith("game id=4: bresult is no score")
 
 
 def test_rules_resolved_through_the_files_table(records: list[Record]) -> None:

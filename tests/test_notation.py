@@ -15,7 +15,7 @@ from renju_cli.board import BLACK, WHITE, Board, parse_diagram
 from renju_cli.coords import Point, center, parse_point, point_name
 from renju_cli.formats import ReadOptions, detect, notation
 from renju_cli.formats.notation import parse_moves, parse_record, read, write_record
-from renju_cli.record import Move, Record, SourceLocation
+from renju_cli.record import DeclaredResult, Move, Record, SourceLocation
 
 
 def names(text: str) -> list[str]:
@@ -99,6 +99,62 @@ def test_a_line_of_many_result_words_is_read_in_linear_time() -> None:
     rec = parse_record("h8 " + "N=2 " * 4096 + "1-0 " * 200_000)
     assert rec.declared_result is not None and rec.declared_result.winner == "black"
     assert len(rec.moves) == 1 and len(rec.opening_events) == 4096
+
+
+@pytest.mark.parametrize(
+    ("text", "declared"),
+    [
+        ("1-0 h8 h9", DeclaredResult("black", None, "1-0")),
+        ("B+R h8 h9", DeclaredResult("black", "resign", "B+R")),
+        ("black wins: h8 h9", DeclaredResult("black", None, "black wins")),
+        ("победа белых по времени h8 h9", DeclaredResult("white", "time", "победа белых по времени")),  # noqa: E501
+        ("黑胜 h8 h9", DeclaredResult("black", None, "黑胜")),
+        ("흑 불계승 h8 h9", DeclaredResult("black", "resign", "흑 불계승")),
+        ("h8 h9 白超时胜", DeclaredResult("white", "time", "白超时胜")),
+        ("h8 h9 black wins", DeclaredResult("black", None, "black wins")),
+        ("h8 h9 draw", DeclaredResult("draw", None, "draw")),
+        ("h8 h9 W+T", DeclaredResult("white", "time", "W+T")),
+        ("h8 h9 引き分け", DeclaredResult("draw", None, "引き分け")),
+    ],
+)  # fmt: skip
+def test_result_phrases_at_the_start_or_end_of_a_line(text: str, declared: DeclaredResult) -> None:
+    rec = parse_record(text)
+    assert rec.declared_result == declared
+    assert [m.token for m in rec.moves] == ["h8", "h9"]
+    assert rec.problems == [] and rec.opening_events == []
+
+
+@pytest.mark.parametrize(
+    "text", ["unknown h8 h9 i8", "Unknown: h8 h9 i8", "? h8 h9 i8", "* h8 h9 i8"]
+)
+def test_a_line_that_declares_no_result_is_judged(text: str) -> None:
+    # a scraped archive starts its lines with "unknown": each was a parse-error, no move judged
+    rec = parse_record(text)
+    assert rec.declared_result is None and rec.problems == []
+    assert [m.token for m in rec.moves] == ["h8", "h9", "i8"]
+
+
+def test_a_trailing_colour_is_a_choice_not_a_result() -> None:
+    rec = parse_record("h8 h9 i9 white")
+    assert rec.declared_result is None
+    assert [(e.kind, e.value) for e in rec.opening_events] == [("choose", "white")]
+
+
+def test_a_word_that_is_no_result_is_still_a_parse_error() -> None:
+    for text in ("blue h8 h9", "h8 h9 blue"):
+        rec = parse_record(text)
+        assert rec.declared_result is None
+        (problem,) = rec.problems
+        assert "'blue'" in problem.message and problem.severity == ""
+
+
+def test_a_file_of_lines_that_begin_with_unknown() -> None:
+    data = b"unknown h8 h9 i8\nunknown h8 i9\n1-0 h8 h9 i8 j8 g8 k8 f8\n"
+    assert notation.sniff(data) == 1
+    recs = list(read(io.BytesIO(data), "f.txt", ReadOptions()))
+    assert [len(r.moves) for r in recs] == [3, 2, 7]
+    assert [r.problems for r in recs] == [[], [], []]
+    assert [r.declared_result for r in recs] == [None, None, DeclaredResult("black", None, "1-0")]
 
 
 def test_opening_extension_tokens() -> None:
@@ -378,7 +434,7 @@ def test_the_field_order_the_readers_build_positionally() -> None:
     ]  # fmt: skip
     assert names(Move) == ["point", "color", "line", "offset", "token", "comment"]
     assert names(SourceLocation) == ["path", "index", "line", "offset", "variation"]
-    assert names(ParseProblem) == ["message", "line", "offset", "fatal"]
+    assert names(ParseProblem) == ["message", "line", "offset", "fatal", "severity"]
     assert names(DeclaredResult) == ["winner", "reason", "text"]
 
 

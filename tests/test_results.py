@@ -65,6 +65,8 @@ def test_english_and_pgn(text: str, winner: str, reason: str | None) -> None:
         ("W+Foul", "white", "foul"),
         ("B+Five", "black", "five"),
         ("B+Score", "black", "score"),  # a word not known: kept as SGF writes it
+        ("B+(time)", "black", "time"),
+        ("B+Resign (time)", "black", "time"),
     ],
 )
 def test_go_style(text: str, winner: str, reason: str | None) -> None:
@@ -163,7 +165,9 @@ def test_no_declared_result(text: str) -> None:
     assert read_result(text) is None
 
 
-@pytest.mark.parametrize("text", ["xyz", "B", "黑", "black white", "победа", "1-1", "胜"])
+@pytest.mark.parametrize(
+    "text", ["xyz", "B", "黑", "black white", "победа", "1-1", "胜", "B+R h8 h9"]
+)
 def test_words_not_understood(text: str) -> None:
     result = read_result(text)
     assert result == DeclaredResult(None, None, text)

@@ -45,6 +45,7 @@ from renju_cli.record import (
     Record,
     SourceLocation,
 )
+from renju_cli.results import not_understood, read_result, understood
 
 NAME = "jsonl"
 #: Swap flags read from ``swaps`` at most (a protocol has a handful of opportunities).
@@ -156,16 +157,7 @@ def _record(obj: Any, path: str, index: int, line: int, options: ReadOptions) ->
                     line=line,
                 )
             )
-    declared: DeclaredResult | None = None
-    result = obj.get("result")
-    if isinstance(result, str):
-        declared = DeclaredResult(_winner(result), text=result)
-    elif isinstance(result, dict):
-        winner, reason = result.get("winner"), result.get("reason")
-        declared = DeclaredResult(
-            _winner(winner) if isinstance(winner, str) else None,
-            reason=reason if isinstance(reason, str) else None,
-        )
+    declared = _declared(obj.get("result"), line, problems)
     rule = obj.get("rule") or obj.get("rules") or obj.get("ruleset")
     notes: list[str] = []
     if not isinstance(rule, str):
@@ -232,16 +224,30 @@ def _keys_of(obj: dict[str, Any]) -> str:
     return f"its keys are {shown}" + (f" and {more} more" if more > 0 else "")
 
 
-def _winner(text: str) -> str | None:
-    t = text.strip().lower()
-    return {
-        "black": "black",
-        "white": "white",
-        "draw": "draw",
-        "1-0": "black",
-        "0-1": "white",
-        "1/2-1/2": "draw",
-    }.get(t)
+def _declared(result: Any, line: int, problems: list[ParseProblem]) -> DeclaredResult | None:
+    """The declared result of ``result``: words (``renju_cli.results``) or an object of a
+    ``winner`` in words, a ``reason`` and the ``text`` as written (what ``write`` writes).
+    Words not understood are an info problem quoting them."""
+    if isinstance(result, str):
+        declared = read_result(result)
+        if declared is not None and not understood(declared):
+            problems.append(_not_understood(result, line))
+        return declared
+    if not isinstance(result, dict):
+        return None
+    winner, reason, text = result.get("winner"), result.get("reason"), result.get("text")
+    read = read_result(winner) if isinstance(winner, str) else None
+    if read is not None and not understood(read):
+        problems.append(_not_understood(read.text or "", line))
+    return DeclaredResult(
+        None if read is None else read.winner,
+        reason if isinstance(reason, str) else None,
+        text if isinstance(text, str) else None,
+    )
+
+
+def _not_understood(words: str, line: int) -> ParseProblem:
+    return ParseProblem(f"line {line}: {not_understood(words)}", line, None, False, "info")
 
 
 def starts_record(raw: bytes, options: ReadOptions, after_record: bool = True) -> bool:

@@ -1,7 +1,9 @@
 """Standard-notation move lists: ``h8 h9 i10``, ``1. h8 2. h9``, ``H8,H9+I10``, ``h8h9i10``.
 
-A file holds one record per line.  A line may start with a declared result (``black``, ``white``,
-``draw``, ``1-0``, ``0-1``, ``1/2-1/2``, ``B+``, ``W+``); ``#`` starts a comment; a line that
+A file holds one record per line.  A line may start or end with a declared result in any words
+of ``renju_cli.results`` (``black``, ``draw``, ``1-0``, ``B+R``, ``黑胜``, ``black wins``...; at
+the end ``black`` and ``white`` are colour choices); ``unknown``, ``?`` and ``*`` declare none,
+and the moves after them are read all the same.  ``#`` starts a comment; a line that
 starts with a move number above 1 (``3. i8``) continues the record of the line before.  Points
 are a column letter and a row number, greedily (``h8h9i10`` is ``h8 h9 i10``); ``pass`` (or
 ``--``) is a pass.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 from typing import BinaryIO
 
 from renju_cli.coords import Point
@@ -32,6 +35,7 @@ from renju_cli.record import (
     Record,
     SourceLocation,
 )
+from renju_cli.results import read_result, understood
 
 NAME = "notation"
 EXTENSIONS = (".txt", ".moves", ".renju", ".gomoku", ".rnj")
@@ -53,23 +57,18 @@ _TOKEN = re.compile(
     """,
     re.VERBOSE,
 )
-_RESULT_WORDS = {
-    "black": "black",
-    "white": "white",
-    "draw": "draw",
-    "b+": "black",
-    "w+": "white",
-    "1-0": "black",
-    "0-1": "white",
-    "1/2-1/2": "draw",
-    "½-½": "draw",
-    "0.5-0.5": "draw",
-    "b": "black",
-    "w": "white",
-}
-_LEADING_RESULT = re.compile(
-    r"^\s*((?ai:black|white|draw|[bw]\+)|1-0|0-1|1/2-1/2|½-½|0\.5-0\.5)(?=[\s:,;]|$)[\s:,;]*"
-)
+#: Words of a result phrase at the start or end of a line (``победа черных по времени``) read
+#: at most, and the characters of a line's end they are looked for in.
+_PHRASE_WORDS = 4
+_PHRASE_END_CHARS = 64
+#: A word of a result phrase: what the separators around a leading result word leave.
+_PHRASE_WORD = re.compile(r"[^\s:,;]+")
+_SEPARATOR_CHARS = " \t\n\r\f\v:,;"
+#: Tokens that are never the first word of a leading result phrase, nor the last of a trailing
+#: one: points, move numbers, offers; at the end, ``black`` and ``white`` are colour choices.
+_NOT_A_RESULT = re.compile(r"[a-zA-Z][0-9]{1,2}|[0-9]+\.+")
+_NOT_A_RESULT_START = frozenset(("pass", "--", "swap", "noswap", "reject"))
+_NOT_A_RESULT_END = _NOT_A_RESULT_START | {"black", "white"}
 _CONTINUATION = re.compile(r"^\s*(\d+)\.")
 _POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
 #: Points written without blanks are read in one ``findall`` up to this many characters (a game
@@ -100,7 +99,7 @@ def sniff(head: bytes) -> int:
         body = line.split("#", 1)[0].strip()
         if not body:
             continue
-        body = _LEADING_RESULT.sub("", body)
+        _, body = split_result(body)
         if not body:
             continue
         moves, _, problem = _parse_body(body, 1)
@@ -126,19 +125,65 @@ def parse_moves(
     if plain is not None:
         return plain, []
     _, body = split_result(text)
-    # (the points-only reading failed already when no result word was taken off)
+    # (the points-only reading failed already when no result phrase was taken off)
     moves, events, problem = _parse_body(body, line or 1, plain=body is not text)
     if problem is not None:
         raise ValueError(problem.message)
     return moves, [e for e in events if e.kind not in ("result", "boards")]
 
 
-def split_result(text: str) -> tuple[str | None, str]:
-    """Split a leading result word off a move list: ``("black", "h8 h9 ...")``."""
-    m = _LEADING_RESULT.match(text)
-    if m is None:
+def split_result(text: str) -> tuple[DeclaredResult | None, str]:
+    """A result phrase at the start of a move list, else at its end, split off:
+    ``(DeclaredResult("black", ...), "h8 h9 ...")``; ``None`` for a phrase that declares no
+    result (``unknown``) or none at all, and then ``text`` itself when nothing was split off."""
+    declared, rest = _split_leading(text)
+    declared_at_end, rest = _split_trailing(rest)
+    return declared or declared_at_end, rest
+
+
+def _split_leading(text: str) -> tuple[DeclaredResult | None, str]:
+    words = list(islice(_PHRASE_WORD.finditer(text), _PHRASE_WORDS))
+    if not words or text[: words[0].start()].strip():
         return None, text
-    return _RESULT_WORDS[m.group(1).lower()], text[m.end() :]
+    first = words[0].group()
+    if _never_a_result(first, _NOT_A_RESULT_START):
+        return None, text
+    for k in range(len(words), 0, -1):
+        phrase = text[words[0].start() : words[k - 1].end()]
+        declared = read_result(phrase)
+        if declared is None or understood(declared):
+            rest = text[words[k - 1].end() :]
+            return declared, rest.lstrip(_SEPARATOR_CHARS) if rest else rest
+    return None, text
+
+
+def _never_a_result(token: str, words: frozenset[str]) -> bool:
+    """Whether ``token`` is a point, a move number, part of offers or one of ``words``."""
+    return (
+        token.lower() in words
+        or "{" in token
+        or "}" in token
+        or _NOT_A_RESULT.fullmatch(token) is not None
+    )
+
+
+def _split_trailing(text: str) -> tuple[DeclaredResult | None, str]:
+    cut = max(len(text) - _PHRASE_END_CHARS, 0)
+    words = list(_PHRASE_WORD.finditer(text, cut))
+    if cut and words and words[0].start() == cut:
+        del words[0]  # (it may be the end of a longer word)
+    words = words[-_PHRASE_WORDS:]
+    if not words:
+        return None, text
+    last = words[-1].group()
+    if _never_a_result(last, _NOT_A_RESULT_END):
+        return None, text
+    for k in range(len(words), 0, -1):
+        start = words[-k].start()
+        declared = read_result(text[start : words[-1].end()])
+        if declared is None or understood(declared):
+            return declared, text[:start].rstrip()
+    return None, text
 
 
 #: Points by token as written (``h8``, ``H8``, ``h08``), filled as tokens are first seen.
@@ -298,9 +343,7 @@ def _tokenize(
             # ``1-0`` is one event, not 260,000 (which were also taken out one by one: minutes)
             if text != "*" and not result_read:
                 result_read = True
-                events.append(
-                    OpeningEvent("result", len(moves), value=_RESULT_WORDS[text], line=line)
-                )
+                events.append(OpeningEvent("result", len(moves), value=text, line=line))
         elif kind == "offers":
             points = []
             written = text[1:-1].replace(",", " ").split(None, -1 if room is None else room + 1)
@@ -463,7 +506,8 @@ def parse_record(
         if len(moves) > opts.max_moves:
             _cut_at_limit(record, opts.max_moves, line)
         return record
-    declared, body = split_result(text)
+    declared, body = _split_leading(text)
+    declared_at_end, body = _split_trailing(body)
     moves, events, problem = _parse_body(body, line, opts.max_moves, body is not text)
     metadata: dict[str, str] = {}
     if events:  # the result and the boards of the stones are not opening events: one pass
@@ -472,10 +516,11 @@ def parse_record(
             if e.kind == "boards":
                 metadata["boards"] = e.value or ""
             elif e.kind == "result":
-                declared = declared or e.value
+                declared = declared or read_result(e.value or "")
             else:
                 kept.append(e)
         events = kept
+    declared = declared or declared_at_end
     record = Record(
         moves=moves,
         source=SourceLocation(path, index, line),
@@ -483,8 +528,7 @@ def parse_record(
         opening_events=events,
         metadata=metadata,
     )
-    if declared is not None:
-        record.declared_result = DeclaredResult(declared, text=declared)
+    record.declared_result = declared
     if problem is not None:
         record.problems.append(problem)
     if len(record.moves) > opts.max_moves:

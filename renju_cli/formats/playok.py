@@ -91,6 +91,7 @@ from renju_cli.record import (
     Record,
     SourceLocation,
 )
+from renju_cli.results import not_understood, read_result, understood
 
 NAME = "playok"
 EXTENSIONS = (".pgn", ".txt")
@@ -103,7 +104,6 @@ MIN_LINE_BYTES = 1 << 16
 #: Tokens quoted in messages are cut to this length.
 MAX_QUOTE = 40
 
-_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # After a token: whitespace, the start of a tag or comment, or the end of the line.
 _END = r"(?=[\s\[{;]|$)"
 _TOKEN_RE = lazy_compile(
@@ -742,13 +742,10 @@ def _build(game: _Game, path: str) -> Record:
                     )
                 )
 
-    result_text = _result_text(game, metadata, notes)
     declared_result = None
-    if result_text is not None:
-        winner, note = _winner(result_text, rule, game.events, len(game.moves), metadata)
-        if note is not None:
-            notes.append(note)
-        declared_result = DeclaredResult(winner, None, result_text)  # winner, reason, text
+    said = _result_text(game, metadata, notes)
+    if said is not None:
+        declared_result = _declared(said[0], said[1], rule, game, metadata)
 
     # positional arguments, in field order: keywords would cost more than the rest of reading a
     # tiny game does (hostile files hold hundreds of thousands)
@@ -769,43 +766,50 @@ def _build(game: _Game, path: str) -> Record:
     )
 
 
-def _result_text(game: _Game, metadata: dict[str, str], notes: list[str]) -> str | None:
-    """The declared result: the ``[Result]`` tag, else the movetext's result token."""
+def _result_text(game: _Game, metadata: dict[str, str], notes: list[str]) -> tuple[str, int] | None:
+    """The declared result and its line: the ``[Result]`` tag, else the movetext's result."""
     tag = metadata.get("result")
     token = game.result[0] if game.result is not None else None
     if tag is not None and token is not None and tag != token:
         notes.append(f"[Result {tag!r}] but the movetext ends with {token!r}; the tag is kept")
-    return tag if tag is not None else token
+    if tag is not None:
+        # (the value kept is the last tag's)
+        return tag, next(n for key, _, n in reversed(game.tags) if key.lower() == "result")
+    return game.result
 
 
-def _winner(
-    text: str, rule: str | None, events: list[OpeningEvent], stones: int, metadata: dict[str, str]
-) -> tuple[str | None, str | None]:
-    """The winning colour (or ``draw``/``None``) of result ``text``, and a note if undetermined.
+def _declared(
+    text: str, line: int, rule: str | None, game: _Game, metadata: dict[str, str]
+) -> DeclaredResult | None:
+    """The declared result of ``text`` (``renju_cli.results``), its winner a colour: a win
+    names the winning seat (``1-0``: the ``[Black]`` player), whose colour ``final_p1_colour``
+    tells; when it cannot, the winner is ``None`` and a note says why.  Words not understood
+    are an info problem quoting them.
 
     Also sets ``metadata["winner_player"]`` and, when known, ``final_black``/``final_white``.
     """
-    if text == "1/2-1/2":
-        return "draw", None
-    if text == "*":
-        return None, None
-    if text not in ("1-0", "0-1"):
-        return None, f"result {text!r} not understood"
-    # "1-0": the [Black] seat (P1, the opener) won; "0-1": the [White] seat (P2)
-    p1_won = text == "1-0"
+    read = read_result(text)
+    if read is None or read.winner not in ("black", "white"):
+        if read is not None and not understood(read):
+            game.problems.append(
+                ParseProblem(f"line {line}: {not_understood(text)}", line, None, False, "info")
+            )
+        return read
+    p1_won = read.winner == "black"
     seat, header = ("black", "[Black]") if p1_won else ("white", "[White]")
     metadata["winner_player"] = metadata.get(seat, header)
-    p1_colour, why = final_p1_colour(rule, events, stones)
+    p1_colour, why = final_p1_colour(rule, game.events, len(game.moves))
     if p1_colour is None:
-        return None, (
+        game.notes.append(
             f"result {text} is a win of the {header} player "
             f"({metadata['winner_player']}), whose colour is unknown: {why}"
         )
+        return DeclaredResult(None, read.reason, text)
     p2_colour = p1_colour.other
     if "black" in metadata and "white" in metadata:
         metadata["final_black"] = metadata["black"] if p1_colour is BLACK else metadata["white"]
         metadata["final_white"] = metadata["white"] if p1_colour is BLACK else metadata["black"]
-    return (p1_colour if p1_won else p2_colour).value, None
+    return DeclaredResult((p1_colour if p1_won else p2_colour).value, read.reason, text)
 
 
 def final_p1_colour(

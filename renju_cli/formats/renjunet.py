@@ -71,6 +71,7 @@ from renju_cli.record import (
     Record,
     SourceLocation,
 )
+from renju_cli.results import not_understood, read_black_score, read_result, understood
 
 if TYPE_CHECKING:  # imported by ``_load_xml``, when the first database is read
     from xml.etree.ElementTree import ParseError
@@ -914,7 +915,7 @@ class _Target:
         opening_id = self._opening(attrs.get("opening", "").strip(), meta, notes)
         events = _swap_events(game, attrs.get("swap", ""), meta)
         events += _alt_events(game, attrs.get("alt", ""), meta, notes)
-        result = _declared_result(attrs.get("bresult"), meta, notes)
+        result = _declared_result(game, attrs.get("bresult"), meta)
         return rule, size, opening_id, events, result
 
     def _tournament_meta(self, tournament: dict[str, str], meta: dict[str, str]) -> None:
@@ -1006,20 +1007,28 @@ def _label(game: _Game) -> str:
     return f"game id={gid}" if gid else "game"
 
 
-def _declared_result(
-    raw: str | None, meta: dict[str, str], notes: list[str]
-) -> DeclaredResult | None:
-    """``bresult`` is black's score: 1 black won, 0 white won, 0.5 a draw."""
+def _declared_result(game: _Game, raw: str | None, meta: dict[str, str]) -> DeclaredResult | None:
+    """``bresult`` is black's score: 1 black won, 0 white won, 0.5 a draw; other words are
+    read as results (``renju_cli.results``), and words not understood are an info problem."""
     if raw is None or not raw.strip():
         return None
     text = raw.strip()
     meta["bresult"] = text
-    winner = {"1": "black", "1.0": "black", "0": "white", "0.0": "white"}.get(text)
-    if winner is None and text in ("0.5", ".5", "1/2", "½"):
-        winner = "draw"
-    if winner is None:
-        notes.append(f"bresult {text!r} is not 1, 0 or 0.5; winner unknown")
-    return DeclaredResult(winner, text=text)
+    winner = read_black_score(text)
+    if winner is not None:
+        return DeclaredResult(winner, text=text)
+    declared = read_result(text)
+    if declared is not None and not understood(declared):
+        game.problems.append(
+            ParseProblem(
+                f"{_label(game)}: bresult is no score (1, 0 or 0.5): {not_understood(text)}",
+                game.line,
+                None,
+                False,
+                "info",
+            )
+        )
+    return declared
 
 
 def _swap_events(game: _Game, raw: str, meta: dict[str, str]) -> list[OpeningEvent]:
