@@ -48,6 +48,7 @@ def own_seeds() -> dict[str, bytes]:
             b"Piskvorky 20x20, 11:11, 0\r\n10,10,0\r\n11,11,120\r\n9,10,80\r\n12,12\r\n"
             b"pbrain-a.exe\r\npbrain-b.exe\r\n-1\r\n1,tournament\r\n"
         ),
+        "game.rec": b"pbrain-a.exe\nhomo-2\n7,7,0\n8,6,0\n6,8,812\n16,5\n15\n",
         "openings.txt": b"0,0, 1,1, -1,2\n2,-3, 0,1\n-9,-10, 9,9\n",
         "game.pos": bytes([5, 112, 113, 97, 127, 98]),
         "game.sgf": (

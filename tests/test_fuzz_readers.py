@@ -41,6 +41,7 @@ OWN_SEED = {
     "renlib": "lib.lib",
     "sgf": "game.sgf",
     "psq": "game.psq",
+    "rec": "game.rec",
     "gomocup-openings": "openings.txt",
     "playok": "game.pgn",
     "pos": "game.pos",
