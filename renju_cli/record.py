@@ -9,6 +9,7 @@ referee decides what is legal.  Readers never raise on a malformed record: they 
 from __future__ import annotations
 
 import operator
+import stat
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -193,3 +194,30 @@ class Record:
             if problem.fatal:
                 return True
         return False
+
+
+# -- where records come from, and their text in messages ------------------------------------------
+def special_kind(mode: int) -> str | None:
+    """What a file of ``st_mode`` ``mode`` is when it is neither a regular file nor a directory
+    (``a named pipe``, ``a character device``...): such a file is not opened by a search, since
+    reading a named pipe waits for a writer for ever."""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    for test, words in (
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return words
+    return "a special file"
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (a newline in a file name, an escape sequence in a
+    record) written as escapes: one record is one line of text, and a file cannot drive the
+    terminal that shows its report."""
+    if text.isprintable():  # nearly always: one call in C
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -20,14 +20,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 import yaml
 
+from renju_cli.coords import Point, center
 from renju_cli.judge import DOUBLE_FOUR, DOUBLE_THREE, KINDS, OVERLINE, ColorRules, Judge
-
-if TYPE_CHECKING:
-    from renju_cli.opening import Protocol
+from renju_cli.opening.compiler import compile_protocol, lint
+from renju_cli.opening.steps import Protocol, ProtocolError, Region, Step
+from renju_cli.record import printable, special_kind
 
 SCHEMA_FILE = "ruleset.schema.json"
 #: Bound on a ruleset file's size and on the ``extends:`` chain, against hostile input.
@@ -69,10 +70,8 @@ class RulesetError(Exception):
 
 
 def format_error(file: str, keypath: str, line: int | None, message: str) -> str:
-    """``file:line: key.path: message``, control characters escaped (``render.printable``):
-    a file name or a key from a ruleset file must not drive the terminal."""
-    from renju_cli.output.text import printable
-
+    """``file:line: key.path: message``, control characters escaped (``printable``): a file
+    name or a key from a ruleset file must not drive the terminal."""
     where = f"{file}:{line}" if line is not None else file
     return printable(f"{where}: {keypath or '(top level)'}: {message}")
 
@@ -210,8 +209,6 @@ def _load_cached(name_or_path: str) -> Ruleset:
 def not_a_file(path: str) -> str | None:
     """What ``path`` is when it exists but is no regular file (``is a directory``, ``not a
     regular file (a named pipe)``), else ``None``.  Never opens it: a FIFO would block."""
-    from renju_cli.formats import special_kind
-
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):
@@ -699,8 +696,6 @@ def _check_opening(
     opening = data.get("opening")
     if not opening:
         return
-    from renju_cli.opening import ProtocolError, compile_protocol, lint
-
     try:
         protocol = compile_protocol(opening, str(data.get("name") or "unnamed"))
     except ProtocolError as e:
@@ -753,9 +748,6 @@ def _check_room(
 ) -> None:
     """The opening against the board: its centre on it, every region with a point, no more
     stones than points, no more offers than free points."""
-    from renju_cli.coords import Point, center
-    from renju_cli.opening import Region, Step
-
     points = width * height
     c: Point | None = protocol.center
     if c is not None and not (c.x < width and c.y < height):

@@ -23,7 +23,6 @@ import importlib
 import io
 import os
 import re
-import stat
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from encodings.aliases import aliases as _ALIASES
@@ -32,6 +31,7 @@ from typing import Any, BinaryIO, NamedTuple, cast, overload
 
 from renju_cli.memo import remember
 from renju_cli.record import OpeningEvent, ParseProblem, Record, SourceLocation, same_events
+from renju_cli.record import special_kind as special_kind
 
 #: Format name -> module, in the order detection tries them.
 FORMAT_MODULES: dict[str, str] = {
@@ -560,23 +560,6 @@ def swap_flags(events: list[OpeningEvent]) -> str | None:
             return None
         flags.append("-" if e.kind == "no-swap" else "s")
     return "".join(flags)
-
-
-def special_kind(mode: int) -> str | None:
-    """What a file of ``st_mode`` ``mode`` is when it is neither a regular file nor a directory
-    (``a named pipe``, ``a character device``...): such a file is not opened by a search, since
-    reading a named pipe waits for a writer for ever."""
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    for test, words in (
-        (stat.S_ISFIFO, "a named pipe"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-    ):
-        if test(mode):
-            return words
-    return "a special file"
 
 
 @functools.cache

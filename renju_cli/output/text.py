@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TextIO
 
 from renju_cli.output.base import Renderer
-from renju_cli.record import SourceLocation
+from renju_cli.record import SourceLocation, printable
 from renju_cli.report import ERROR, Finding, GameReport, Summary
 
 
@@ -26,15 +26,6 @@ def _color(text: str, code: str, enabled: bool) -> str:
 
 
 _SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}
-
-
-def printable(text: str) -> str:
-    """``text`` with control characters (a newline in a file name, an escape sequence in a
-    record) written as escapes: one record is one line of text, and a file cannot drive the
-    terminal that shows its report."""
-    if text.isprintable():  # nearly always: one call in C
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def where(report: GameReport) -> str:
