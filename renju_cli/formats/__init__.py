@@ -39,6 +39,7 @@ FORMAT_MODULES: dict[str, str] = {
     "renlib": "renju_cli.formats.renlib",
     "sgf": "renju_cli.formats.sgf",
     "psq": "renju_cli.formats.psq",
+    "rec": "renju_cli.formats.rec",
     "gomocup-openings": "renju_cli.formats.gomocup_openings",
     "playok": "renju_cli.formats.playok",
     "pos": "renju_cli.formats.pos",
