@@ -1076,7 +1076,9 @@ def test_html_report_of_the_batch(
 ) -> None:
     pytest.importorskip("jinja2", reason="the HTML report needs Jinja2")
     site = tmp_path / "site"
-    code, _, _ = renju(capsys, "check", str(games / "a"), "--html", str(site), "-j", "2")
+    code, _, _ = renju(
+        capsys, "check", str(games / "a"), "--html", str(site), "--html-boards", "all", "-j", "2"
+    )
     assert code == 1
     assert (site / "index.html").is_file()
     assert len(list(site.glob("record-*.html"))) == 4

@@ -1,4 +1,5 @@
-"""The HTML report: pages, links, escaping, pictures; then the same pages in headless Chromium.
+"""The HTML report: pages, links, escaping, pictures; then the same pages in headless Chromium,
+and an index of 100,000 records filtered there.
 
 The browser tests load the written files in Debian's Chromium (``apt-get install -y chromium``)
 and assert on what the browser made of them: the DOM it parsed (``--dump-dom``) and the pixels it
@@ -9,6 +10,7 @@ installed.
 from __future__ import annotations
 
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -24,11 +26,11 @@ from renju_cli.coords import parse_point
 from renju_cli.formats import unreadable
 from renju_cli.formats.notation import parse_record
 from renju_cli.output import html as html_report
-from renju_cli.output.html import INDEX, decisive_move
+from renju_cli.output.html import DATA, INDEX, HtmlReport, decisive_move
 from renju_cli.output.picture import BOARD_COLOR, FORBIDDEN_COLOR, Geometry
 from renju_cli.record import Record, SourceLocation
 from renju_cli.referee import replay
-from renju_cli.report import GameReport
+from renju_cli.report import Finding, GameReport, Result
 from renju_cli.ruleset import from_text, load
 
 HOSTILE = '<script>alert("x")</script> & <b>bold</b>'
@@ -99,8 +101,17 @@ def dom(html: str) -> Node:
 
 
 def write_report(reports: list[GameReport], records: Any, directory: str, **kw: Any) -> None:
-    """The report, with positions walked as the command line walks them."""
-    html_report.write_report(reports, records, directory, position=api.position_after, **kw)
+    """The report, a page for every record unless told otherwise."""
+    html_report.write_report(reports, records, directory, **{"boards": "all", **kw})
+
+
+def index_records(directory: Path) -> list[list[Any]]:
+    """The records of the index, as its script reads them."""
+    text = (directory / DATA).read_text("utf-8")
+    head = "window.RENJU_RECORDS = "
+    assert text.startswith(head) and text.endswith(";\n")
+    records: list[list[Any]] = json.loads(text[len(head) : -2])
+    return records
 
 
 # -- records to report on -------------------------------------------------------------------------
@@ -131,41 +142,77 @@ def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_an_index_and_a_page_per_record(report_dir: Path) -> None:
     assert sorted(p.name for p in report_dir.iterdir()) == [
         "index.html",
+        "index.js",
         "record-00001.html",
         "record-00002.html",
         "record-00003.html",
         "record-00004.html",
         "record-00005.html",
     ]
+    records = index_records(report_dir)
+    assert [r[0] for r in records] == [1, 2, 3, 4, 5]
+    assert [r[8] for r in records] == ["clean", "error", "clean", "clean", "error"]
+    assert [r[9] for r in records] == [f"record-0000{n}.html" for n in range(1, 6)]
+    second = records[1]
+    assert second[5].startswith("white wins by forbidden at move 9 (h8)")
+    assert second[6] == "white/forbidden"
+    ((severity, code, move, message),) = second[10]
+    assert (severity, code, move) == ("error", "forbidden-move", 9)
+    assert "black h8 makes a double-three" in message
+    # the counts of the run, each a link that filters the list
     index = dom((report_dir / INDEX).read_text("utf-8"))
-    rows = index.by_id("records").iter("tbody")[0].iter("tr")
-    assert [r.attrs["data-record"] for r in rows] == ["1", "2", "3", "4", "5"]
-    assert [r.attrs["class"] for r in rows] == ["clean", "error", "clean", "clean", "error"]
-    second = rows[1].all_text()
-    assert "white wins by forbidden at move 9 (h8)" in second
-    assert "forbidden-move" in second and "black h8 makes a double-three" in second
+    links = [a.attrs["href"] for a in index.by_id("counts-findings").iter("a")]
+    assert links == ["#code=forbidden-move", "#code=parse-error"]
+    assert "#outcome=black%2Ffive" in [
+        a.attrs["href"] for a in index.by_id("counts-results").iter("a")
+    ]
+
+
+def test_pages_only_for_records_with_findings_by_default(tmp_path: Path) -> None:
+    reports, records = batch()
+    done = html_report.write_report(reports, records, str(tmp_path))
+    pages = sorted(p.name for p in tmp_path.glob("record-*.html"))
+    assert pages == ["record-00002.html", "record-00005.html"]  # the two with findings
+    assert [r[9] for r in index_records(tmp_path)] == ["", pages[0], "", "", pages[1]]
+    assert done.pages == 2
+    assert done.size == sum(p.stat().st_size for p in tmp_path.iterdir())
+    # the pages link to each other, past the records without one
+    second = dom((tmp_path / pages[0]).read_text("utf-8"))
+    assert [a.attrs["href"] for a in second.iter("a")] == ["index.html", pages[1]]
 
 
 def test_every_link_leads_to_a_written_page(report_dir: Path) -> None:
     for page in report_dir.glob("*.html"):
         for a in dom(page.read_text("utf-8")).iter("a"):
-            assert (report_dir / a.attrs["href"]).is_file(), (page.name, a.attrs["href"])
+            if not a.attrs["href"].startswith("#"):  # (a filter of the index)
+                assert (report_dir / a.attrs["href"]).is_file(), (page.name, a.attrs["href"])
+    for record in index_records(report_dir):
+        assert (report_dir / record[9]).is_file()
     first = dom((report_dir / "record-00001.html").read_text("utf-8"))
     assert [a.attrs.get("rel") for a in first.iter("a")] == ["index", "next"]
 
 
 def test_pages_are_self_contained(report_dir: Path) -> None:
-    for page in report_dir.glob("*.html"):
+    for page in report_dir.glob("record-*.html"):
         html = page.read_text("utf-8")
         tree = dom(html)
         assert not tree.iter("script") and not tree.iter("link") and not tree.iter("img")
         assert not any("src" in n.attrs for n in tree.iter())
         urls = set(re.findall(r"https?://[^\s\"'<>]+", html))
         assert urls <= {"http://www.w3.org/2000/svg"}, page.name
+    # the index: its own script and its records beside it, nothing from elsewhere
+    html = (report_dir / INDEX).read_text("utf-8")
+    tree = dom(html)
+    assert [s.attrs.get("src") for s in tree.iter("script")] == [DATA, None]
+    assert not tree.iter("link") and not tree.iter("img")
+    assert not re.findall(r"https?://", html)
 
 
 def test_everything_from_a_record_is_escaped(report_dir: Path) -> None:
-    for name in ("index.html", "record-00004.html", "record-00005.html"):
+    # the index holds no text from a record (the list is data, set as text by its script)
+    assert HOSTILE not in (report_dir / INDEX).read_text("utf-8")
+    assert HOSTILE in index_records(report_dir)[3][1]
+    for name in ("record-00004.html", "record-00005.html"):
         html = (report_dir / name).read_text("utf-8")
         assert "<script>" not in html and "<b>bold" not in html, name
         assert "&lt;script&gt;" in html, name
@@ -309,7 +356,9 @@ def test_index_in_a_browser(report_dir: Path, tmp_path: Path) -> None:
     codes = [li.attrs["data-code"] for li in page.iter("li", "finding")]
     assert codes == ["forbidden-move", "parse-error"]
     # the hostile path and message are text in the browser's DOM, never elements
-    assert not page.iter("script") and not page.iter("b")
+    table = page.by_id("records")
+    assert not table.iter("script") and not page.iter("b")
+    assert len(page.iter("script")) == 2  # the index's own
     assert HOSTILE in rows[3].all_text() and HOSTILE in rows[4].all_text()
 
 
@@ -368,29 +417,41 @@ def test_record_page_pixels_in_a_browser(report_dir: Path, tmp_path: Path) -> No
     assert near(at("h8", 0, geo.cell * 0.5), red, tolerance=40)  # the foul's ring
 
 
-def test_the_pages_are_bounded_and_the_index_counts_the_others(
+def test_the_pages_are_bounded_and_the_index_lists_every_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # a megabyte of short records made 51,884 pages (422 MB, 215 MB of memory): the first
-    # MAX_PAGES records are shown, the index counts all of them and says how many are not
+    # at most MAX_PAGES record pages (a megabyte of short records made 51,884 pages, 422 MB);
+    # the index lists every record, and says how many more would have a page
     from helpers import run_cli
 
     monkeypatch.setattr(html_report, "MAX_PAGES", 3)
     src = tmp_path / "games.txt"
     src.write_text("".join(f"h8 h9 {p}\n" for p in ("i10", "i8", "g10", "g8", "j10", "j8", "k8")))
     out = tmp_path / "html"
-    code, _, _ = run_cli(capsys, "check", str(src), "--html", str(out), "--format", "jsonl")
+    code, _, err = run_cli(
+        capsys, "check", str(src), "--html", str(out), "--format", "jsonl", "--html-boards", "all"
+    )
     assert code == 0
     assert sorted(p.name for p in out.iterdir()) == [
         "index.html",
+        "index.js",
         "record-00001.html",
         "record-00002.html",
         "record-00003.html",
     ]
     index = (out / "index.html").read_text()
     assert "7 record(s): 7 judged" in index
-    assert index.count("data-record=") == 3
-    assert re.search(r"The first 3 records are shown here;\s+4 more are counted above", index)
+    assert [r[0] for r in index_records(out)] == [1, 2, 3, 4, 5, 6, 7]
+    assert [r[9] for r in index_records(out)][3:] == ["", "", "", ""]
+    assert re.search(r"3 record page\(s\) with the board:\s+every record;\s+4 more", index)
+    # what was written, said on standard error
+    size = sum(p.stat().st_size for p in out.iterdir())
+    assert (
+        err == f"renju: HTML report in {out}: an index and 3 record page(s), {size / 1e3:.1f} kB\n"
+    )
+    # by default, pages only for records with findings: here none
+    code, _, _ = run_cli(capsys, "check", str(src), "--html", str(tmp_path / "f"), "-f", "jsonl")
+    assert sorted(p.name for p in (tmp_path / "f").iterdir()) == ["index.html", "index.js"]
 
 
 def test_pictures_mark_forbidden_points_within_one_bound(
@@ -415,9 +476,12 @@ def test_pictures_mark_forbidden_points_within_one_bound(
     full = forbidden_marks(tmp_path / "full")
     assert full[0] > 0 and full == [full[0]] * 3
     monkeypatch.setattr(html_report, "PICTURE_JUDGEMENTS", 40)
-    write_report(reports, records, str(tmp_path / "bounded"))
+    html = HtmlReport(str(tmp_path / "bounded"), boards="all")
+    for report, record in zip(reports, records, strict=True):
+        html.add(report, record)
+    html.finish()
     bounded = forbidden_marks(tmp_path / "bounded")
-    assert html_report._PICTURES.bound.left == 0
+    assert html.bound.left == 0
     assert bounded[-1] < full[-1]  # the last pictures mark what the bound let them judge
 
 
@@ -442,20 +506,23 @@ def test_pictures_walk_opening_protocols_within_one_bound(
     reports = [replay(r, rif) for r in records]
     note = "The opening protocol is not followed in this picture"
 
-    def pages(directory: Path) -> list[str]:
-        write_report(reports, records, str(directory), rules=rif)
-        return [p.read_text() for p in sorted(directory.glob("record-*.html"))]
+    def pages(directory: Path) -> tuple[list[str], HtmlReport]:
+        html = HtmlReport(str(directory), rules=rif, boards="all")
+        for report, record in zip(reports, records, strict=True):
+            html.add(report, record)
+        html.finish()
+        return [p.read_text() for p in sorted(directory.glob("record-*.html"))], html
 
     def stones(page: str) -> set[tuple[str, str]]:
         # the stones a picture draws: colour and point
         return set(re.findall(r'class="stone (black|white)" data-point="([a-o]\d+)"', page))
 
-    walked = pages(tmp_path / "walked")
+    walked, html = pages(tmp_path / "walked")
     assert not any(note in p for p in walked)
-    steps = html_report._PICTURES.bound.walk_steps
+    steps = html.bound.walk_steps
     assert steps is not None and 0 < steps.limit - steps.left <= steps.limit
     monkeypatch.setattr(html_report, "PICTURE_WALK_STEPS", (0, 0))
-    cut = pages(tmp_path / "cut")
+    cut, _ = pages(tmp_path / "cut")
     assert all(note in p for p in cut)
     assert [stones(p) for p in cut] == [stones(p) for p in walked]
     assert stones(walked[0]) == {
@@ -491,3 +558,144 @@ def test_a_page_that_cannot_be_written_leaves_no_temporary_file(
     with pytest.raises(OSError, match="No space left"):
         write_report([replay(record, load("renju"))], [record], str(tmp_path))
     assert list(tmp_path.iterdir()) == []
+
+
+# -- the end of a game, and an overline ------------------------------------------------------------
+AFTER_THE_END = "black h8 i9 h9 i10 h10 i11 h11 g8 h12 j12 k13 h9"  # 10-12 after the five
+WHITE_OVERLINE = "white h8 c7 a15 d7 o15 e7 a1 g7 o1 h7 h15 f7"  # f7 makes six for white
+
+
+def test_moves_after_the_end_are_drawn_faded_and_listed(tmp_path: Path) -> None:
+    record = parse_record(AFTER_THE_END, "after.txt")
+    report = replay(record, load("renju"))
+    write_report([report], [record], str(tmp_path))
+    page = dom((tmp_path / "record-00001.html").read_text("utf-8"))
+    figure = page.by_id("board")
+    (svg,) = figure.iter("svg")
+    stones = {g.attrs["data-point"]: g for g in svg.iter("g", "stone")}
+    after = {p for p, g in stones.items() if "after" in g.attrs["class"].split()}
+    assert after == {"j12", "k13"}  # move 12 (h9) is on a taken point: not on the board
+    assert stones["j12"].attrs["data-move"] == "10"
+    assert len(stones) == 11
+    assert not svg.iter("g", "forbidden")  # the game is over: no point is forbidden
+    (ring,) = svg.iter("g", "five")
+    assert ring.attrs["data-points"] == "h8 h9 h10 h11 h12"
+    caption = figure.iter("figcaption")[0].all_text()
+    assert "the decisive move: black wins by five at move 9" in caption
+    assert "Played after the end (faded): 10 j12, 11 k13, 12 h9 (not on the board)." in caption
+    items = page.iter("ol", "moves")[0].iter("li")
+    assert [li.attrs["class"] for li in items][8:] == ["decisive", "after", "after", "after"]
+
+
+def test_an_overline_win_is_called_an_overline(tmp_path: Path) -> None:
+    record = parse_record(WHITE_OVERLINE, "overline.txt")
+    report = replay(record, load("renju"))
+    assert (report.result.winner, report.result.reason) == ("white", "overline")
+    write_report([report], [record], str(tmp_path))
+    page = dom((tmp_path / "record-00001.html").read_text("utf-8"))
+    assert [dt.all_text() for dt in page.iter("dt")][-1] == "overline"
+    assert "c7-d7-e7-f7-g7-h7" in page.by_id("row").all_text()
+    (ring,) = page.by_id("board").iter("g", "five")
+    assert ring.attrs["class"] == "five overline"
+    assert ring.attrs["data-points"] == "c7 d7 e7 f7 g7 h7"
+    # an exact five is still a five
+    five = parse_record(FIVE, "five.txt")
+    write_report([replay(five, load("renju"))], [five], str(tmp_path / "five"))
+    page = dom((tmp_path / "five" / "record-00001.html").read_text("utf-8"))
+    assert "first five" in [dt.all_text() for dt in page.iter("dt")]
+
+
+# -- an archive's index in a browser ---------------------------------------------------------------
+CODES = ("forbidden-move", "occupied", "move-after-end", "result-mismatch")
+OPENINGS = ("D4", "I6", "")
+OUTCOMES = (("black", "five"), ("white", "forbidden"), (None, None), ("white", "five"))
+
+
+def synthetic(n: int) -> GameReport:
+    """Record ``n`` of a made-up archive: every 7th has a finding (its code by ``n``)."""
+    winner, reason = OUTCOMES[n % 4]
+    findings = []
+    if n % 7 == 0:
+        code = CODES[(n // 7) % 4]
+        findings.append(Finding(code, f"move {n % 60 + 1} is wrong <b>{n}</b>", "error", n % 60))
+    opening = OPENINGS[n % 3]
+    return GameReport(
+        source=SourceLocation(f"archive/part-{n // 1000:03d}.txt", n % 1000, n % 1000 + 1),
+        ruleset="renju",
+        moves=n % 60 + 1,
+        opening={"id": opening, "name": "x"} if opening else None,
+        result=Result(winner, reason, n % 60 + 1 if winner else None, None),
+        findings=findings,
+    )
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[GameReport]]:
+    """The index of 100,000 records (no record at hand, so the 50 pages have no board)."""
+    chromium()  # (skips before the archive is made when there is no browser to open it)
+    directory = tmp_path_factory.mktemp("archive")
+    reports = [synthetic(n) for n in range(100_000)]
+    html_report.write_report(reports, [None] * len(reports), str(directory), max_pages=50)
+    return directory, reports
+
+
+def shown_rows(page: Node) -> list[Node]:
+    return page.by_id("records").iter("tbody")[0].iter("tr")
+
+
+def test_an_archive_of_100000_records_opens_in_a_browser(
+    archive: tuple[Path, list[GameReport]], tmp_path: Path
+) -> None:
+    directory, reports = archive
+    assert sorted(p.name for p in directory.iterdir())[:3] == [
+        "index.html",
+        "index.js",
+        "record-00001.html",
+    ]
+    assert len(list(directory.glob("record-*.html"))) == 50
+    size = sum(p.stat().st_size for p in directory.iterdir())
+    assert size < 30_000_000  # some 200 bytes a record, and 50 small pages
+    page = dom(browse(tmp_path / "profile", directory / INDEX, "--dump-dom"))
+    rows = shown_rows(page)
+    assert [r.attrs["data-record"] for r in rows] == [str(n) for n in range(1, 101)]
+    assert page.by_id("matching").all_text() == "100000 of 100000 record(s) match; showing 1-100."
+    assert page.by_id("page-of").all_text() == "page 1 of 1000"
+    # the counts of the whole run
+    counts = {
+        tr.iter("a")[0].all_text(): tr.iter("td")[1].all_text()
+        for tr in page.by_id("counts-findings").iter("tr")
+        if tr.iter("a")
+    }
+    assert counts == {
+        code: str(sum(1 for r in reports if r.findings and r.findings[0].code == code))
+        for code in sorted(CODES)
+    }
+    assert not page.iter("b")  # a message's markup is text
+
+
+def test_a_filter_of_an_archive_works_in_a_browser(
+    archive: tuple[Path, list[GameReport]], tmp_path: Path
+) -> None:
+    directory, reports = archive
+    wanted = [
+        n + 1
+        for n, r in enumerate(reports)
+        if r.findings and r.findings[0].code == "occupied" and r.opening and r.opening["id"] == "I6"
+    ]
+    url = f"{(directory / INDEX).resolve().as_uri()}#code=occupied&opening=I6&page=2"
+    done = subprocess.run(
+        [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", url],
+        capture_output=True, text=True, timeout=180, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    page = dom(done.stdout)
+    rows = shown_rows(page)
+    assert [int(r.attrs["data-record"]) for r in rows] == wanted[100:200]
+    assert page.by_id("matching").all_text() == (
+        f"{len(wanted)} of 100000 record(s) match; showing 101-200."
+    )
+    assert all(li.attrs["data-code"] == "occupied" for li in page.iter("li", "finding"))
+    # the form shows the filter it applies
+    selects = {s.attrs["name"]: s for s in page.by_id("filter").iter("select")}
+    assert selects["code"].attrs.get("name") == "code"

@@ -20,7 +20,9 @@ from renju_cli.output.picture import (
     Marks,
     PictureError,
     board_svg,
+    legend,
     position_marks,
+    row_word,
     star_points,
     svg_to_png,
 )
@@ -107,6 +109,48 @@ def test_fouls_are_ringed_with_their_kind() -> None:
     (foul,) = groups(root, "foul")
     assert (foul.get("data-point"), foul.get("data-kinds")) == ("h8", "double-three")
     assert [t.text for t in foul.iter(f"{SVG}text")] == ["3×3"]
+
+
+AFTER_THE_END = "black h8 i9 h9 i10 h10 i11 h11 g8 h12 j12 k13 h9"  # 10-12 after the five
+WHITE_OVERLINE = "white h8 c7 a15 d7 o15 e7 a1 g7 o1 h7 h15 f7"  # f7 makes six for white
+
+
+def test_after_the_end_nothing_is_forbidden_and_later_moves_are_marked() -> None:
+    ruleset = load("renju")
+    record = parse_record(AFTER_THE_END)
+    pos = api.position_after(record, ruleset)  # all 12 moves; black to move
+    free = position_marks(pos, ruleset)  # the end unknown: as a position, black is to move
+    assert free.forbidden and free.after == frozenset()
+    marks = position_marks(pos, ruleset, end=9)
+    assert marks.forbidden == {}  # no point is forbidden for a move that will not come
+    board = pos.board
+    assert sorted(board.name(i) for i in marks.after) == ["j12", "k13"]
+    assert [board.name(i) for i in marks.five] == ["h8", "h9", "h10", "h11", "h12"]
+    root = parse(board_svg(board, marks))
+    faded = groups(root, "after")
+    assert sorted(g.get("data-point") or "" for g in faded) == ["j12", "k13"]
+    assert all(g.get("opacity") == "0.45" for g in faded)
+    assert "played after the end of the game" in board_svg(board, marks, caption=["x"])
+    assert legend(pos, marks) == [
+        "12 move(s), black to move",
+        "five: h8-h9-h10-h11-h12",
+        "after the end: 10 j12, 11 k13",
+    ]
+    # before the end, the end changes nothing
+    early = api.position_after(record, ruleset, 8)
+    assert position_marks(early, ruleset, end=9) == position_marks(early, ruleset)
+
+
+def test_an_overline_win_is_marked_and_called_an_overline() -> None:
+    ruleset = load("renju")
+    pos = api.position_after(parse_record(WHITE_OVERLINE), ruleset)
+    marks = position_marks(pos, ruleset, end=12)
+    assert marks.row == "overline"
+    assert [pos.board.name(i) for i in marks.five] == ["c7", "d7", "e7", "f7", "g7", "h7"]
+    (ring,) = groups(parse(board_svg(pos.board, marks)), "five")
+    assert ring.get("class") == "five overline"
+    assert legend(pos, marks)[1] == "overline: c7-d7-e7-f7-g7-h7"
+    assert row_word(5, 5) == "five" and row_word(6, 5) == "overline"
 
 
 def test_coordinates_run_a_to_o_and_1_to_15_bottom_up() -> None:

@@ -272,8 +272,16 @@ def _scheduler_address(path: str) -> str:
     "html_dir",
     default=None,
     metavar="DIR",
-    help="Also write a browsable HTML report into DIR: an index and a page for each of the "
-    "first 5000 records (kept in memory); the index counts the others.",
+    help="Also write a browsable HTML report into DIR: an index of every record (counts by "
+    "finding, result and opening, and a filter) and a page with the board for each record "
+    "with findings (at most 5000 pages).",
+)
+@click.option(
+    "--html-boards",
+    type=click.Choice(["findings", "all"]),
+    default="findings",
+    show_default=True,
+    help="With --html: the records that get a page with their board.",
 )
 @click.option(
     "--progress/--no-progress",
@@ -299,6 +307,7 @@ def check(
     jobs: int,
     dask_address: str | None,
     html_dir: str | None,
+    html_boards: str,
     progress: bool | None,
     quiet: bool,
 ) -> None:
@@ -333,7 +342,7 @@ def check(
     _import_what_the_run_uses(workers, duplicates)
     inputs = _inputs(paths, include, exclude, output)
     threshold = None if fail_on == "never" else fail_on
-    pages = _HtmlPages(html_dir)
+    pages = _HtmlPages(html_dir, html_boards, ruleset)
     with contextlib.ExitStack() as stack:
         remote = stack.enter_context(_dask(dask_address, workers))
         batch = Batch(
@@ -354,7 +363,7 @@ def check(
         bar = _progress(progress, batch.total_bytes(), to_stdout)
         batch.progress = stack.enter_context(bar)
         _report(batch, fmt, out, quiet, threshold, pages)
-    pages.write(ruleset, batch.summary)
+    pages.write(batch.summary)
     sys.exit(_exit_code(batch.summary, threshold))
 
 
@@ -450,57 +459,34 @@ def _exit_code(summary: Any, threshold: str | None) -> int:
 
 
 class _HtmlPages:
-    """The records and reports the ``--html`` report gets pages for, and how many others it
-    counts (nothing is kept without ``--html``)."""
+    """The ``--html`` report (``renju_cli.output.html``), written as the records come (nothing
+    without ``--html``); its size is said on standard error at the end."""
 
-    def __init__(self, directory: str | None) -> None:
+    def __init__(self, directory: str | None, boards: str, ruleset: Any) -> None:
         self.directory = directory
-        self.kept: list[tuple[Any, Any]] = []
-        self.not_shown = 0
-        self.pages = 0
+        self.html: Any = None
         if directory is not None:
-            from renju_cli.output.html import MAX_PAGES
+            try:
+                from renju_cli.output.html import HtmlReport
 
-            self.pages = MAX_PAGES
+                self.html = HtmlReport(directory, rules=ruleset, boards=boards)
+            except ImportError as e:
+                raise UsageProblem(f"HTML reports need renju_cli.output.html ({e})") from None
 
     def keep(self, record: Any, report: Any) -> None:
-        if self.directory is None:
+        if self.html is not None:
+            self.html.add(report, record)  # (a record not read has a page without a board)
+
+    def write(self, summary: Any) -> None:
+        if self.html is None:
             return
-        if len(self.kept) < self.pages:
-            self.kept.append((record, report))
-        else:
-            self.not_shown += 1
-
-    def write(self, ruleset: Any, summary: Any) -> None:
-        if self.directory is not None:
-            _write_html(self.directory, self.kept, ruleset, summary, self.not_shown)
-
-
-def _write_html(
-    directory: str, kept: list[tuple[Any, Any]], ruleset: Any, summary: Any, not_shown: int
-) -> None:
-    """The ``--html`` report (``renju_cli.output.html``), from the records and reports kept."""
-    from renju_cli.api import position_after
-
-    try:
-        from renju_cli.output.html import write_report
-    except ImportError as e:
-        raise UsageProblem(f"HTML reports need renju_cli.output.html ({e})") from None
-    records = [r for r, _ in kept]
-    reports = [rep for _, rep in kept]
-    try:
-        # (a record that could not be read at all has a page without a board)
-        write_report(
-            reports,
-            records,
-            directory,
-            position=position_after,
-            rules=ruleset,
-            summary=summary if not_shown else None,
-            not_shown=not_shown,
-        )
-    except OSError as e:
-        click.echo(
-            f"renju: cannot write the HTML report into {shown(directory)}: {e.strerror}", err=True
-        )
-        sys.exit(EXIT_USAGE)
+        try:
+            done = self.html.finish(summary)
+        except OSError as e:
+            click.echo(
+                f"renju: cannot write the HTML report into {shown(str(self.directory))}: "
+                f"{e.strerror}",
+                err=True,
+            )
+            sys.exit(EXIT_USAGE)
+        click.echo(f"renju: HTML report in {shown(str(done))}", err=True)

@@ -1,18 +1,22 @@
-"""The browsable HTML report of ``renju check --html DIR``.
+"""The browsable HTML report of ``renju check --html DIR``, at any size of archive.
 
-``index.html`` is a table of every record with its result and findings; ``record-NNNNN.html`` is
-one page per record: what the referee found, the moves, and the board at the decisive move (the
-move that ended the game, else the last one) with the five ringed, fouls (stones played on a
-forbidden point) ringed in red with their kind and, when the game is still open, black's
-forbidden points.  Pages are self-contained (inline CSS and SVG, no script, no external asset),
-and every text that comes from a record is escaped by the template engine (Jinja2, autoescape).
+``index.html`` counts the run's records (by finding code, result and opening) and lists every
+record through a filter (``html_index``).  ``record-NNNNN.html`` is a page for a record with
+findings (with ``boards="all"``, for every record; at most :data:`MAX_PAGES`): what the referee
+found, the moves, and the board at the decisive move (the move that ended the game, else the
+last one) with the winning row ringed, fouls (stones played on a forbidden point) ringed in red
+with their kind, the moves after the end faded and listed, and, when the game is still open,
+black's forbidden points.  Pages are written as records come (a report of 100,000 records
+keeps their index rows, not their records), self-contained (inline CSS and SVG, no script, no
+external asset), and every text that comes from a record is escaped by the template engine
+(Jinja2, autoescape).  The positions come from the referee's walk (``referee.position``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,19 +24,21 @@ from renju_cli.board import BLACK, Board
 from renju_cli.coords import parse_point, point_name
 from renju_cli.formats import ReadOptions
 from renju_cli.judge import Judgements, WalkSteps
-from renju_cli.output.picture import Marks, Position, board_svg
+from renju_cli.output import html_index
+from renju_cli.output.html_index import DATA, INDEX
+from renju_cli.output.picture import Marks, board_svg, row_word
 from renju_cli.output.text import result_words, where
-from renju_cli.record import Record
+from renju_cli.record import Color, Record
+from renju_cli.referee import Position, position
 from renju_cli.report import GameReport, Summary
 from renju_cli.ruleset import Ruleset, RulesetError, load
 
-INDEX = "index.html"
-#: How the caller walks a record to a position: ``(record, ruleset, after this many moves,
-#: a bound on the walk's judgements and opening-walk steps)``.
-PositionOf = Callable[[Record, Ruleset, int | None, Judgements | None], Position]
-#: Records shown (a row of the index and a page each): the first this many of a run.  A
-#: megabyte of short records made 51,884 pages (422 MB, 136 s, 215 MB of memory); the text
-#: and JSON reports list every record.
+__all__ = ["DATA", "INDEX", "HtmlReport", "Written", "decisive_move", "write_report"]
+
+#: Which records get a page with their board: those with findings, or all.
+BOARDS = ("findings", "all")
+#: Record pages a report writes at most; the index lists every record all the same.  A page
+#: is some 20 kB (its board drawn in SVG): 5,000 pages are some 100 MB.
 MAX_PAGES = 5000
 
 _STYLE = """
@@ -57,6 +63,9 @@ ol.moves li.decisive { font-weight: bold; color: #d0021b; }
 ol.moves li.last { font-weight: bold; }
 ol.moves li.after { color: #999; }
 .muted { color: #777; }
+form#filter { margin: .8em 0; } form#filter label { margin-right: 1em; }
+nav#pager { margin: .4em 0; }
+table.counts { display: inline-table; margin: 0 1.5em .8em 0; }
 """
 
 _BASE = """<!DOCTYPE html>
@@ -73,41 +82,6 @@ _BASE = """<!DOCTYPE html>
 </html>
 """
 
-_INDEX = """{% extends "base" %}
-{% block body %}
-<h1>renju check report</h1>
-<p id="summary">{{ summary.records }} record(s): {{ summary.judged }} judged,
-{{ summary.unreadable }} unreadable, {{ summary.with_findings }} with findings.
-{% if summary.findings %}Findings: {% for code, n in summary.findings.items() -%}
-<code>{{ code }}</code> {{ n }}{{ ", " if not loop.last }}{% endfor %}.{% endif %}</p>
-{% if not_shown %}<p id="not-shown">The first {{ rows | length }} records are shown here;
-{{ not_shown }} more are counted above but not shown (an HTML report shows at most
-{{ max_pages }}: the text and JSON reports list every record).</p>{% endif %}
-<table id="records">
-<thead><tr><th>#</th><th>record</th><th>format</th><th>ruleset</th><th>moves</th>
-<th>result</th><th>findings</th></tr></thead>
-<tbody>
-{% for row in rows %}
-<tr class="{{ row.worst or 'clean' }}" data-record="{{ row.number }}"
-    data-findings="{{ row.report.findings | length }}">
-<td>{{ row.number }}</td>
-<td><a href="{{ row.page }}">{{ row.where }}</a></td>
-<td>{{ row.report.format }}</td>
-<td>{{ row.report.ruleset }}</td>
-<td>{{ row.report.moves }}</td>
-<td>{{ row.result }}</td>
-<td>{% if row.report.findings %}<ul class="findings">
-{% for f in row.report.findings %}<li class="finding" data-code="{{ f.code }}">
-<span class="sev {{ f.severity }}">{{ f.severity }}</span> <code>{{ f.code }}</code>
-{%- if f.move is not none %} move {{ f.move }}{% endif %}: {{ f.message }}</li>
-{% endfor %}</ul>{% else %}<span class="muted">none</span>{% endif %}</td>
-</tr>
-{% endfor %}
-</tbody>
-</table>
-{% endblock %}
-"""
-
 _RECORD = """{% extends "base" %}
 {% block body %}
 <nav><a href="index.html" rel="index">index</a>
@@ -121,8 +95,9 @@ _RECORD = """{% extends "base" %}
 <dt>result</dt><dd id="result">{{ result }}</dd>
 {% if report.opening and report.opening.get("id") %}<dt>opening</dt>
 <dd>{{ report.opening.get("id") }} {{ report.opening.get("name", "") }}</dd>{% endif %}
-{% if report.first_five %}<dt>first five</dt><dd>move {{ report.first_five.move }},
-{{ report.first_five.color }}: {{ report.first_five.stones | join("-") }}</dd>{% endif %}
+{% if report.first_five %}<dt>{{ "first five" if row == "five" else row }}</dt>
+<dd id="row">move {{ report.first_five.move }}, {{ report.first_five.color }}:
+{{ report.first_five.stones | join("-") }}</dd>{% endif %}
 {% if report.forbidden_moves %}<dt>forbidden moves</dt><dd>
 {% for f in report.forbidden_moves %}move {{ f.move }} {{ f.point }} ({{ f.kinds | join(", ") }})
 {{- "; " if not loop.last }}{% endfor %}</dd>{% endif %}
@@ -175,86 +150,161 @@ class _Move:
     css: str
 
 
+@dataclass(frozen=True)
+class Written:
+    """What a report wrote: where, how many record pages, and the bytes of every file."""
+
+    directory: str
+    pages: int
+    size: int
+
+    def __str__(self) -> str:
+        size = f"{self.size / 1e6:.1f} MB" if self.size >= 1e6 else f"{self.size / 1e3:.1f} kB"
+        return f"{self.directory}: an index and {self.pages} record page(s), {size}"
+
+
+class HtmlReport:
+    """The HTML report of a run, written into ``directory`` (created if missing) as records
+    come: ``add`` each record's report (and the record, ``None`` when not at hand: a page
+    without a board), then ``finish``.
+
+    ``rules`` is the ruleset the reports were judged under, when it is not a shipped one (a
+    YAML file): the pictures need its board size and its judge.  ``boards``: ``findings`` (a
+    page for each record with findings) or ``all``.  A page that cannot be written (a full
+    disk) stops the pages; ``finish`` raises the ``OSError``.  ``max_pages``: by default
+    :data:`MAX_PAGES`.
+    """
+
+    def __init__(
+        self,
+        directory: str,
+        *,
+        rules: Ruleset | None = None,
+        boards: str = "findings",
+        max_pages: int | None = None,
+    ) -> None:
+        if boards not in BOARDS:
+            raise ValueError(f"boards must be one of {', '.join(BOARDS)}")
+        self.directory = directory
+        self.rules = rules
+        self.boards = boards
+        self.max_pages = MAX_PAGES if max_pages is None else max_pages
+        self.bound = _picture_bound()
+        self.rows: list[list[Any]] = []
+        self.summary = Summary()
+        self.pages = self.unpaged = self.size = 0
+        self.error: OSError | None = None
+        self._rulesets: dict[str, Ruleset | None] = {}
+        self._previous: str | None = None
+        self._pending: tuple[str, GameReport, Record | None] | None = None
+        self._env = _environment()
+        try:
+            os.makedirs(directory, exist_ok=True)
+        except OSError as e:
+            self.error = e
+
+    def add(self, report: GameReport, record: Record | None) -> None:
+        """One more record of the run, in input order."""
+        number = len(self.rows) + 1
+        self.summary.add(report)
+        page = None
+        if self.boards == "all" or report.findings:
+            if self.pages < self.max_pages:
+                page = f"record-{number:05d}.html"
+                self.pages += 1
+            else:
+                self.unpaged += 1
+        self.rows.append(html_index.row(number, report, page))
+        if page is not None:
+            self._flush(next_page=page)
+            self._pending = (page, report, record)
+
+    def finish(self, summary: Summary | None = None) -> Written:
+        """Write the last page and the index; ``summary`` counts the run (by default, the
+        records added)."""
+        self._flush(next_page=None)
+        counted = (summary or self.summary).to_json()
+        index = self._env.get_template("index").render(
+            title="renju check report",
+            style=_STYLE,
+            summary=counted,
+            pages=self.pages,
+            unpaged=self.unpaged,
+            boards=self.boards,
+            max_pages=self.max_pages,
+            script=_markup(html_index.script()),
+            **html_index.context(counted),
+        )
+        self._write(DATA, html_index.data_chunks(self.rows))
+        self._write(INDEX, [index])
+        if self.error is not None:
+            raise self.error
+        return Written(self.directory, self.pages, self.size)
+
+    def _flush(self, next_page: str | None) -> None:
+        """Write the page waiting for the name of the next one."""
+        if self._pending is None:
+            return
+        page, report, record = self._pending
+        self._pending = None
+        ruleset = _ruleset(report, self.rules, self._rulesets)
+        svg, caption, moves = _board(report, record, ruleset, self.bound)
+        text = self._env.get_template("record").render(
+            title=f"{where(report)} - renju check",
+            style=_STYLE,
+            where=where(report),
+            report=report,
+            result=result_words(report),
+            row=_row(report, ruleset),
+            svg=_markup(svg) if svg else None,
+            caption=caption,
+            moves=moves,
+            prev=self._previous,
+            next=next_page,
+        )
+        self._previous = page
+        self._write(page, [text])
+
+    def _write(self, name: str, chunks: Iterable[str]) -> None:
+        if self.error is None:
+            try:
+                self.size += _write(os.path.join(self.directory, name), chunks)
+            except OSError as e:
+                self.error = e
+
+
 def write_report(
-    reports: list[GameReport],
+    reports: Sequence[GameReport],
     records: Sequence[Record | None],
     directory: str,
     *,
-    position: PositionOf,
     rules: Ruleset | None = None,
     summary: Summary | None = None,
-    not_shown: int = 0,
-) -> None:
-    """Write ``index.html`` and one page per record into ``directory`` (created if missing).
-
-    ``records`` are the records the reports were made from, in the same order (``None``: not
-    at hand, a page without a board); ``position`` walks a record to the position a board
-    shows.  ``rules`` is the ruleset the reports were judged under, when it is not a shipped
-    one (a YAML file): the pictures need its board size and its judge.  ``summary`` counts
-    every record of the run when ``not_shown`` more records than ``reports`` were judged (at
-    most ``MAX_PAGES`` are shown); by default, the reports'.
-    """
+    boards: str = "findings",
+    max_pages: int | None = None,
+) -> Written:
+    """The HTML report of ``reports`` (made from ``records``, in the same order) in
+    ``directory``: ``HtmlReport`` fed them all."""
     if len(records) != len(reports):
         raise ValueError(f"{len(reports)} reports but {len(records)} records")
-    _PICTURES.bound = _picture_bound()
-    from markupsafe import Markup  # Jinja2's own: marks the SVG, escaped by board_svg, as safe
+    html = HtmlReport(directory, rules=rules, boards=boards, max_pages=max_pages)
+    for report, record in zip(reports, records, strict=True):
+        html.add(report, record)
+    return html.finish(summary)
 
-    env = _environment()
-    os.makedirs(directory, exist_ok=True)
-    width = max(5, len(str(len(reports))))
-    pages = [f"record-{n:0{width}d}.html" for n in range(1, len(reports) + 1)]
-    counted = summary
-    summary = Summary()
-    rows = []
-    rulesets: dict[str, Ruleset | None] = {}
-    page = env.get_template("record")
-    for n, (report, record) in enumerate(zip(reports, records, strict=True)):
-        summary.add(report)
-        rows.append(
-            {
-                "number": n + 1,
-                "page": pages[n],
-                "where": where(report),
-                "result": result_words(report),
-                "worst": report.worst(),
-                "report": report,
-            }
-        )
-        ruleset = _ruleset(report, rules, rulesets)
-        svg, caption, moves = _board(report, record, ruleset, position)
-        _write(
-            os.path.join(directory, pages[n]),
-            page.render(
-                title=f"{where(report)} - renju check",
-                style=_STYLE,
-                where=where(report),
-                report=report,
-                result=result_words(report),
-                svg=Markup(svg) if svg else None,
-                caption=caption,
-                moves=moves,
-                prev=pages[n - 1] if n > 0 else None,
-                next=pages[n + 1] if n + 1 < len(pages) else None,
-            ),
-        )
-    _write(
-        os.path.join(directory, INDEX),
-        env.get_template("index").render(
-            title="renju check report",
-            style=_STYLE,
-            rows=rows,
-            summary=(counted or summary).to_json(),
-            not_shown=not_shown,
-            max_pages=MAX_PAGES,
-        ),
-    )
+
+def _markup(text: str) -> Any:
+    from markupsafe import Markup  # Jinja2's own: our SVG and script, escaped as they are made
+
+    return Markup(text)
 
 
 def _environment() -> Any:
     import jinja2  # imported here: only the HTML report needs it
 
+    templates = {"base": _BASE, "index": html_index.INDEX_TEMPLATE, "record": _RECORD}
     return jinja2.Environment(
-        loader=jinja2.DictLoader({"base": _BASE, "index": _INDEX, "record": _RECORD}),
+        loader=jinja2.DictLoader(templates),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -262,14 +312,16 @@ def _environment() -> Any:
     )
 
 
-def _write(path: str, text: str) -> None:
-    """Write a page atomically: a reader never sees half a page, and a failure (a full disk,
-    Ctrl-C) leaves no half-written temporary file beside the pages."""
+def _write(path: str, chunks: Iterable[str]) -> int:
+    """Write a file atomically (a reader never sees half a page, and a failure, a full disk or
+    Ctrl-C, leaves no half-written temporary file beside the pages); its size in bytes."""
     tmp = f"{path}.tmp"
     try:
         with open(tmp, "w", encoding="utf-8", errors="replace") as f:
-            f.write(text)
+            for chunk in chunks:
+                f.write(chunk)
         os.replace(tmp, path)
+        return os.path.getsize(path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.remove(tmp)
@@ -291,6 +343,13 @@ def _ruleset(
     return cache[report.ruleset]
 
 
+def _row(report: GameReport, ruleset: Ruleset | None) -> str:
+    """``five``, or ``overline`` when the winning row is longer than a five."""
+    ff = report.first_five
+    length = ruleset.five_length if ruleset is not None else 5
+    return row_word(len(ff.stones), length) if ff is not None else "five"
+
+
 def decisive_move(report: GameReport) -> int:
     """The move that ended the game, else the last move of the record."""
     r = report.result
@@ -300,7 +359,7 @@ def decisive_move(report: GameReport) -> int:
 
 
 def _board(
-    report: GameReport, record: Record | None, ruleset: Ruleset | None, position: PositionOf
+    report: GameReport, record: Record | None, ruleset: Ruleset | None, bound: Judgements
 ) -> tuple[str | None, str, list[_Move]]:
     """The picture at the decisive move, its caption, and the moves for the move list."""
     if record is None or record.unreadable:
@@ -315,47 +374,59 @@ def _board(
     ]
     if ruleset is None:
         return None, f"No board: the ruleset {report.ruleset} is not at hand.", moves
-    walks = _PICTURES.bound.walk_steps
+    walks = bound.walk_steps
     cuts = walks.cuts if walks is not None else 0
+    after = len(record.moves) > n and report.result.decided
     try:
-        _PICTURES.bound.next_record()  # (one more allowance of walk steps a page)
-        svg = _picture(report, position(record, ruleset, n, _PICTURES.bound), ruleset, n)
+        bound.next_record()  # (one more allowance of walk steps a page)
+        # past the end, the whole record: the moves after the end are drawn, faded
+        pos = position(record, ruleset, None if after else n, bound)
+        svg, late = _picture(report, pos, ruleset, n, bound)
     except ValueError as e:  # a board size no board can have
         return None, f"No board: {e}.", moves
     except Exception as e:  # a bug drawing one record must not lose the whole report
         return None, f"No board: drawing it failed ({type(e).__name__}: {e}).", moves
+    return svg, _caption(report, n, moves, late, walks, cuts), moves
+
+
+def _caption(
+    report: GameReport,
+    n: int,
+    moves: list[_Move],
+    late: set[int],
+    walks: WalkSteps | None,
+    cuts: int,
+) -> str:
+    """The words under a board: which move it shows, the moves after the end, the cut walk."""
     if report.result.decided:
         caption = f"The board at move {n}, the decisive move: {result_words(report)}."
     else:
         caption = f"The board after the last move ({n}): {result_words(report)}."
+    after = [m for m in moves if m.number > n]
+    if report.result.decided and after:
+        listed = ", ".join(
+            f"{m.number} {m.point}" + ("" if m.number in late else " (not on the board)")
+            for m in after
+        )
+        caption += f" Played after the end (faded): {listed}."
     if walks is not None and walks.cuts > cuts:
         caption += (
             f" The opening protocol is not followed in this picture (the pictures of this report"
             f" took the {walks.limit} steps of opening walks they may take): only the recorded"
             " opening events are applied."
         )
-    return svg, caption, moves
+    return caption
 
 
-class _Pictures:
-    """The double-three judgements the pictures of one report may still make to mark black's
-    forbidden points: columns of black stones make every point a recursion down the columns
-    (1,000 such records took 90 s); past it, points whose threes need judging are not marked
-    (an overline or a double-four still is).  And the steps of opening-protocol walks their
-    positions may still take (``walk_steps``): a page walks its record's protocol again, up to
-    20,000 steps for a hostile one (5,000 pages of Super Sakata decisions spent 9 s on it);
-    past it, a picture applies only the recorded events and seat rules, and its caption says
-    so."""
-
-    bound = Judgements(0)
-
-
-_PICTURES = _Pictures()
-#: Double-three judgements the pictures of one report may make together.
+#: Double-three judgements the pictures of one report may make together to mark black's
+#: forbidden points: columns of black stones make every point a recursion down the columns;
+#: past it, points whose threes need judging are not marked (an overline or a double-four
+#: still is).
 PICTURE_JUDGEMENTS = 16384
 #: Steps of opening walks the pictures of one report may take: as many as a run of ``check``
 #: may take for as many records (``ReadOptions.walk_steps_allowance`` and one
-#: ``walk_steps_per_record`` more a page), so the pages never walk more than the run did.
+#: ``walk_steps_per_record`` more a page), so the pages never walk more than the run did;
+#: past it, a picture applies only the recorded events and seat rules, and its caption says so.
 PICTURE_WALK_STEPS = (ReadOptions.walk_steps_allowance, ReadOptions.walk_steps_per_record)
 
 
@@ -364,21 +435,30 @@ def _picture_bound() -> Judgements:
     return Judgements(PICTURE_JUDGEMENTS, walk_steps=WalkSteps(steps, per=per_page))
 
 
-def _picture(report: GameReport, pos: Position, ruleset: Ruleset, n: int) -> str:
-    """The SVG of the board after move ``n``, marked with what the report found."""
+def _picture(
+    report: GameReport, pos: Position, ruleset: Ruleset, n: int, bound: Judgements
+) -> tuple[str, set[int]]:
+    """The SVG of the board at move ``n`` (and the stones played after it, faded), marked with
+    what the report found; and the numbers of the moves after ``n`` on the board."""
     board = pos.board
-    marks = Marks(numbers=dict(pos.numbers))
+    numbers = {board.index(p): m for p, m in pos.numbers.items()}
+    marks = Marks(
+        numbers=numbers,
+        after=frozenset(i for i, m in numbers.items() if m > n),
+        row=_row(report, ruleset),
+    )
     if report.first_five is not None and report.first_five.move <= n:
         marks.five = tuple(_indices(board, report.first_five.stones))
     for foul in report.forbidden_moves:
         if foul.move <= n:
             for i in _indices(board, [foul.point]):
                 marks.fouls[i] = tuple(foul.kinds)
-    if not report.result.decided and pos.to_move == BLACK:
+    if not report.result.decided and pos.to_move == Color.BLACK:
         judge = ruleset.judge()
         judge.forget()  # (what a picture spends depends on it alone)
-        marks.forbidden = dict(judge.forbidden_points(board, BLACK, _PICTURES.bound))
-    return board_svg(board, marks, title=f"{where(report)}: board at move {n}")
+        marks.forbidden = dict(judge.forbidden_points(board, BLACK, bound))
+    late = {m for m in numbers.values() if m > n}
+    return board_svg(board, marks, title=f"{where(report)}: board at move {n}"), late
 
 
 def _indices(board: Board, names: Sequence[str]) -> list[int]:

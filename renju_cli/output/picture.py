@@ -1,11 +1,12 @@
 """Board pictures: a position drawn as a self-contained SVG, and as PNG when resvg is installed.
 
 The SVG is written directly (it is a drawing, every text in it escaped): the board with its
-coordinates, stones with their move numbers, the five ringed, black's forbidden points marked with
-their kind (``3×3`` double-three, ``4×4`` double-four, ``6+`` overline) and stones played on a
-forbidden point (fouls) ringed in red with their kind.  Every element that stands for something
-on the board carries ``data-point`` (and ``data-move``, ``data-kinds``), so that a browser test or
-a script can find it.
+coordinates, stones with their move numbers, the winning row ringed (a five, or an overline that
+wins), black's forbidden points marked with their kind (``3×3`` double-three, ``4×4``
+double-four, ``6+`` overline), stones played on a forbidden point (fouls) ringed in red with their
+kind, and stones played after the end of the game faded, with a dashed edge.  Every element that
+stands for something on the board carries ``data-point`` (and ``data-move``, ``data-kinds``), so
+that a browser test or a script can find it.
 
 PNG goes through ``resvg-py`` (the resvg renderer in one wheel, no system library), an optional
 extra: ``pip install 'renju-cli[png]'``.
@@ -50,6 +51,10 @@ class Position(Protocol):
         """``BLACK`` or ``WHITE``."""
 
     @property
+    def played(self) -> int:
+        """The moves walked."""
+
+    @property
     def numbers(self) -> Mapping[int, int]:
         """Board index -> move number of the stones played (setup stones have none)."""
 
@@ -63,32 +68,73 @@ class Marks:
     """What a picture shows besides the stones; points are board indices.
 
     ``numbers``: move number of each stone that has one (setup stones have none);
-    ``five``: the stones of the five; ``forbidden``: empty points black may not play, with
-    their kinds; ``fouls``: stones played on a forbidden point, with their kinds.
+    ``five``: the stones of the winning row, ``row`` its word (``five``, or ``overline`` for a
+    longer row that wins); ``forbidden``: empty points black may not play, with their kinds;
+    ``fouls``: stones played on a forbidden point, with their kinds; ``after``: stones played
+    after the end of the game.
     """
 
     numbers: dict[int, int] = field(default_factory=dict)
     five: tuple[int, ...] = ()
     forbidden: dict[int, tuple[str, ...]] = field(default_factory=dict)
     fouls: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    after: frozenset[int] = frozenset()
+    row: str = "five"
 
 
-def position_marks(pos: Position, ruleset: Ruleset, forbidden: bool = True) -> Marks:
-    """The marks of a position: its move numbers, the first five on the board in move order,
-    and (with ``forbidden``, when black is to move) black's forbidden points with their kinds.
+def row_word(stones: int, five_length: int) -> str:
+    """``five`` for a row of the winning length, ``overline`` for a longer one."""
+    return "overline" if stones > five_length else "five"
+
+
+def position_marks(
+    pos: Position, ruleset: Ruleset, forbidden: bool = True, *, end: int | None = None
+) -> Marks:
+    """The marks of a position: its move numbers, the first winning row on the board in move
+    order, and (with ``forbidden``, when black is to move) black's forbidden points with their
+    kinds.  ``end``: the move that ended the game, if it ended: the stones after it are marked
+    as such, and no point is forbidden for a move that will not come.
     """
     board = pos.board
     judge = ruleset.judge()
     five: tuple[int, ...] = ()
     for i in sorted(pos.numbers, key=pos.numbers.__getitem__):
+        if end is not None and pos.numbers[i] > end:
+            break
         row = judge.five_at(board, i, board.cells[i])
         if row is not None:
             five = row
             break
+    over = end is not None and pos.played >= end
     points = {}
-    if forbidden and pos.to_move == BLACK:
+    if forbidden and pos.to_move == BLACK and not over:
         points = dict(judge.forbidden_points(board, BLACK))
-    return Marks(numbers=dict(pos.numbers), five=five, forbidden=points)
+    after = frozenset(i for i, n in pos.numbers.items() if end is not None and n > end)
+    return Marks(
+        numbers=dict(pos.numbers),
+        five=five,
+        forbidden=points,
+        after=after,
+        row=row_word(len(five), ruleset.five_length),
+    )
+
+
+def legend(pos: Position, marks: Marks) -> list[str]:
+    """The words under a picture: moves and side to move, the winning row, the forbidden
+    points, the moves after the end."""
+    board = pos.board
+    lines = [f"{pos.played} move(s), {'black' if pos.to_move == BLACK else 'white'} to move"]
+    if marks.five:
+        lines.append(f"{marks.row}: " + "-".join(board.name(i) for i in marks.five))
+    if marks.forbidden:
+        points = sorted(marks.forbidden.items(), key=lambda ik: board.point(ik[0]))
+        lines.append("forbidden: " + ", ".join(f"{board.name(i)} {'+'.join(k)}" for i, k in points))
+    if marks.after:
+        after = sorted(marks.after, key=marks.numbers.__getitem__)
+        lines.append(
+            "after the end: " + ", ".join(f"{marks.numbers[i]} {board.name(i)}" for i in after)
+        )
+    return lines
 
 
 def kind_label(kinds: Sequence[str]) -> str:
@@ -175,7 +221,7 @@ def board_svg(
     ]
     out.extend(_grid(board, geo))
     out.extend(_stones(board, geo, marks))
-    out.extend(_five_rings(board, geo, marks.five))
+    out.extend(_five_rings(board, geo, marks.five, marks.row))
     out.extend(_fouls(board, geo, marks.fouls))
     out.extend(_forbidden(board, geo, marks.forbidden))
     if lines:
@@ -200,10 +246,10 @@ def _wrap(text: str, width: int) -> list[str]:
 
 def _legend(marks: Marks) -> str:
     kinds = {k for ks in (*marks.forbidden.values(), *marks.fouls.values()) for k in ks}
-    if not kinds:
-        return ""
-    known = [k for k in KIND_LABEL if k in kinds]
-    return "marks: " + ", ".join(f"{KIND_LABEL[k]} {k}" for k in known)
+    parts = [f"{KIND_LABEL[k]} {k}" for k in KIND_LABEL if k in kinds]
+    if marks.after:
+        parts.append("faded: played after the end of the game")
+    return "marks: " + ", ".join(parts) if parts else ""
 
 
 def _grid(board: Board, geo: Geometry) -> list[str]:
@@ -251,18 +297,20 @@ def _stones(board: Board, geo: Geometry, marks: Marks) -> list[str]:
         cx, cy = geo.center(point)
         color = "black" if stone == BLACK else "white"
         number = marks.numbers.get(i)
-        attrs = f'class="stone {color}" data-point="{point.name}"'
+        after = i in marks.after
+        attrs = f'class="stone {color}{" after" if after else ""}" data-point="{point.name}"'
         if number is not None:
             attrs += f' data-move="{number}"'
-        out.append(f"<g {attrs}>")
+        out.append(f'<g {attrs} opacity="0.45">' if after else f"<g {attrs}>")
         fill, edge, ink = (
             (BLACK_COLOR, "#000000", "#ffffff")
             if stone == BLACK
             else (WHITE_COLOR, "#555555", "#111111")
         )
+        dashes = f' stroke-dasharray="{c * 0.12:g} {c * 0.08:g}"' if after else ""
         out.append(
             f'<circle cx="{cx:g}" cy="{cy:g}" r="{r:g}" fill="{fill}" stroke="{edge}" '
-            f'stroke-width="1"/>'
+            f'stroke-width="{2 if after else 1}"{dashes}/>'
         )
         if number is not None:
             text = str(number)
@@ -276,12 +324,14 @@ def _stones(board: Board, geo: Geometry, marks: Marks) -> list[str]:
     return out
 
 
-def _five_rings(board: Board, geo: Geometry, five: tuple[int, ...]) -> list[str]:
+def _five_rings(board: Board, geo: Geometry, five: tuple[int, ...], row: str) -> list[str]:
+    """The winning row ringed (class ``five``, and ``overline`` for a longer row)."""
     if not five:
         return []
     names = " ".join(board.name(i) for i in five)
+    kind = "five" if row == "five" else f"five {row}"
     out = [
-        f'<g class="five" data-points="{names}" fill="none" stroke="{FIVE_COLOR}" '
+        f'<g class="{kind}" data-points="{names}" fill="none" stroke="{FIVE_COLOR}" '
         f'stroke-width="{geo.cell * 0.1:g}">'
     ]
     for i in five:

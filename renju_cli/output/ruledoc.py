@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from renju_cli.opening import ProtocolError, Step, inherit, protocol_of, restricted_seat
-from renju_cli.output.text import printable
+from renju_cli.record import printable
 from renju_cli.ruleset import Ruleset
 
 _OVERLINE_WORDS = {
