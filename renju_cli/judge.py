@@ -33,6 +33,10 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from renju_cli.board import BLACK, EMPTY, LINE_PAD, WALL, WHITE, Board, Geometry
+from renju_cli.limits import CODE_LIMIT, MEMO_CONTEXTS, MEMO_LIMIT, WINDOW_LIMIT
+from renju_cli.limits import Judgements as Judgements
+from renju_cli.limits import Listings as Listings
+from renju_cli.limits import WalkSteps as WalkSteps
 from renju_cli.memo import remember
 
 OVERLINE = "overline"
@@ -301,17 +305,6 @@ def _quiet(k: int, rules: ColorRules) -> int:
     return max(need, 0)
 
 
-#: Raw windows a ``WindowTable`` remembers before it starts afresh (bounds memory: a long batch
-#: meets ever more raw windows, but only a few thousand distinct ``line_key`` windows; 100,000
-#: generated games meet about 65,000 raw windows per colour).
-WINDOW_LIMIT = 1 << 16
-#: Raw windows whose code a ``WindowTable`` remembers (an int each, the hot path's look-up):
-#: more than ``WINDOW_LIMIT``, since random games on 26x26 meet hundreds of thousands and a
-#: table started afresh at 65,536 analyzed every other move's windows again (3.3 s a megabyte,
-#: 2.5 s at this size, about 70 bytes a window).
-CODE_LIMIT = 1 << 18
-
-
 class WindowTable:
     """Codes and facts of raw line windows, for one colour, five length and exactness.
 
@@ -394,13 +387,6 @@ def window_table(k: int, exact: bool, stone: int) -> WindowTable:
     return t
 
 
-#: Entries the recursion memo may hold before it starts afresh (bounds memory in long batches:
-#: an entry holds two ints of up to two bits per board point, at most ~0.5 KB on 26x26).
-MEMO_LIMIT = 1 << 14
-#: Entries kept for one memo key (one point and shape, different surroundings); the oldest goes.
-MEMO_CONTEXTS = 16
-
-
 class Reach:
     """The points of one board geometry as bits of one int, for the recursion's memo.
 
@@ -473,109 +459,6 @@ class JudgementBound(Exception):
     def __init__(self, kinds: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.kinds = kinds
-
-
-class Allowance:
-    """Work a run's records may still do (``left`` of ``limit``), growing by ``gain`` every
-    ``every`` records (``next_record``; 0: never).  ``terms``: how it was set, for messages.
-    ``cuts``: the records whose report it changed (a move left undecided, a protocol not
-    followed, findings not listed), which depend on what the run did before them: a memo of
-    reports compares it before and after (``Judgements.all_cuts``)."""
-
-    __slots__ = ("cuts", "every", "gain", "left", "limit", "records", "terms")
-
-    def __init__(self, limit: int, terms: str = "", every: int = 0, gain: int = 1) -> None:
-        self.limit = limit
-        self.left = limit
-        self.terms = terms
-        self.every = every
-        self.gain = gain
-        self.records = 0
-        self.cuts = 0
-
-    def next_record(self) -> None:
-        """Count a record (``gain`` more for every ``every`` of them)."""
-        self.records += 1
-        if self.every and self.records % self.every == 0:
-            self.left += self.gain
-            self.limit += self.gain
-
-
-class PerRecord(Allowance):
-    """An ``Allowance`` that grows by ``per`` each record (0: never)."""
-
-    __slots__ = ()
-
-    def __init__(self, limit: int, terms: str = "", per: int = 0) -> None:
-        super().__init__(limit, terms, 1 if per else 0, per)
-
-    def next_record(self) -> None:
-        """Count a record: ``per`` more (``Allowance.next_record`` with ``every`` 1, or a gain of
-        0; once per record of a batch, without the test)."""
-        self.records += 1
-        self.left += self.gain
-        self.limit += self.gain
-
-
-class WalkSteps(PerRecord):
-    """Steps of opening-protocol walks a run's records may still take (``opening``): a step
-    of the protocol applied to a record, in each option of a branch tried, and each option
-    tried, 2-10 microseconds.  Real records take 9 to 33; a user's protocol may have
-    hundreds, and a repeated branch tries rounds of options.  ``per`` more each record."""
-
-    __slots__ = ()
-
-
-class Listings(PerRecord):
-    """Findings a run's reports may still list (``referee.replay``): each is built, worded,
-    written and counted, 3-5 microseconds; real records list next to none, a hostile file
-    hundreds of thousands a megabyte.  ``per`` more each record."""
-
-    __slots__ = ()
-
-
-class Judgements(Allowance):
-    """Double-three judgements (points whose threes are judged, at the top of the recursion or
-    in it) a judge may still make (``Judge.bounded_kinds``): the recursion is exact, without a
-    depth limit, and a hostile position (columns of black stones, where every completion point
-    is a double-three again down the column) asks tens of them per move, 15-30 microseconds
-    each; a file of such records took a minute.  Real games need next to none (19 in the 8,599
-    records of the corpus, the examples and the test data).  One more every ``per`` records.
-
-    ``walk_steps``: the run's bound on opening-protocol walks, and ``listed``: on the findings
-    its reports list (``referee.replay``), carried with this one (``None``: unbounded) where
-    the replay takes the run's bounds."""
-
-    __slots__ = ("listed", "walk_steps")
-
-    def __init__(
-        self,
-        limit: int,
-        terms: str = "",
-        per: int = 0,
-        walk_steps: WalkSteps | None = None,
-        listed: Listings | None = None,
-    ) -> None:
-        super().__init__(limit, terms, per)
-        self.walk_steps = walk_steps
-        self.listed = listed
-
-    def next_record(self) -> None:
-        """Count a record, for the walk steps and the findings listed too."""
-        Allowance.next_record(self)
-        if self.walk_steps is not None:
-            self.walk_steps.next_record()
-        if self.listed is not None:
-            self.listed.next_record()
-
-    def all_cuts(self) -> int:
-        """The ``cuts`` of this bound and of those carried with it."""
-        cuts = self.cuts
-        if self.walk_steps is not None:
-            cuts += self.walk_steps.cuts
-        if self.listed is not None:
-            cuts += self.listed.cuts
-        return cuts
 
 
 class Judge:

@@ -31,6 +31,7 @@ from renju_cli.judge import (
     Verdict,
     row_through,
 )
+from renju_cli.limits import UNDECIDED_NAMED
 from renju_cli.memo import remember
 from renju_cli.opening import (
     DECLARED_KEPT,
@@ -68,8 +69,6 @@ _BOUND: Judgements | None = None
 #: first), and how many stones make a setup worth keeping so
 _LAST_SETUP: tuple[list[tuple[Point, Color]], Board, int] | None = None
 _SETUP_WORTH_KEEPING = 16
-#: how many later moves the ``unchecked`` warning of a record's first undecided move names
-UNDECIDED_NAMED = 20
 
 
 def replay(record: Record, ruleset: Ruleset, within: Judgements | None = None) -> GameReport:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from renju_cli.limits import MAX_FINDINGS as MAX_FINDINGS
 from renju_cli.memo import remember
 from renju_cli.record import DeclaredResult, SourceLocation
 
@@ -50,13 +51,6 @@ CODES: dict[str, str] = {
     "too-many-findings": WARNING,
 }
 
-#: Findings listed for one record at most, as ``renju show`` lists problems (and as clang
-#: lists errors by default).  A hostile record (4,096 moves on one point) would otherwise print
-#: thousands of lines; the rest are counted, by code, in one last finding, and the summary
-#: counts every finding.  A record of more than 20 findings is broken throughout (a wrong colour
-#: convention, moves on taken points): at 100, such files wrote 100 lines per record, and
-#: building and writing them was a quarter of the check (1 MB of them: 3.1 s, at 20: 2.3 s).
-MAX_FINDINGS = 20
 
 
 def severity_rank(severity: str) -> int:

@@ -206,3 +206,41 @@ def test_limit_resyncs_replaces_the_bound_by_size() -> None:
         .problems[0]
         .message.endswith("; more than 2 XML syntax errors: the rest of the file is not read")
     )
+
+
+# -- every bound in one place ----------------------------------------------------------------------
+def test_the_options_and_the_readers_defaults_come_from_limits() -> None:
+    from renju_cli import limits
+
+    assert LIMITS is limits.OPTIONS
+    defaults = ReadOptions()
+    for name, (field, words) in limits.OPTIONS.items():
+        default = getattr(defaults, field)
+        # the default the help shows, in parentheses (16M: 16 << 20)
+        shown = re.search(r"\((\d+)([KM]?)\)$", words)
+        assert shown is not None, name
+        assert int(shown.group(1)) << {"": 0, "K": 10, "M": 20}[shown.group(2)] == default, name
+    assert defaults.max_moves == limits.MOVES and defaults.max_file == limits.WHOLE_FILE
+    sized = defaults.for_file(1 << 20)
+    assert sized.max_records == limits.RECORDS_ALLOWANCE + (1 << 20) // limits.BYTES_PER_RECORD
+    assert sized.max_walks == limits.WALKS_ALLOWANCE + (1 << 20) // limits.BYTES_PER_WALK
+    assert set(limits.GIVEN) <= {field for field, _ in limits.OPTIONS.values()}
+
+
+def test_a_file_s_walks_are_bounded_outside_the_readers() -> None:
+    """``read_stream`` reads; the bound on distinct openings followed is applied by whoever
+    knows the rules (``limits.bound_walks``), with the file's sized options."""
+    import inspect
+
+    from renju_cli import formats, limits
+    from renju_cli.formats.notation import parse_record
+
+    assert "walk_key" not in inspect.signature(formats.read_stream).parameters
+    assert not hasattr(formats, "AfterLast") and not hasattr(formats, "bound_walks")
+    records = [parse_record(f"h8 h9 {p}") for p in ("i10", "j10", "k10", "j10")]
+    options = dataclasses.replace(ReadOptions(), max_walks=2)
+    out = list(limits.bound_walks(iter(records), options, lambda r: r.moves[2].point))
+    assert [r.protocol_not_followed is not None for r in out] == [False, False, True, False]
+    assert out[2].protocol_not_followed == options.too_many_walks()
+    unbounded = list(limits.bound_walks(iter(records), ReadOptions(), lambda r: r.moves[2].point))
+    assert all(r.protocol_not_followed is None for r in unbounded[:2])

@@ -20,8 +20,9 @@ from typing import Any
 from helpers import run_cli
 
 from renju_cli import opening
-from renju_cli.formats import ReadOptions, bound_walks
+from renju_cli.formats import ReadOptions
 from renju_cli.formats.notation import parse_record
+from renju_cli.limits import bound_walks
 from renju_cli.opening import check_opening, sharing, walk_key
 from renju_cli.record import Record
 from renju_cli.ruleset import load

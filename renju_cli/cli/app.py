@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from renju_cli import __version__
+from renju_cli import __version__, limits
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -46,67 +46,11 @@ def load_rules(rules: str | None) -> Any:
         raise UsageProblem(f"invalid ruleset {shown(rules)}:\n{e}") from None
 
 
-#: ``--limit NAME=N``: the bounds of ``formats.ReadOptions`` a run on untrusted input may
-#: tighten, by the name the option gives them, with what each bounds.
-LIMITS: dict[str, tuple[str, str]] = {
-    "records": (
-        "max_records",
-        "records per file, and by default no more than 8192 + one per 32 bytes of the file, "
-        "24 in a RenLib library (16M)",
-    ),
-    "events": (
-        "max_events",
-        "opening events (swaps, choices, offered points) per file, and by default no more "
-        "than 16384 + one per 8 bytes of the file (16M)",
-    ),
-    "walks": (
-        "max_walks",
-        "distinct openings per file whose opening protocol is followed, and by default no "
-        "more than 4096 + one per 256 bytes of the file (16M)",
-    ),
-    "resyncs": (
-        "max_resyncs",
-        "XML syntax errors per RenjuNet database after which reading resumes at the next "
-        "game, and by default no more than 4096 + one per 256 bytes of the file (16M)",
-    ),
-    "judgements": (
-        "max_judgements",
-        "double-three judgements (points whose threes are judged, in the recursion or not) "
-        "of a whole run, past which a move is taken as not a double-three, with a warning; "
-        "by default no more than 8192 + one per 4 records (16M)",
-    ),
-    "walk-steps": (
-        "max_walk_steps",
-        "steps of opening-protocol walks (each step applied in each option tried) of a whole "
-        "run, past which a record's protocol is not followed, with a warning; by default no "
-        "more than 16384 + 33 per record (16M)",
-    ),
-    "findings": (
-        "max_listed",
-        "findings the reports of a whole run list, past which a record's findings are "
-        "counted, not listed; by default no more than 16384 + 2 per record (16M)",
-    ),
-    "moves": ("max_moves", "moves per record (4096)"),
-    "depth": (
-        "max_depth",
-        "nesting of XML elements, SGF variations, a RenLib line; not of JSON Lines, whose "
-        "arrays and objects nest 512 deep at most (4096)",
-    ),
-    "string": ("max_string", "length of one comment, name or line (1M)"),
-    "whole-file": ("max_file", "bytes of an SGF, psq or Gomocup openings file (64M)"),
-}
+#: ``--limit NAME=N``: the bounds a run on untrusted input may tighten (``limits.OPTIONS``).
+LIMITS = limits.OPTIONS
 _SUFFIXES = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
-#: What else a bound given sets: it replaces the bound by the file's size (``bytes_per_...``:
-#: 0), or the run's allowance and its growth by records (``None``: the bound itself).
-_GIVEN: dict[str, dict[str, int | None]] = {
-    "max_records": {"bytes_per_record": 0},
-    "max_events": {"bytes_per_event": 0},
-    "max_walks": {"bytes_per_walk": 0},
-    "max_resyncs": {"bytes_per_resync": 0},
-    "max_judgements": {"judgements_allowance": None, "records_per_judgement": 0},
-    "max_walk_steps": {"walk_steps_allowance": None, "walk_steps_per_record": 0},
-    "max_listed": {"listed_allowance": None, "listed_per_record": 0},
-}
+#: What else a bound given sets (``limits.GIVEN``).
+_GIVEN = limits.GIVEN
 
 
 def parse_limits(limits: tuple[str, ...]) -> dict[str, Any]:

@@ -23,12 +23,13 @@ import importlib
 import io
 import os
 import re
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from encodings.aliases import aliases as _ALIASES
 from types import ModuleType
-from typing import Any, BinaryIO, NamedTuple, cast, overload
+from typing import Any, BinaryIO, cast, overload
 
+from renju_cli import limits
 from renju_cli.memo import remember
 from renju_cli.record import OpeningEvent, ParseProblem, Record, SourceLocation, same_events
 from renju_cli.record import special_kind as special_kind
@@ -57,112 +58,53 @@ HEAD_BYTES = 4096
 
 @dataclass(frozen=True)
 class ReadOptions:
-    """Options every reader accepts."""
+    """Options every reader accepts.  The bounds' defaults, and why each is there, are in
+    ``renju_cli.limits``; ``--limit NAME=N`` lowers them (``limits.OPTIONS``)."""
 
     #: Text encoding to try first for text in the file (comments, names); readers fall back to
     #: a tolerant decoding, they never fail on undecodable bytes.
     encoding: str | None = None
     #: Board size to assume when the format does not say (move lists).
     board_size: int = 15
-    #: Upper bounds that a hostile file cannot push us past.
-    max_moves: int = 4096
-    max_records: int = 16 << 20
-    max_depth: int = 4096
-    max_string: int = 1 << 20
-    #: Bytes of a file read whole before it is parsed (SGF, psq, Gomocup openings: the other
-    #: readers stream); a longer file, or an endless stream, is one unreadable record.
-    max_file: int = 64 << 20
-    #: Bound on the moves that all records of one file hold together: ``moves_per_byte`` per
-    #: byte of the file plus ``moves_allowance``.  Variation trees (RenLib, SGF) repeat a line's
-    #: moves in every record that continues it, so a small hostile tree could otherwise expand
-    #: quadratically; real libraries hold about one move per byte.
-    moves_per_byte: int = 2
-    moves_allowance: int = 1 << 16
-    #: Bound on the records of one file by its size (``for_file``): ``records_allowance`` plus
-    #: one record per ``bytes_per_record`` bytes (0: no such bound, ``max_records`` alone).
-    #: Time goes with records (each is judged and reported), and a hostile file packs one in
-    #: two or three bytes (``h8`` lines, a RenLib root with 500,000 one-move lines); real
-    #: records take more: a game of nine moves 31 bytes as a move list, a real game hundreds.
-    #: A RenLib library packs its lines tighter (``DENSE_RECORDS``, ``for_format``).
-    records_allowance: int = 8192
-    bytes_per_record: int = 32
+    #: Bounds on one record, and on what a file is read whole for.
+    max_moves: int = limits.MOVES
+    max_records: int = limits.HUGE
+    max_depth: int = limits.DEPTH
+    max_string: int = limits.STRING
+    max_file: int = limits.WHOLE_FILE
+    #: The moves all records of one file hold together (variation trees repeat them).
+    moves_per_byte: int = limits.MOVES_PER_BYTE
+    moves_allowance: int = limits.MOVES_ALLOWANCE
+    #: Records of one file by its size (``for_file``): the allowance plus one per
+    #: ``bytes_per_record`` bytes (0: no bound by size, ``max_records`` alone).
+    records_allowance: int = limits.RECORDS_ALLOWANCE
+    bytes_per_record: int = limits.BYTES_PER_RECORD
     #: The size of the file ``max_records`` was set for by ``for_file`` (for its message).
     sized_for: int | None = None
-    #: Bound on the opening events of one file's records (swap flags, choices, declarations,
-    #: offered points: ``event_weight``), by its size as records are (``for_file``): each is
-    #: indexed and walked by the opening check, a few microseconds each, and a hostile file
-    #: packs one in a byte (RenjuNet's ``swap='s-s-...'``: 250 games of 4,000 flags, 6 s).
-    #: Real records hold a few in hundreds of bytes.  Past it, a record's events are not read
-    #: (``bound_events``); the record is judged without them.
-    max_events: int = 16 << 20
-    events_allowance: int = 16384
-    bytes_per_event: int = 8
-    #: Bound on the distinct openings of one file whose opening protocol is followed step by
-    #: step (the walk of ``opening.check_opening``), by its size as records are: a walk costs
-    #: 25-150 microseconds, more than the rest of a short record, and records that begin alike
-    #: share one; a hostile file of distinct three-move games naming a protocol (``RU[...]``)
-    #: packs 30,000 in a megabyte.  Real files need fewer: a game takes hundreds of bytes (a
-    #: RenLib library of openings needs one per 110 bytes: past 800 kB, lines past the bound).
-    #: Past it, a record's opening is named but its protocol is not followed
-    #: (``bound_walks``; a finding says so).
-    max_walks: int = 16 << 20
-    walks_allowance: int = 4096
-    bytes_per_walk: int = 256
-    #: Bound on the XML syntax errors of one RenjuNet database after which reading resumes at
-    #: the next game (the damaged game is one unreadable record), by its size as records are:
-    #: a resync costs a fresh parser and a scan of the text after the error, about twice a
-    #: record, and a hostile file of 14-byte damaged games packs 40,960 in a megabyte (1.7 s).
-    #: Real games take hundreds of bytes, so a database whose every game is damaged is read
-    #: whole.  Past it, the rest of the file is not read, and its last record says so.  (A
-    #: fixed 1,000 until stop 27: a megabyte of games every other one damaged lost a third.)
-    max_resyncs: int = 16 << 20
-    resyncs_allowance: int = 4096
-    bytes_per_resync: int = 256
-    #: Bound on the double-three judgements of a run's records (points whose threes are
-    #: judged: a three is real only if a point that makes it a straight four is itself legal,
-    #: and so on, without a depth limit), 15-30 microseconds each: ``judgements_allowance``
-    #: plus one for every ``records_per_judgement`` records.  Real games need next to none (19 in
-    #: the 8,599 records of the corpus, examples and test data); a hostile position (columns
-    #: of black stones, every completion point a double-three again down the column) needs
-    #: tens per move, and 5,000 such records in a megabyte took a minute (a directory of small
-    #: files of them as long: the bound is the run's, not a file's).  Past it, a move
-    #: whose threes would need judging is taken as not a double-three, with a warning
-    #: (``referee.replay``).  ``--limit judgements=N`` sets it to N (no more by
-    #: records).  At the most (40,960 tiny records in a megabyte) 18,432, about half a second.
-    max_judgements: int = 16 << 20
-    judgements_allowance: int = 8192
-    records_per_judgement: int = 4
-    #: Bound on the steps of opening-protocol walks of a run's records (a step of the
-    #: protocol applied to a record, in every option of its branches tried, and each option
-    #: tried), 2-10 microseconds each: ``walk_steps_allowance`` plus ``walk_steps_per_record``
-    #: for each record.  Real records take 9 (RIF) to 33 at most (Super Sakata; every shipped
-    #: protocol on the corpus, examples and test data; 160,000 distinct Taraguchi-10 openings
-    #: take 18 each: 16 a record turned 3,214 of them away); Super Sakata records of
-    #: decisions no step explains take 114 (1 MB: 4.6 s at 64 a record, 2.5 s at 16; and
-    #: 3.2 s with an allowance of 262,144, 2.7 s with 65,536: the allowance alone is 0.6 s of
-    #: walks; at stop 23, 65,536 + 32 a record went to 16,384 + 33: every real record is
-    #: covered in a run of any size, and that file took 6.6 % fewer instructions); a user's
-    #: protocol of 20,000 steps (YAML aliases) took 70 ms a record, 1 MB in 9 minutes.  Past
-    #: it, a record's opening is named but its protocol is not followed, with a finding
-    #: (``opening.check_opening``).  ``--limit walk-steps=N`` sets it to N.
-    max_walk_steps: int = 16 << 20
-    walk_steps_allowance: int = 1 << 14
-    walk_steps_per_record: int = 33
-    #: Bound on the findings a run's reports list (each is built, worded, written and
-    #: counted: about 20,000 instructions, 5-8 microseconds; a record lists
-    #: ``report.MAX_FINDINGS`` at most): ``listed_allowance`` plus ``listed_per_record`` for
-    #: each record.  Real records list next to none (59 in the 4,920 records of the corpus and
-    #: examples; 1.2 a record under a ruleset whose opening protocol they do not follow, which
-    #: the 2 a record covers whatever the run's size); a hostile file of records of ten moves
-    #: on one point lists nine each, 315,000 in a megabyte, half of its 3 s.  The allowance
-    #: was 65,536 before stop 23: a sixth to a third of the time of the floods that reach
-    #: the bound (a megabyte of columns of black stones or of SGF damage listed 86,000 to
-    #: 147,000 findings), for nothing real records need.  Past it, a record's findings are
-    #: counted, not listed, in its ``too-many-findings`` finding, which says why; the summary
-    #: and the exit code count them all.  ``--limit findings=N`` sets it to N.
-    max_listed: int = 16 << 20
-    listed_allowance: int = 1 << 14
-    listed_per_record: int = 2
+    #: Opening events of one file's records (``bound_events``), by its size as records are.
+    max_events: int = limits.HUGE
+    events_allowance: int = limits.EVENTS_ALLOWANCE
+    bytes_per_event: int = limits.BYTES_PER_EVENT
+    #: Distinct openings of one file whose protocol is followed (``limits.bound_walks``).
+    max_walks: int = limits.HUGE
+    walks_allowance: int = limits.WALKS_ALLOWANCE
+    bytes_per_walk: int = limits.BYTES_PER_WALK
+    #: XML syntax errors of one RenjuNet database after which reading resumes.
+    max_resyncs: int = limits.HUGE
+    resyncs_allowance: int = limits.RESYNCS_ALLOWANCE
+    bytes_per_resync: int = limits.BYTES_PER_RESYNC
+    #: The run's bounds, carried to whoever makes the run's ``limits.Judgements``: double-three
+    #: judgements, opening-walk steps and findings listed, each an allowance plus so many per
+    #: record (``--limit judgements=N`` and the like set it to N, no more by records).
+    max_judgements: int = limits.HUGE
+    judgements_allowance: int = limits.JUDGEMENTS_ALLOWANCE
+    records_per_judgement: int = limits.RECORDS_PER_JUDGEMENT
+    max_walk_steps: int = limits.HUGE
+    walk_steps_allowance: int = limits.WALK_STEPS_ALLOWANCE
+    walk_steps_per_record: int = limits.WALK_STEPS_PER_RECORD
+    max_listed: int = limits.HUGE
+    listed_allowance: int = limits.LISTED_ALLOWANCE
+    listed_per_record: int = limits.LISTED_PER_RECORD
     #: The line number of the stream's first line: line-based readers (move lists, JSON Lines)
     #: read a slice of a big file in a worker process and still number lines as in the file.
     first_line: int = 1
@@ -221,7 +163,7 @@ class ReadOptions:
         return said
 
     def too_many_walks(self) -> str:
-        """Why a record's opening protocol was not followed (``bound_walks``)."""
+        """Why a record's opening protocol was not followed (``limits.bound_walks``)."""
         said = f"the file holds more than {self.max_walks} distinct openings to follow"
         if self.bytes_per_walk > 0 and self.max_walks < ReadOptions.max_walks:
             said += _size_terms(self.walks_allowance, self.bytes_per_walk, "walks")
@@ -263,10 +205,8 @@ def _size_terms(allowance: int, per: int, limit: str, counting: str = "") -> str
     )
 
 
-#: Bytes a record takes at the least in real files of the formats that pack records tighter
-#: than ``ReadOptions.bytes_per_record``: a RenLib library stores a line in about 20 bytes
-#: (two bytes a node, lines sharing their first nodes; 23 in ``Allrenjuopenings.lib``).
-DENSE_RECORDS = {"renlib": 24}
+#: Formats whose real files pack records tighter (``limits.DENSE_RECORDS``).
+DENSE_RECORDS = limits.DENSE_RECORDS
 
 
 def event_weight(events: Sequence[OpeningEvent]) -> int:
@@ -303,64 +243,8 @@ def bound_events(records: Iterator[Record], options: ReadOptions) -> Iterator[Re
         yield record
 
 
-#: What the walk of a record's opening protocol depends on (``opening.walk_key`` under the
-#: ruleset that will judge it), or ``None`` when its check walks no protocol.
-WalkKey = Callable[[Record], Hashable | None]
-
-
-class AfterLast(NamedTuple):
-    """A walk key (``WalkKey``) shared only with the walk just before it, and only with the
-    very same event objects: the lines of a variation tree (``opening._LastLine``)."""
-
-    plain: Hashable
-    events: list[OpeningEvent]
-
-
-def bound_walks(records: Iterator[Record], options: ReadOptions, key: WalkKey) -> Iterator[Record]:
-    """``records`` with their opening walks counted against ``options.max_walks``: past it, a
-    record that would need a walk of its own (a key not seen in this file, or an ``AfterLast``
-    not the last walk's) is marked ``protocol_not_followed``, and its check names its opening
-    without following the protocol.  Records of a key seen before are never marked: their
-    check is remembered, and an opening book repeating a few openings thousands of times is
-    followed in full.  Decided here, as the file is read, so the output is the same with any
-    number of ``--jobs``."""
-    if options.max_walks >= ReadOptions.max_walks:
-        # (a pipe of unknown size is bounded by ``max_records`` alone, as for events)
-        yield from records
-        return
-    left = options.max_walks
-    seen: set[Hashable] = set()
-    last: AfterLast | None = None  # (holds the events: their objects are compared)
-    why = ""
-    for record in records:
-        walk = key(record) if not record.unreadable else None
-        if walk is None:
-            new = False
-        elif isinstance(walk, AfterLast):
-            new = (
-                last is None
-                or walk.plain != last.plain
-                or not same_events(walk.events, last.events)
-            )
-        else:
-            new = walk not in seen
-        if new:
-            if left > 0:
-                left -= 1
-                if isinstance(walk, AfterLast):
-                    last = walk
-                else:
-                    seen.add(walk)
-            else:
-                why = why or options.too_many_walks()
-                record.protocol_not_followed = why
-        yield record
-
-
-#: Characters of a record's text (metadata values, notes) that count as one move against the
-#: move budget of a variation tree: a tree repeats its root's text (a comment, the game info)
-#: in every line, and 200 KB of comment over 20,000 variations made 4 GB of report.
-TEXT_PER_MOVE = 16
+#: Characters of a tree line's text that count as one move (``limits.TEXT_PER_MOVE``).
+TEXT_PER_MOVE = limits.TEXT_PER_MOVE
 
 
 def text_cost(record: Record) -> int:
@@ -701,15 +585,12 @@ def read_stream(
     path: str,
     fmt: str | None = None,
     options: ReadOptions | None = None,
-    walk_key: WalkKey | None = None,
 ) -> Iterator[Record]:
     """Yield the records of one file, detecting its format unless ``fmt`` is given.
 
     A file that matches no format, or in which the reader finds no record (blank lines, an
     empty ``<games>``, comments only), yields one unreadable record with a ``parse-error``
-    problem: a file that held nothing to check must not pass a batch as clean.  With
-    ``walk_key`` (the judge's ``opening.walk_key`` under the ruleset each record will be
-    judged by), the file's distinct openings are bounded too (``bound_walks``).
+    problem: a file that held nothing to check must not pass a batch as clean.
     """
     opts = options or ReadOptions()
     head = _peek(stream) if fmt not in RAW_FORMATS else b""
@@ -727,8 +608,6 @@ def read_stream(
         opts = text_options(opts)
     opts = opts.for_format(fmt)
     records = bound_events(load(fmt).read(stream, path, opts), opts)
-    if walk_key is not None:
-        records = bound_walks(records, opts, walk_key)
     first = next(records, None)
     if first is None:
         yield unreadable(path, no_record_message(fmt))

@@ -12,12 +12,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from renju_cli.coords import parse_point
+from renju_cli.limits import MAX_PROTOCOL_STEPS as MAX_PROTOCOL_STEPS
 from renju_cli.opening.steps import COLORS, Option, Protocol, ProtocolError, Region, Step
-
-#: A protocol has at most this many steps, counted in every option of its branches (shipped
-#: protocols: 14 at most; a user's ruleset of 2 kB made 19,900 with YAML aliases, each walk
-#: of a record 70 ms).
-MAX_PROTOCOL_STEPS = 256
 
 _PARAM = re.compile(r"^\$([a-z][a-z0-9_]*)$")
 

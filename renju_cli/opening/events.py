@@ -10,6 +10,7 @@ from itertools import chain
 from typing import Any
 
 from renju_cli.coords import Point
+from renju_cli.limits import DECLARED_KEPT as DECLARED_KEPT
 from renju_cli.memo import remember
 from renju_cli.record import OpeningEvent
 
@@ -19,11 +20,6 @@ BOARD_EVENTS = ("reject", "relocate")
 DECISIONS = ("swap", "no-swap", "choose")
 #: Events of a record (and points of an event) that memos key at most (``small_events``).
 SMALL_EVENTS = 8
-#: Longest declared opening id (or event value) kept in the keys of remembered checks and of
-#: the referee's memo of short records: ids and names of the 26 canonical openings are short,
-#: and a JSON Lines ``opening`` of 64 kB in each record of a run's files held 239 MB of keys
-#: and messages.
-DECLARED_KEPT = 64
 
 #: The finding of a recorded event that no step explains, by the event's kind.
 LEFTOVER_CODES = {

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from renju_cli.board import Board
 from renju_cli.coords import Point
 from renju_cli.judge import Judgements
+from renju_cli.limits import OFFER_JUDGEMENTS as OFFER_JUDGEMENTS
 from renju_cli.opening.rules import rules_for
 from renju_cli.opening.state import (
     Context,
@@ -32,8 +33,6 @@ if TYPE_CHECKING:
 #: How much a recorded list of offers or a declared count weighs against a swap flag (1) when
 #: the record's events choose between the options of a branch.
 EVIDENCE_DATA = 2
-#: Double-three judgements the offers of one step may make together (``_forbidden_judge``).
-OFFER_JUDGEMENTS = 64
 
 SymmetricPairs = tuple[tuple[tuple[Point, Point], Isometry], ...]
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from renju_cli.coords import Point
-from renju_cli.formats import AfterLast
 from renju_cli.judge import Judgements, WalkSteps
+from renju_cli.limits import AfterLast
 from renju_cli.memo import remember
 from renju_cli.opening.canonical import name_of_first_three
 from renju_cli.opening.check import (
@@ -192,7 +192,7 @@ def stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[An
 
 def walk_key(record: Record, ruleset: Ruleset) -> Hashable | None:
     """Which records share the walk of ``record``'s opening protocol, as a key for
-    ``formats.bound_walks``, which counts the walks a file makes; ``None`` when checking its
+    ``limits.bound_walks``, which counts the walks a file makes; ``None`` when checking its
     opening walks no protocol (none, a setup).  As ``check_opening`` shares walks:
 
     - records of the same first stones (and declared id) and no events share one

@@ -13,6 +13,9 @@ import dataclasses
 from collections.abc import Callable
 
 from renju_cli.coords import Point
+from renju_cli.limits import MAX_PATHS as MAX_PATHS
+from renju_cli.limits import MAX_ROUNDS as MAX_ROUNDS
+from renju_cli.limits import MAX_STEPS as MAX_STEPS
 from renju_cli.memo import remember
 from renju_cli.opening.canonical import canonical_fault
 from renju_cli.opening.offers import EVIDENCE_DATA, keep, offer
@@ -30,18 +33,6 @@ from renju_cli.opening.state import (
 from renju_cli.opening.steps import COLORS, PER_PROTOCOL, SEATS, Step, inherit, number_list, other
 from renju_cli.record import OpeningEvent
 from renju_cli.report import WARNING, Finding
-
-#: A branch search never walks more paths than this, nor applies more steps in all (guards
-#: against hostile rulesets: 2,000 paths of 200 steps each took 1.5 s a record; real records
-#: take at most 13 paths and 20 steps; what a run may walk in all is bounded apart, by
-#: ``ReadOptions.walk_steps_allowance``).  Past either, each branch takes its first option
-#: only, with a warning.
-MAX_PATHS = 2000
-MAX_STEPS = 20000
-#: A repeated branch (Super Sakata) is followed this many rounds at most: 24 stones added in
-#: pairs is far past any game played (a hostile record with a swap recorded at no place made
-#: every line of a tree walk 100 rounds, three options each: 4 ms a line).
-MAX_ROUNDS = 12
 
 
 @dataclasses.dataclass
