@@ -420,8 +420,8 @@ def test_record_page_pixels_in_a_browser(report_dir: Path, tmp_path: Path) -> No
 def test_the_pages_are_bounded_and_the_index_lists_every_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # at most MAX_PAGES record pages (a megabyte of short records made 51,884 pages, 422 MB);
-    # the index lists every record, and says how many more would have a page
+    # at most MAX_PAGES record pages, whatever the number of records; the index lists every
+    # record, and says how many more would have a page
     from helpers import run_cli
 
     monkeypatch.setattr(html_report, "MAX_PAGES", 3)
@@ -459,7 +459,7 @@ def test_pictures_mark_forbidden_points_within_one_bound(
 ) -> None:
     # columns a, b, i, j of black stones (15x15); white plays, black is to move: every point
     # beside them is a double-three recursing down the columns; the pictures of one report
-    # judge at most PICTURE_JUDGEMENTS points together (1,000 such records took 90 s)
+    # judge at most PICTURE_JUDGEMENTS points together
     from renju_cli.formats import read_stream
 
     game = b"(;SZ[15]AB[aa:ao][ba:bo][ia:io][ja:jo]AW[ma][mb];W[oo])\n"
@@ -490,8 +490,8 @@ def test_pictures_walk_opening_protocols_within_one_bound(
 ) -> None:
     # Under RIF, stones moved by the opening (i10-i9, g7-g6) are moved in every picture,
     # whether the page walks the protocol or not; past the pictures' bound on walk steps a
-    # page walks none and its caption says so (5,000 pages of hostile Super Sakata decisions
-    # spent 9 s walking again what the run had walked).  The board at move 9, as drawn:
+    # page walks none and its caption says so (the pages walk no more than the run walked).
+    # The board at move 9, as drawn:
     #
     #        g   h   i   j   k
     #   10   .   .   .   B   .        i10 moved to i9 (move 6)
@@ -534,7 +534,7 @@ def test_pictures_walk_opening_protocols_within_one_bound(
 def test_a_page_that_cannot_be_written_leaves_no_temporary_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a full disk left record-00006.html.tmp (4,096 bytes) beside five pages (red team 5)
+    # a full disk in the middle of a page: no half-written temporary file beside the pages
     import builtins
     import errno
 

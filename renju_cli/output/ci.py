@@ -156,7 +156,7 @@ class GithubRenderer(Renderer):
 @functools.cache
 def _not_xml() -> re.Pattern[str]:
     """What XML 1.0 cannot carry (control characters, lone surrogates from undecodable file
-    names).  Compiled for a JUnit report only: its character class takes milliseconds."""
+    names).  Compiled for a JUnit report only: its character class is slow to compile."""
     return re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
