@@ -64,8 +64,18 @@ class SourceLocation:
     offset: int | None = None
     variation: str | None = None
 
+    @property
+    def id(self) -> str:
+        """The record's id in its file, which ``--record`` selects: its ``index`` (``"3"``), and
+        for a line of a variation tree other than its main line, a dot and the ``variation``
+        (``"3.4.3"``: line ``4.3`` of tree 3)."""
+        if self.variation is None or self.variation == MAIN_LINE:
+            return str(self.index)
+        return f"{self.index}.{self.variation}"
+
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"path": self.path, "index": self.index, "line": self.line}
+        out: dict[str, Any] = {"path": self.path, "id": self.id, "index": self.index}
+        out["line"] = self.line
         if self.offset is not None:
             out["offset"] = self.offset
         if self.variation is not None:

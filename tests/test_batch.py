@@ -222,7 +222,7 @@ def test_standard_input_is_judged_as_it_arrives(codec: str) -> None:
         ready, _, _ = select.select([proc.stdout], [], [], 60)
         assert ready, "no report before the end of standard input"
         first = json.loads(proc.stdout.readline())
-        assert first["source"] == {"path": "<stdin>", "index": 0, "line": 1}
+        assert first["source"] == {"path": "<stdin>", "id": "0", "index": 0, "line": 1}
     finally:
         proc.stdin.close()
         proc.stdout.read()

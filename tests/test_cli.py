@@ -66,7 +66,7 @@ def test_exit_3_on_an_internal_error(
             raise RuntimeError("injected")
         return real(record, rules, within)
 
-    monkeypatch.setattr("renju_cli.batch.replay", boom)  # what judges each record of a batch
+    monkeypatch.setattr("renju_cli.tasks.replay", boom)  # what judges each record of a batch
     code, out, err = renju(capsys, "check", str(EXAMPLES), "-f", "jsonl")
     assert code == 3
     reports = [json.loads(line) for line in out.splitlines()]
@@ -328,7 +328,8 @@ def test_a_negative_move_or_record_number_is_a_usage_error(
 ) -> None:
     # --at -1 drew an empty board with exit code 0
     code, _, err = renju(capsys, command, "-", option, "-1", stdin="h8 h9\n")
-    assert code == 2 and "-1 is not in the range" in err
+    expected = "-1 is not in the range" if option == "--at" else "'-1' is not a record id"
+    assert code == 2 and expected in err
 
 
 @pytest.mark.parametrize("command", ["show", "forbidden"])

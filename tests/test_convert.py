@@ -49,14 +49,19 @@ def test_real_samples_round_trip(
     src = corpus(rel)
     out = tmp_path / f"out.{fmt}"
     records = [r for r in read_path(str(src)) if not r.unreadable]
-    # SGF has no property for a colour choice (PlayOK's swap2 games): those records are refused
+    # SGF has no property for a colour choice (PlayOK's swap2 games), JSON Lines none for the
+    # comment of a move (RenLib's): those records are refused
     refused = [
-        r for r in records if fmt == "sgf" and any(e.kind == "choose" for e in r.opening_events)
+        r
+        for r in records
+        if (fmt == "sgf" and any(e.kind == "choose" for e in r.opening_events))
+        or (fmt == "jsonl" and any(m.comment for m in r.moves))
     ]
     assert convert(str(src), "--to", fmt, "-o", str(out)) == (1 if refused else 0)
     err = capsys.readouterr().err.splitlines()
     assert len(err) == len(refused)
-    assert all("cannot be written as sgf: SGF has no place for the choice of" in e for e in err)
+    why = "SGF has no place for the choice of" if fmt == "sgf" else " comment(s) (the first: "
+    assert all(f"cannot be written as {fmt}: " in e and why in e for e in err)
     before = summary([r for r in records if r not in refused])
     after = summary(list(read_path(str(out))))
     assert len(after) == len(before) > 0
@@ -339,17 +344,17 @@ def test_psq_needs_the_directory_named(tmp_path: Path, monkeypatch: pytest.Monke
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.txt"]
 
 
-def test_a_line_of_a_tree_is_named_by_its_variation() -> None:
-    # the lines of an SGF tree share their index: the variation tells which line a message
-    # is about (2,000 messages named "sgf-comb.bin [0]" alike)
-    from renju_cli.cli.convert import _named
+def test_a_line_of_a_tree_is_named_by_its_id() -> None:
+    # the lines of an SGF tree share their index: the id tells which line a message is about
+    # (messages named "sgf-comb.bin [0]" alike), as check prints it
+    from renju_cli.cli.losses import named
     from renju_cli.record import SourceLocation
 
-    def named(variation: str | None) -> str:
-        return _named(Record([], SourceLocation("tree.sgf", 0, 1, None, variation)))
+    def name(variation: str | None) -> str:
+        return named(Record([], SourceLocation("tree.sgf", 0, 1, None, variation)))
 
-    assert named("1.2") == "tree.sgf [0] variation 1.2"
-    assert named("main") == named(None) == "tree.sgf [0]"
+    assert name("1.2") == "tree.sgf [0.1.2]"
+    assert name("main") == name(None) == "tree.sgf [0]"
 
 
 @pytest.mark.parametrize("to", ["jsonl", "notation", "sgf"])
@@ -397,3 +402,127 @@ def test_keep_damaged_writes_records_read_with_problems_as_read(
         f"{damaged} [0]: cannot be written as sgf: SGF has no place for the choice of white "
         "after move 3"
     ]
+
+
+#: A black win by five under freestyle and under standard gomoku; under renju (the default of a
+#: record that names no rule) the first is a win by five too, the second black's overline.
+GOMOKU = (
+    '{"moves": "h8 a1 i8 a2 j8 a3 k8 a4 g8", "rule": "freestyle", "result": "black"}\n'
+    '{"moves": "c8 a1 d8 a3 e8 a5 g8 a7 h8 a9 f8 a11 j12 a13 k12 n1 l12 n3 m12 n5 n12", '
+    '"rule": "standard", "result": "black"}\n'
+)
+
+
+def _results(capsys: pytest.CaptureFixture[str], *args: str) -> list[tuple[object, ...]]:
+    """(ruleset, result, declared winner) of each record ``renju check ARGS`` reports."""
+    from helpers import run_cli
+
+    _, out, _ = run_cli(capsys, "check", *args, "-f", "jsonl")
+    reports = [json.loads(line) for line in out.splitlines()]
+    return [
+        (r["ruleset"], r["result"], (r["declared_result"] or {}).get("winner")) for r in reports
+    ]
+
+
+@pytest.mark.parametrize("to", ["notation", "psq"])
+def test_a_gomoku_record_is_not_written_without_its_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], to: str
+) -> None:
+    # standard notation and psq hold no rule: a black win by five under standard gomoku became
+    # a white win by black's overline under renju when checked again
+    from helpers import run_cli
+
+    src = tmp_path / "gomoku.jsonl"
+    src.write_text(GOMOKU)
+    out = tmp_path / "out"
+    code, _, err = run_cli(capsys, "convert", str(src), "--to", to, "-o", str(out))
+    assert code == 1
+    assert "[0]: cannot be written as " + to + ": it would lose " in err
+    assert "the rule 'freestyle'" in err and "the rule 'standard'" in err
+    assert "--lossy writes it" in err
+    assert not out.exists() or (out.is_dir() and not any(out.iterdir())) or not out.read_text()
+
+
+@pytest.mark.parametrize("to", ["notation", "psq"])
+def test_lossy_writes_a_gomoku_record_and_says_what_it_lost(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], to: str
+) -> None:
+    from helpers import run_cli
+
+    src = tmp_path / "gomoku.jsonl"
+    src.write_text(GOMOKU)
+    out = tmp_path / "out"
+    code, _, err = run_cli(capsys, "convert", str(src), "--to", to, "-o", str(out), "--lossy")
+    assert code == 0
+    assert f"[1]: written as {to} without " in err and "the rule 'standard'" in err
+    # (psq: a file per record; notation: a line per record)
+    copies = [(p, "0") for p in sorted(out.glob("*.psq"))] or [(out, "0"), (out, "1")]
+    # the copy checked under the rule it lost: the same results as the record
+    for rule, (copy, wanted), n in zip(("freestyle", "standard"), copies, "01", strict=True):
+        again = _results(capsys, str(copy), "--rules", rule, "--record", wanted)
+        original = _results(capsys, str(src), "--record", n)
+        assert [r[:2] for r in again] == [r[:2] for r in original]
+        assert original[0][1]["winner"] == "black" and original[0][1]["reason"] == "five"
+
+
+@pytest.mark.parametrize("to", ["sgf", "jsonl"])
+def test_a_gomoku_record_keeps_its_rule_where_the_format_holds_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], to: str
+) -> None:
+    from helpers import run_cli
+
+    src = tmp_path / "gomoku.jsonl"
+    src.write_text(GOMOKU)
+    out = tmp_path / f"out.{to}"
+    assert run_cli(capsys, "convert", str(src), "--to", to, "-o", str(out))[0] == 0
+    assert _results(capsys, str(out)) == _results(capsys, str(src))
+    assert [r[0] for r in _results(capsys, str(out))] == ["freestyle", "standard"]
+
+
+@pytest.mark.parametrize(
+    ("record", "to", "lost"),
+    [
+        # the reason of a declared result: standard notation writes the winner alone
+        ("(;GM[4]SZ[15]RE[B+R];B[hh];W[hi])", "notation", "the declared result (black, resign"),
+        # psq holds no declared winner of a game that ended on the board
+        ('{"moves": "h8 h9", "result": "white"}', "psq", "the declared result (white; read back"),
+        # comments: of a move, of the record
+        ("(;GM[4]SZ[15];B[hh]C[a good move];W[hi])", "notation", "1 comment(s)"),
+        ("(;GM[4]SZ[15]C[a famous game];B[hh];W[hi])", "psq", "1 comment(s)"),
+        # the opening id a record declares
+        ('{"moves": "h8 h9 i9", "opening": "D4"}', "notation", "the opening id 'D4'"),
+    ],
+)
+def test_what_a_target_cannot_hold_is_said_not_dropped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], record: str, to: str, lost: str
+) -> None:
+    from helpers import run_cli
+
+    src = tmp_path / ("game.sgf" if record.startswith("(") else "game.jsonl")
+    src.write_text(record + "\n")
+    out = tmp_path / "out"
+    code, _, err = run_cli(capsys, "convert", str(src), "--to", to, "-o", str(out))
+    assert code == 1 and "it would lose " in err and lost in err
+    code, _, err = run_cli(capsys, "convert", str(src), "--to", to, "-o", str(out), "--lossy")
+    assert code == 0 and f"written as {to} without " in err and lost in err
+
+
+EXAMPLE_FILES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_psq_keeps_a_declared_result_the_board_gives(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # psq's result code 0, a normal end, says what the board says: a declared black win by a
+    # five on the board is no loss, nor white's win by black's forbidden move
+    from helpers import run_cli
+
+    for example in ("black-five.txt", "black-double-three.txt"):
+        out = tmp_path / example
+        code, _, err = run_cli(
+            capsys, "convert", str(EXAMPLE_FILES / example), "--to", "psq", "-o", str(out)
+        )
+        assert (code, err) == (0, "")
+        assert [r[1] for r in _results(capsys, str(out))] == [
+            r[1] for r in _results(capsys, str(EXAMPLE_FILES / example))
+        ]

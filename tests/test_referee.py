@@ -377,7 +377,7 @@ def test_json_shape_follows_the_cli_contract() -> None:
         "findings",
     ):
         assert key in r
-    assert r["source"] == {"path": "<string>", "index": 0, "line": 1}
+    assert r["source"] == {"path": "<string>", "id": "0", "index": 0, "line": 1}
     assert r["ruleset"] == "renju"
 
 

@@ -103,8 +103,8 @@ def test_analyze_all_gives_every_record_of_a_text() -> None:
     text = "\n".join([TEXTS[0], TEXTS[1]])
     reports = api.analyze_all(text, path="two.txt")
     assert [r["source"] for r in reports] == [
-        {"path": "two.txt", "index": 0, "line": 1},
-        {"path": "two.txt", "index": 1, "line": 2},
+        {"path": "two.txt", "id": "0", "index": 0, "line": 1},
+        {"path": "two.txt", "id": "1", "index": 1, "line": 2},
     ]
     assert api.analyze(text)["source"]["index"] == 0
 

@@ -29,8 +29,8 @@ class UsageProblem(click.UsageError):
 def shown(text: str) -> str:
     """A path or a message from a file, for a message on the terminal: control characters
     escaped (a newline in a file name must not start a line of its own, such as a forged
-    ``::error::`` workflow command; ``render.printable``)."""
-    from renju_cli.output.text import printable
+    ``::error::`` workflow command; ``record.printable``)."""
+    from renju_cli.record import printable
 
     return printable(text)
 

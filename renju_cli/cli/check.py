@@ -33,6 +33,7 @@ from renju_cli.cli.app import (
     shown,
 )
 from renju_cli.cli.output import written
+from renju_cli.cli.records import Selection, no_record, record_option
 
 #: ``--format`` values (``renju_cli.output.RENDERERS``; listed here to keep start-up light).
 FORMATS = ("text", "json", "jsonl", "github", "junit", "sarif")
@@ -290,6 +291,7 @@ def _scheduler_address(path: str) -> str:
     "report goes to a file or a pipe.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Text: print only records with findings.")
+@record_option()
 def check(
     paths: tuple[str, ...],
     rules: str | None,
@@ -310,6 +312,7 @@ def check(
     html_boards: str,
     progress: bool | None,
     quiet: bool,
+    wanted: str | None,
 ) -> None:
     """Replay every record in PATHS and report results and findings.
 
@@ -330,6 +333,7 @@ def check(
       renju check games/ --format junit -o renju.xml
       renju check big.rif --dask tcp://scheduler:8786
       renju check uploads/ --limit records=20000   # fewer records per file than the default
+      renju check games.sgf --record 0.1.2     # one line of a variation tree
       cat game.txt | renju check - --format json
     """
     from renju_cli.batch import Batch, cpu_count
@@ -362,9 +366,10 @@ def check(
         to_stdout = output in (None, "-")
         bar = _progress(progress, batch.total_bytes(), to_stdout)
         batch.progress = stack.enter_context(bar)
-        _report(batch, fmt, out, quiet, threshold, pages)
-    pages.write(batch.summary)
-    sys.exit(_exit_code(batch.summary, threshold))
+        summary = _report(batch, fmt, out, quiet, threshold, pages, Selection(wanted))
+    pages.write(summary)
+    no_record(wanted, summary.records)
+    sys.exit(_exit_code(summary, threshold))
 
 
 def _refuse_what_cannot_run(
@@ -426,17 +431,33 @@ def _inputs(
 
 
 def _report(
-    batch: Any, fmt: str, out: TextIO, quiet: bool, threshold: str | None, pages: _HtmlPages
-) -> None:
-    """Render every report the batch yields, and its summary."""
+    batch: Any,
+    fmt: str,
+    out: TextIO,
+    quiet: bool,
+    threshold: str | None,
+    pages: _HtmlPages,
+    selected: Selection,
+) -> Any:
+    """Render every report the batch yields that ``--record`` selects, and their summary
+    (returned).  A selected record is judged in the whole run, so that its report is the one
+    the run without ``--record`` gives (a duplicate of an earlier record, a run-wide bound
+    reached); the summary counts the selected records, of the files read."""
     from renju_cli.output import RENDERERS
+    from renju_cli.report import Summary
 
     renderer = RENDERERS[fmt](out, quiet=quiet, fail_on=threshold)
+    summary = batch.summary if selected.wanted is None else Summary()
     with contextlib.closing(batch.run()) as reports:
         for record, report in reports:
-            renderer.record(report)
-            pages.keep(record, report)
-    renderer.finish(batch.summary)
+            if selected(report.source):
+                if summary is not batch.summary:
+                    summary.add(report)
+                renderer.record(report)
+                pages.keep(record, report)
+    summary.files = batch.summary.files
+    renderer.finish(summary)
+    return summary
 
 
 def _exit_code(summary: Any, threshold: str | None) -> int:

@@ -24,7 +24,9 @@ from renju_cli.cli.app import (
     read_options,
     shown,
 )
+from renju_cli.cli.losses import losses, named
 from renju_cli.cli.output import OutputError, written
+from renju_cli.cli.records import Selection, no_record, record_option
 
 
 # -- convert --------
@@ -50,6 +52,13 @@ from renju_cli.cli.output import OutputError, written
     help="Write records read with problems too, as they were read (each still said on "
     "standard error, exit code 1).",
 )
+@record_option()
+@click.option(
+    "--lossy",
+    is_flag=True,
+    help="Write records the target cannot hold whole too, without what it cannot hold (each "
+    "loss said on standard error).",
+)
 def convert(
     paths: tuple[str, ...],
     to: str,
@@ -58,22 +67,29 @@ def convert(
     encoding: str | None,
     limits: tuple[str, ...],
     keep_damaged: bool,
+    wanted: str | None,
+    lossy: bool,
 ) -> None:
     """Rewrite records in another format: standard notation, JSON Lines, SGF or psq.
 
-    Unreadable records are reported on stderr and make the exit code 1, and so are records
-    read with problems (parse errors: what the file says there would be lost or changed in
-    the copy; --keep-damaged writes them all the same) and records the target format cannot
-    hold whole (setup stones or a board size in standard notation,
-    a colour choice or a rejection in SGF...): they are not written, and the message says what
-    would be lost.  psq writes one file per record into the directory -o names (made if
-    missing; -o is required with --to psq).
+    A conversion never changes what a record means: each copy is read back with the target's
+    reader and compared with the record (stones, setup, board size, opening decisions, the
+    declared result and its reason, the rule, the opening id, comments).  A record the target
+    cannot hold whole (the rule of a gomoku record in standard notation or psq, a declared
+    result in psq, setup stones in standard notation, comments in JSON Lines...) is not
+    written: the message says what would be lost, and the exit code is 1; --lossy writes it
+    all the same and says what it lost.  Unreadable records are said on stderr and make the
+    exit code 1, and so are records read with problems (what the file says there would be
+    lost or changed in the copy; --keep-damaged writes them all the same).  psq writes one
+    file per record into the directory -o names (made if missing; -o is required with --to
+    psq).
 
     \b
     Examples:
       renju convert library.lib --to jsonl -o lines.jsonl
       renju convert game.psq --to sgf
       renju convert games.sgf --to psq -o psq-dir/
+      renju convert games.sgf --record 0.1 --to notation --lossy
     """
     from renju_cli import formats
 
@@ -85,7 +101,7 @@ def convert(
     # every reader imported now, not in the middle of the run (see ``check``): a Ctrl-C that
     # lands in the import of a C extension did not end the run as an interrupt
     formats.available()
-    run = _Conversion(to, options, input_format, keep_damaged)
+    run = _Conversion(to, options, input_format, keep_damaged, wanted, lossy)
     records = run.records(paths)
     if to == "psq":
         assert output is not None  # (refused above without one)
@@ -96,6 +112,7 @@ def convert(
                 text = run.rendered(rec)
                 if text is not None:
                     out.write(text)
+    no_record(wanted, run.count)
     sys.exit(EXIT_FINDINGS if run.bad else EXIT_CLEAN)
 
 
@@ -118,7 +135,15 @@ class _Conversion:
     """The records of a ``convert`` run, in the target format, and how many were not written
     whole (``bad``: the exit code is 1)."""
 
-    def __init__(self, to: str, options: Any, input_format: str | None, keep_damaged: bool) -> None:
+    def __init__(
+        self,
+        to: str,
+        options: Any,
+        input_format: str | None,
+        keep_damaged: bool,
+        wanted: str | None = None,
+        lossy: bool = False,
+    ) -> None:
         from renju_cli import formats
 
         self.to = to
@@ -126,6 +151,9 @@ class _Conversion:
         self.input_format = input_format
         self.keep_damaged = keep_damaged
         self.bad = 0
+        #: the records ``--record`` selects, and how many it did
+        self.selection = Selection(wanted)
+        self.count = 0
         #: the first problem of each damaged record --keep-damaged writes, said once written
         self.damaged: dict[int, str] = {}
         # what the writers write, read back under the default bounds (a --limit applies to
@@ -133,7 +161,8 @@ class _Conversion:
         self.back = dataclasses.replace(
             formats.ReadOptions(), encoding="utf-8", board_size=options.board_size
         )
-        self.write = _writer(to)
+        self.lossy = lossy
+        self.write = _writer(to, lossy)
 
     def records(self, paths: tuple[str, ...]) -> Iterator[Any]:
         """The records of ``paths`` to write: the unreadable ones and (without
@@ -151,8 +180,15 @@ class _Conversion:
                 self.bad += 1
                 continue
             for rec in api.read_path(item, self.input_format, self.options):
-                if self._written(rec):
+                if self.selected(rec.source) and self._written(rec):
                     yield rec
+
+    def selected(self, source: Any) -> bool:
+        """Whether ``--record`` selects the record from ``source`` (counted)."""
+        if not self.selection(source):
+            return False
+        self.count += 1
+        return True
 
     def _written(self, rec: Any) -> bool:
         """Whether ``rec`` is written: not an unreadable one, nor one read with problems
@@ -162,7 +198,7 @@ class _Conversion:
         if rec.unreadable:
             self.bad += 1
             msg = "; ".join(p.message for p in rec.problems)
-            click.echo(shown(f"{_named(rec)}: {msg}"), err=True)
+            click.echo(shown(f"{named(rec)}: {msg}"), err=True)
             return False
         if not rec.problems:
             return True
@@ -172,7 +208,7 @@ class _Conversion:
         if not self.keep_damaged:
             click.echo(
                 shown(
-                    f"{_named(rec)}: not converted: it was read with problems, which the copy "
+                    f"{named(rec)}: not converted: it was read with problems, which the copy "
                     f"would lose (--keep-damaged writes it): {said}"
                 ),
                 err=True,
@@ -182,35 +218,52 @@ class _Conversion:
         return True
 
     def rendered(self, rec: Any) -> str | None:
-        """One record in the target format; a record the format cannot hold is reported."""
-        from renju_cli import formats
-
+        """One record in the target format; a record the format cannot hold is reported, and
+        written only with ``--lossy`` (what it loses said on standard error)."""
         said = self.damaged.pop(id(rec), None)
         buf = io.StringIO()
         try:
             self.write(rec, buf)
-            # what the target's reader gives back must be the record the check sees: a field
-            # the writer dropped is a record refused, never a conversion that looks clean
-            data = io.BytesIO(buf.getvalue().encode())
-            again = list(formats.read_stream(data, "", self.to, self.back))
-            lost = _lost(rec, again, self.to)
-            if lost:
-                raise ValueError(f"it would lose {lost}")
+            lost = self._lost(rec, buf.getvalue())
         except ValueError as e:
             self.bad += 1
-            click.echo(shown(f"{_named(rec)}: cannot be written as {self.to}: {e}"), err=True)
+            click.echo(shown(f"{named(rec)}: cannot be written as {self.to}: {e}"), err=True)
             return None
+        if lost and not self.lossy:
+            self.bad += 1
+            click.echo(
+                shown(
+                    f"{named(rec)}: cannot be written as {self.to}: it would lose "
+                    f"{'; '.join(lost)} (--lossy writes it without them)"
+                ),
+                err=True,
+            )
+            return None
+        if lost:
+            click.echo(
+                shown(f"{named(rec)}: written as {self.to} without {'; '.join(lost)}"), err=True
+            )
         if said is not None:
-            click.echo(shown(f"{_named(rec)}: written as read, with problems: {said}"), err=True)
+            click.echo(shown(f"{named(rec)}: written as read, with problems: {said}"), err=True)
         return buf.getvalue()
 
+    def _lost(self, rec: Any, text: str) -> list[str]:
+        """What the copy ``text`` of ``rec`` loses: the target's reader must give back the
+        record the check sees (a field the writer dropped is a record refused, never a
+        conversion that looks clean)."""
+        from renju_cli import formats
 
-def _writer(to: str) -> Callable[[Any, TextIO], None]:
-    """What writes one record in the format ``to`` (``ValueError``: it cannot hold it)."""
+        data = io.BytesIO(text.encode())
+        return losses(rec, list(formats.read_stream(data, "", self.to, self.back)), self.to)
+
+
+def _writer(to: str, lossy: bool) -> Callable[[Any, TextIO], None]:
+    """What writes one record in the format ``to`` (``ValueError``: it cannot hold it; with
+    ``lossy`` standard notation writes what it can hold, the comparison says what is lost)."""
     from renju_cli import formats
 
     if to == "notation":
-        return _write_notation
+        return _write_notation_lossy if lossy else _write_notation
     module = formats.load(to)
     if to == "psq":
         return module.write_one  # type: ignore[no-any-return]
@@ -226,14 +279,10 @@ def _write_notation(rec: Any, f: TextIO) -> None:
     f.write(write_record(rec) + "\n")
 
 
-def _named(rec: Any) -> str:
-    """``FILE [INDEX]`` of a record, and its variation when it is a later line of a tree (the
-    lines of an SGF tree share their index)."""
-    source = rec.source
-    name = f"{source.path} [{source.index}]"
-    if source.variation not in (None, "main"):
-        name += f" variation {source.variation}"
-    return name
+def _write_notation_lossy(rec: Any, f: TextIO) -> None:
+    from renju_cli.formats.notation import write_record
+
+    f.write(write_record(rec) + "\n")
 
 
 def _output_directory(path: str) -> None:
@@ -251,119 +300,3 @@ def _output_directory(path: str) -> None:
         return
     click.echo(f"renju: {error}", err=True)
     sys.exit(EXIT_USAGE)
-
-
-#: What each target holds besides moves, setup, size, opening events and two-board boards:
-#: standard notation and psq have no rule or opening id, psq no declared result (its result
-#: codes are not documented; see ``formats.psq``).
-_HOLDS_RESULT = frozenset({"jsonl", "sgf", "notation"})
-_HOLDS_RULE = frozenset({"jsonl", "sgf"})
-
-
-def _lost(before: Any, again: list[Any], to: str) -> str | None:
-    """What of ``before`` (a record) the records ``again`` read back from its conversion to
-    ``to`` do not hold, in words; ``None`` when they hold what the check of it uses."""
-    if len(again) != 1:
-        return f"its being one record (it reads back as {len(again)})"
-    after = again[0]
-    for lost in _LOSSES:
-        said = lost(before, after, to)
-        if said is not None:
-            return said
-    return None
-
-
-def _lost_reading(before: Any, after: Any, to: str) -> str | None:
-    if after.problems:
-        return f"its reading (it reads back with: {after.problems[0].message})"
-    return None
-
-
-def _lost_stones(before: Any, after: Any, to: str) -> str | None:
-    if to == "psq":  # setup stones are written as the first moves (Gomocup's preset openings)
-        was = [(p, c) for p, c in before.setup] + _stones(before.moves, len(before.setup))
-        now = [(p, c) for p, c in after.setup] + _stones(after.moves, len(after.setup))
-    else:
-        was, now = _stones(before.moves), _stones(after.moves)
-        if _setup(before) != _setup(after):
-            return f"the setup stones ({len(before.setup)} read back as {len(after.setup)})"
-    if was != now:
-        n = next((i for i, (a, b) in enumerate(zip(was, now, strict=False)) if a != b), None)
-        n = min(len(was), len(now)) if n is None else n
-        return f"the stones from stone {n + 1} on ({len(was)} moves, read back as {len(now)})"
-    return None
-
-
-def _lost_size(before: Any, after: Any, to: str) -> str | None:
-    size, size_again = (before.width, before.height), (after.width, after.height)
-    if (
-        size != size_again
-        and size != (None, None)
-        and not (size == (15, 15) and size_again == (None, None))
-    ):
-        return f"the board size {before.width}x{before.height}"
-    return None
-
-
-def _lost_events(before: Any, after: Any, to: str) -> str | None:
-    events, events_again = _events(before), _events(after)
-    if events != events_again:
-        return "the opening decisions ({}; read back as {})".format(
-            ", ".join(events) or "none", ", ".join(events_again) or "none"
-        )
-    if before.metadata.get("boards", "") != after.metadata.get("boards", ""):
-        return "the boards (A:/B:) of two-board stones"
-    return None
-
-
-def _lost_result(before: Any, after: Any, to: str) -> str | None:
-    if to in _HOLDS_RESULT and _winner(before) != _winner(after):
-        return f"the declared result ({_winner(before)}; read back as {_winner(after)})"
-    return None
-
-
-def _lost_rule(before: Any, after: Any, to: str) -> str | None:
-    if to not in _HOLDS_RULE:
-        return None
-    if before.rule != after.rule:
-        return f"the rule {before.rule!r} (read back as {after.rule!r})"
-    if before.opening_id != after.opening_id:
-        return f"the opening id {before.opening_id!r}"
-    return None
-
-
-#: What a conversion may lose, in the order it is looked for.
-_LOSSES = (_lost_reading, _lost_stones, _lost_size, _lost_events, _lost_result, _lost_rule)
-
-
-def _stones(moves: list[Any], after: int = 0) -> list[tuple[Any, Any]]:
-    """Points and colours of moves, colours alternating from black where none is stated (from
-    white after an odd number ``after`` of stones)."""
-    from renju_cli.record import BLACK, WHITE
-
-    out: list[tuple[Any, Any]] = []
-    expected = WHITE if after % 2 else BLACK
-    for m in moves:
-        color = m.color or expected
-        out.append((m.point, color))
-        expected = color.other
-    return out
-
-
-def _setup(record: Any) -> list[tuple[int, int, str]]:
-    return sorted((p.x, p.y, c.value) for p, c in record.setup)
-
-
-def _events(record: Any) -> list[str]:
-    """The opening events, in the order the check walks them, as text for a message."""
-    out = []
-    for e in sorted(record.opening_events, key=lambda e: e.after):
-        what = e.kind + (f" {e.value}" if e.value else "")
-        if e.points:
-            what += " {" + " ".join(p.name for p in e.points) + "}"
-        out.append(f"{what} after move {e.after}")
-    return out
-
-
-def _winner(record: Any) -> str | None:
-    return record.declared_result.winner if record.declared_result is not None else None

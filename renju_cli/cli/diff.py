@@ -21,6 +21,7 @@ from renju_cli.cli.app import (
     shown,
 )
 from renju_cli.cli.output import written
+from renju_cli.cli.records import Selection, no_record, record_option
 
 #: Records between two progress updates on a terminal.
 PROGRESS_EVERY = 50
@@ -52,6 +53,7 @@ PROGRESS_EVERY = 50
 @click.option("--encoding", default=None, help="Text encoding to try first.")
 @click.option("--include", multiple=True, help="Only files matching this glob (directories).")
 @click.option("--exclude", multiple=True, help="Skip files matching this glob (directories).")
+@record_option()
 def diff(
     paths: tuple[str, ...],
     rules: tuple[str, ...],
@@ -62,6 +64,7 @@ def diff(
     limits: tuple[str, ...],
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    wanted: str | None,
 ) -> None:
     """Replay every record in PATHS under each --rules and list the records whose outcome
     differs: the result under each ruleset and the first move where the rulings part.
@@ -84,15 +87,19 @@ def diff(
     options = read_options(encoding, limits=limits)
     inputs = _inputs(paths, include, exclude)
     summary = DiffSummary(names)
+    selected = Selection(wanted)
     progress = _Progress(sys.stderr.isatty())
     with written(output) as out:
         renderer = DIFF_RENDERERS[fmt](out, names)
         for d in diff_inputs(inputs, rulesets, input_format, options):
+            if not selected(d.source):
+                continue
             summary.add(d)
             renderer.record(d)
             progress.update(summary)
         progress.clear(summary)
         renderer.finish(summary)
+    no_record(wanted, summary.records)
     # a record the referee failed on could not be compared: CI must not take it for equal
     # an unreadable record is a finding, as for check: its outcome under each ruleset is unknown
     bad = summary.differing or summary.failed or summary.unreadable

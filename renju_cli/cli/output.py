@@ -26,7 +26,7 @@ class OutputError(Exception):
     """The report cannot be written (a full disk, a missing directory...)."""
 
     def __init__(self, target: str, error: OSError) -> None:
-        from renju_cli.output.text import printable
+        from renju_cli.record import printable
 
         super().__init__(f"cannot write {printable(target)}: {error.strerror or error}")
 

@@ -24,6 +24,7 @@ from renju_cli.cli.app import (
     shown,
 )
 from renju_cli.cli.output import echo, write_bytes, written
+from renju_cli.cli.records import ID_HELP, Selection, record_option
 from renju_cli.report import MAX_FINDINGS
 
 # -- positions: forbidden, show --------
@@ -43,19 +44,28 @@ def _exits_1_when_partly_read(command: Callable[..., None]) -> Callable[..., Non
     return run
 
 
-def _position_record(path: str, input_format: str | None, index: int, encoding: str | None) -> Any:
-    """The record of ``path`` that ``--record`` names; what its reader could not read is said
-    on standard error (and the exit code is 1); one it could not read at all ends the run."""
+def _position_record(
+    path: str, input_format: str | None, wanted: str | None, encoding: str | None
+) -> Any:
+    """The record of ``path`` that ``--record`` names (the first without it); what its reader
+    could not read is said on standard error (and the exit code is 1); one it could not read
+    at all ends the run."""
     from renju_cli import api
 
     options = read_options(encoding)
     if path != "-" and not os.path.exists(path):
         raise UsageProblem(f"{shown(path)}: no such file")
-    for i, record in enumerate(api.read_path(path, input_format, options)):
-        if i == index:
+    selected = Selection(wanted)
+    for record in api.read_path(path, input_format, options):
+        if selected(record.source):
             _say_problems(path, record)
             return record
-    raise UsageProblem(f"{shown(path)}: has no record number {index}")
+    wanted = wanted or "0"
+    raise UsageProblem(
+        f"{shown(path)}: has no record number {wanted}"
+        if wanted.isdigit()
+        else f"{shown(path)}: has no record {wanted} (check prints the ids of its records)"
+    )
 
 
 def _say_problems(path: str, record: Any) -> None:
@@ -89,6 +99,7 @@ def _past_the_end(record: Any, at: int | None) -> None:
 #: Problems of a record that ``show``/``forbidden`` list (as many as ``check`` lists findings).
 SHOWN_PROBLEMS = MAX_FINDINGS
 
+_RECORD_HELP = "Which record of the file (default: the first). " + ID_HELP
 _KIND_MARK = {"double-three": "3", "double-four": "4", "overline": "6"}
 #: The colours of ``board`` stones in words.
 _COLOR = {BLACK: "black", WHITE: "white"}
@@ -104,14 +115,7 @@ _COLOR = {BLACK: "black", WHITE: "white"}
     default=None,
     help="The position after move N (default: after the last move).",
 )
-@click.option(
-    "--record",
-    "index",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Which record of the file (0-based).",
-)
+@record_option(_RECORD_HELP)
 @click.option(
     "--color",
     type=click.Choice(["black", "white"]),
@@ -129,7 +133,7 @@ def forbidden(
     path: str,
     rules: str | None,
     at: int | None,
-    index: int,
+    wanted: str | None,
     color: str,
     fmt: str,
     input_format: str | None,
@@ -151,7 +155,7 @@ def forbidden(
     from renju_cli.board import BLACK, WHITE
     from renju_cli.ruleset import load
 
-    record = _position_record(path, input_format, index, encoding)
+    record = _position_record(path, input_format, wanted, encoding)
     ruleset = load_rules(rules) or load(api.choose_ruleset(record, None).name)
     pos = api.position_after(record, ruleset, at)
     _past_the_end(record, at)
@@ -183,14 +187,7 @@ def forbidden(
 @click.option(
     "--at", "at", type=click.IntRange(min=0), default=None, help="The position after move N."
 )
-@click.option(
-    "--record",
-    "index",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Which record of the file (0-based).",
-)
+@record_option(_RECORD_HELP)
 @click.option(
     "--numbers/--stones",
     default=True,
@@ -223,7 +220,7 @@ def show(
     path: str,
     rules: str | None,
     at: int | None,
-    index: int,
+    wanted: str | None,
     numbers: bool,
     fmt: str,
     svg_path: str | None,
@@ -251,7 +248,7 @@ def show(
 
     if svg_path == "-" and png_path == "-":
         raise UsageProblem("only one of --svg and --png can write to standard output")
-    record = _position_record(path, input_format, index, encoding)
+    record = _position_record(path, input_format, wanted, encoding)
     ruleset = load_rules(rules) or api.choose_ruleset(record, None)
     pos = api.position_after(record, ruleset, at)
     _past_the_end(record, at)

@@ -34,17 +34,14 @@ def where(report: GameReport) -> str:
 
 
 def place(s: SourceLocation) -> str:
-    """``path:line [index]`` (or ``path@offset [index]``) of a source location (control
-    characters of the path escaped: see ``printable``)."""
+    """``path:line [id]`` (or ``path@offset [id]``) of a source location, its id the one
+    ``--record`` selects (control characters of the path escaped: see ``printable``)."""
     loc = printable(s.path)
     if s.line is not None:
         loc += f":{s.line}"
     elif s.offset is not None:
         loc += f"@{s.offset}"
-    loc += f" [{s.index}]"
-    if s.variation is not None:
-        loc += f" line {s.variation}"
-    return loc
+    return f"{loc} [{s.id}]"
 
 
 def result_words(report: GameReport) -> str:
