@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from renju_cli import api
+from renju_cli import api, limits
 from renju_cli.coords import parse_point
 from renju_cli.formats import unreadable
 from renju_cli.formats.notation import parse_record
@@ -475,7 +475,7 @@ def test_pictures_mark_forbidden_points_within_one_bound(
     write_report(reports, records, str(tmp_path / "full"))
     full = forbidden_marks(tmp_path / "full")
     assert full[0] > 0 and full == [full[0]] * 3
-    monkeypatch.setattr(html_report, "PICTURE_JUDGEMENTS", 40)
+    monkeypatch.setattr(limits, "PICTURE_JUDGEMENTS", 40)
     html = HtmlReport(str(tmp_path / "bounded"), boards="all")
     for report, record in zip(reports, records, strict=True):
         html.add(report, record)
@@ -521,7 +521,8 @@ def test_pictures_walk_opening_protocols_within_one_bound(
     assert not any(note in p for p in walked)
     steps = html.bound.walk_steps
     assert steps is not None and 0 < steps.limit - steps.left <= steps.limit
-    monkeypatch.setattr(html_report, "PICTURE_WALK_STEPS", (0, 0))
+    monkeypatch.setattr(limits, "WALK_STEPS_ALLOWANCE", 0)
+    monkeypatch.setattr(limits, "WALK_STEPS_PER_RECORD", 0)
     cut, _ = pages(tmp_path / "cut")
     assert all(note in p for p in cut)
     assert [stones(p) for p in cut] == [stones(p) for p in walked]

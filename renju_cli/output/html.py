@@ -20,10 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import renju_cli.limits as limits
 from renju_cli.board import BLACK, Board
 from renju_cli.coords import parse_point, point_name
-from renju_cli.formats import ReadOptions
-from renju_cli.judge import Judgements, WalkSteps
+from renju_cli.limits import Judgements, WalkSteps
 from renju_cli.output import html_index
 from renju_cli.output.html_index import DATA, INDEX
 from renju_cli.output.picture import Marks, board_svg, row_word
@@ -418,21 +418,16 @@ def _caption(
     return caption
 
 
-#: Double-three judgements the pictures of one report may make together to mark black's
-#: forbidden points: columns of black stones make every point a recursion down the columns;
-#: past it, points whose threes need judging are not marked (an overline or a double-four
-#: still is).
-PICTURE_JUDGEMENTS = 16384
-#: Steps of opening walks the pictures of one report may take: as many as a run of ``check``
-#: may take for as many records (``ReadOptions.walk_steps_allowance`` and one
-#: ``walk_steps_per_record`` more a page), so the pages never walk more than the run did;
-#: past it, a picture applies only the recorded events and seat rules, and its caption says so.
-PICTURE_WALK_STEPS = (ReadOptions.walk_steps_allowance, ReadOptions.walk_steps_per_record)
-
-
 def _picture_bound() -> Judgements:
-    steps, per_page = PICTURE_WALK_STEPS
-    return Judgements(PICTURE_JUDGEMENTS, walk_steps=WalkSteps(steps, per=per_page))
+    """The bound of one report's pictures: ``limits.PICTURE_JUDGEMENTS`` double-three
+    judgements to mark black's forbidden points (past it, points whose threes need judging are
+    not marked; an overline or a double-four still is), and as many steps of opening walks as a
+    run may take for as many records (``limits.WALK_STEPS_ALLOWANCE`` and one
+    ``WALK_STEPS_PER_RECORD`` more a page), so that the pages never walk more than the run did
+    (past it, a picture applies only the recorded events and seat rules, and its caption says
+    so)."""
+    steps = WalkSteps(limits.WALK_STEPS_ALLOWANCE, per=limits.WALK_STEPS_PER_RECORD)
+    return Judgements(limits.PICTURE_JUDGEMENTS, walk_steps=steps)
 
 
 def _picture(
@@ -453,7 +448,7 @@ def _picture(
         if foul.move <= n:
             for i in _indices(board, [foul.point]):
                 marks.fouls[i] = tuple(foul.kinds)
-    if not report.result.decided and pos.to_move == Color.BLACK:
+    if not report.result.decided and (pos.to_move == Color.BLACK or pos.played == 0):
         judge = ruleset.judge()
         judge.forget()  # (what a picture spends depends on it alone)
         marks.forbidden = dict(judge.forbidden_points(board, BLACK, bound))
