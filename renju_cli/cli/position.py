@@ -100,9 +100,12 @@ def _past_the_end(record: Any, at: int | None) -> None:
 SHOWN_PROBLEMS = MAX_FINDINGS
 
 _RECORD_HELP = "Which record of the file (default: the first). " + ID_HELP
+#: What follows the number of a stone played after the end of the game.
+_AFTER = "'"
 _KIND_MARK = {"double-three": "3", "double-four": "4", "overline": "6"}
-#: The colours of ``board`` stones in words.
+#: The colours of ``board`` stones in words, and back.
 _COLOR = {BLACK: "black", WHITE: "white"}
+_STONE = {"black": BLACK, "white": WHITE}
 
 
 @cli.command(context_settings=CONTEXT)
@@ -143,7 +146,8 @@ def forbidden(
 
     PATH (or - for standard input) is a board diagram (N rows of X, O and . cells, top row
     first; labels ignored) or a game record, whose position after --at N moves is used.
-    A diagram asks "where may black not play", whoever is to move.
+    A diagram asks "where may black not play", whoever is to move. Once the game is over (as
+    check replays it), no point is forbidden: no move will come.
 
     \b
     Examples:
@@ -152,33 +156,44 @@ def forbidden(
       printf '...\\n' | renju forbidden - --rules renju
     """
     from renju_cli import api
-    from renju_cli.board import BLACK, WHITE
     from renju_cli.ruleset import load
 
     record = _position_record(path, input_format, wanted, encoding)
     ruleset = load_rules(rules) or load(api.choose_ruleset(record, None).name)
-    pos = api.position_after(record, ruleset, at)
-    _past_the_end(record, at)
+    pos, end = _position(record, ruleset, at)
     board = pos.board
-    found = ruleset.judge().forbidden_points(board, BLACK if color == "black" else WHITE)
+    over = end is not None and pos.played >= end  # no move will come: nothing is forbidden
+    found = [] if over else ruleset.judge().forbidden_points(board, _STONE[color])
     items = sorted(
         ((board.point(i), kinds) for i, kinds in found), key=lambda pk: (pk[0].x, pk[0].y)
     )
     if fmt == "json":
-        out = {
-            "forbidden": [{"point": p.name, "kinds": list(k)} for p, k in items],
-            "color": color,
-            "ruleset": ruleset.name,
-            "stones": board.stones,
-            "moves": pos.played,
-            "to_move": _COLOR[pos.to_move],
-            "size": [board.width, board.height],
-        }
-        echo(json.dumps(out, ensure_ascii=False))
+        echo(json.dumps(_forbidden_json(items, color, ruleset, pos, end), ensure_ascii=False))
     elif not items:
-        echo(f"no forbidden points for {color} under {ruleset.name}")
+        ended = f": the game ended at move {end}" if over else ""
+        echo(f"no forbidden points for {color} under {ruleset.name}{ended}")
     else:
         echo("\n".join(f"{p.name} {', '.join(kinds)}" for p, kinds in items))
+
+
+def _forbidden_json(
+    items: list[Any], color: str, ruleset: Any, pos: Any, end: int | None
+) -> dict[str, Any]:
+    """``forbidden --format json``: the points, and the position they are of (``ended_at``:
+    the move that ended the game, when it ended by then)."""
+    board = pos.board
+    out = {
+        "forbidden": [{"point": p.name, "kinds": list(k)} for p, k in items],
+        "color": color,
+        "ruleset": ruleset.name,
+        "stones": board.stones,
+        "moves": pos.played,
+        "to_move": _COLOR[pos.to_move],
+        "size": [board.width, board.height],
+    }
+    if end is not None and pos.played >= end:
+        out["ended_at"] = end
+    return out
 
 
 @cli.command(context_settings=CONTEXT)
@@ -230,9 +245,12 @@ def show(
 ) -> None:
     """Draw a position as a text board: moves numbered, the five and forbidden points marked.
 
-    Marks: 3 double-three, 4 double-four, 6 overline (black's forbidden points, black to
-    move); stones of the first five are drawn with a * (numbers) or as # and @ (stones).
-    With --svg or --png the position is drawn as a picture instead: coordinates, stones with
+    Marks: 3 double-three, 4 double-four, 6 overline (black's forbidden points, when black is
+    to move and, on a diagram, whoever is to move; none once the game is over); stones of the
+    first five are drawn with a * (numbers) or as # and @ (stones), moves played after the end
+    of the game with a ' (numbers) or as x and o (stones), and listed under the board. The side
+    to move is the one check replays: on a diagram, black when the colours have as many
+    stones, else the side with fewer. With --svg or --png the position is drawn as a picture instead: coordinates, stones with
     their move numbers, the five ringed, forbidden points marked 3×3, 4×4 or 6+.
 
     \b
@@ -244,16 +262,16 @@ def show(
       renju show game.txt --png board.png
     """
     from renju_cli import api
+    from renju_cli.output.picture import legend as legend_of
     from renju_cli.output.picture import position_marks
 
     if svg_path == "-" and png_path == "-":
         raise UsageProblem("only one of --svg and --png can write to standard output")
     record = _position_record(path, input_format, wanted, encoding)
     ruleset = load_rules(rules) or api.choose_ruleset(record, None)
-    pos = api.position_after(record, ruleset, at)
-    _past_the_end(record, at)
-    found = position_marks(pos, ruleset)
-    legend = _legend(pos, found)
+    pos, end = _position(record, ruleset, at)
+    found = position_marks(pos, ruleset, end=end)
+    legend = legend_of(pos, found)
     if svg_path is not None or png_path is not None:
         if not numbers:
             found.numbers = {}
@@ -265,41 +283,53 @@ def show(
         echo("; ".join(legend))
 
 
-def _legend(pos: Any, found: Any) -> list[str]:
-    """The words under a drawn position: moves, side to move, the five, forbidden points."""
+def _position(record: Any, ruleset: Any, at: int | None) -> tuple[Any, int | None]:
+    """The position after move ``at`` as the referee walks the record, and the move that
+    ended the game (``None``: it goes on), as ``check`` judges it."""
+    from renju_cli import api
+
+    pos = api.position_after(record, ruleset, at)
+    _past_the_end(record, at)
+    result = api.judge_record(record, ruleset).result
+    return pos, result.move if result.decided else None
+
+
+def _after_the_end(pos: Any, found: Any) -> dict[str, Any]:
+    """``show --format json``'s moves played after the end of the game (none: no key)."""
+    if not found.after:
+        return {}
     board = pos.board
-    legend = [f"{pos.played} move(s), {_COLOR[pos.to_move]} to move"]
-    if found.five:
-        legend.append("five: " + "-".join(board.name(i) for i in found.five))
-    if found.forbidden:
-        legend.append(
-            "forbidden: "
-            + ", ".join(
-                f"{board.name(i)} {'+'.join(k)}"
-                for i, k in sorted(found.forbidden.items(), key=lambda ik: board.point(ik[0]))
-            )
-        )
-    return legend
+    after = sorted(found.after, key=pos.numbers.__getitem__)
+    return {"after_end": [{"move": pos.numbers[i], "point": board.name(i)} for i in after]}
 
 
 def _text_marks(pos: Any, found: Any, numbers: bool) -> dict[int, str]:
-    """What the text board shows on each point: move numbers (``*`` on the five) or ``#``/``@``
-    for the five's stones, and a forbidden point's kind."""
-    from renju_cli.board import BLACK, WHITE
-
-    board, five, forbidden = pos.board, found.five, found.forbidden
+    """What the text board shows on each point: a stone's mark (``_stone_mark``), a forbidden
+    point's kind (``!`` for several)."""
+    board, forbidden = pos.board, found.forbidden
     marks: dict[int, str] = {}
     for i in board.points():
-        stone = board.cells[i]
-        if stone in (BLACK, WHITE):
-            if numbers and i in pos.numbers:
-                marks[i] = str(pos.numbers[i]) + ("*" if i in five else "")
-            elif i in five:
-                marks[i] = "#" if stone == BLACK else "@"
+        if board.cells[i] in _COLOR:
+            mark = _stone_mark(i, board.cells[i], pos, found, numbers)
+            if mark is not None:
+                marks[i] = mark
         elif i in forbidden:
             kinds = forbidden[i]
             marks[i] = _KIND_MARK[kinds[0]] if len(kinds) == 1 else "!"
     return marks
+
+
+def _stone_mark(i: int, stone: int, pos: Any, found: Any, numbers: bool) -> str | None:
+    """A stone's move number (``*`` on the five, ``'`` after the end of the game), or without
+    numbers ``#``/``@`` on the five and ``x``/``o`` after the end (``None``: ``X``/``O``)."""
+    if numbers and i in pos.numbers:
+        five = "*" if i in found.five else ""
+        return f"{pos.numbers[i]}{five}{_AFTER if i in found.after else ''}"
+    if i in found.five:
+        return "#" if stone == BLACK else "@"
+    if i in found.after:
+        return "x" if stone == BLACK else "o"
+    return None
 
 
 def _show_json(pos: Any, found: Any) -> dict[str, Any]:
@@ -320,6 +350,7 @@ def _show_json(pos: Any, found: Any) -> dict[str, Any]:
             if board.cells[i] in _COLOR
         ],
         "five": [board.name(i) for i in found.five] or None,
+        **_after_the_end(pos, found),
         "forbidden": [
             {"point": board.name(i), "kinds": list(k)} for i, k in sorted(found.forbidden.items())
         ],

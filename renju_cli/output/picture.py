@@ -91,9 +91,9 @@ def position_marks(
     pos: Position, ruleset: Ruleset, forbidden: bool = True, *, end: int | None = None
 ) -> Marks:
     """The marks of a position: its move numbers, the first winning row on the board in move
-    order, and (with ``forbidden``, when black is to move) black's forbidden points with their
-    kinds.  ``end``: the move that ended the game, if it ended: the stones after it are marked
-    as such, and no point is forbidden for a move that will not come.
+    order, and (with ``forbidden``, when black is to move or no move was played) black's
+    forbidden points with their kinds.  ``end``: the move that ended the game, if it ended: the
+    stones after it are marked as such, and no point is forbidden for a move that will not come.
     """
     board = pos.board
     judge = ruleset.judge()
@@ -107,7 +107,8 @@ def position_marks(
             break
     over = end is not None and pos.played >= end
     points = {}
-    if forbidden and pos.to_move == BLACK and not over:
+    # (a diagram, no move played, asks where black may not play, whoever is to move)
+    if forbidden and (pos.to_move == BLACK or pos.played == 0) and not over:
         points = dict(judge.forbidden_points(board, BLACK))
     after = frozenset(i for i, n in pos.numbers.items() if end is not None and n > end)
     return Marks(
