@@ -389,7 +389,7 @@ def test_show_lists_a_bounded_number_of_problems(
 def test_at_past_the_last_move_is_said(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
-    # --at 100 of a 3-move game showed move 3 without a word (red team 5); the position after
+    # --at 100 of a 3-move game showed move 3 without a word; the position after
     # the last move is still what is shown, exit code 0
     from helpers import run_cli
 
@@ -408,7 +408,7 @@ def test_at_past_the_last_move_is_said(
 def test_option_values_that_cannot_do_what_they_say_are_usage_errors_before_the_run(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    # red team 10: "check - -" read standard input once and called the second one empty; a
+    # "check - -" read standard input once and called the second one empty; a
     # --select of duplicates without --duplicates found none and exited 0; --html naming a
     # file failed after the whole report was written, saying "File exists"
     code, out, err = renju(capsys, "check", "-", "-", stdin="h8 h9\n")
@@ -428,7 +428,7 @@ def test_option_values_that_cannot_do_what_they_say_are_usage_errors_before_the_
 def test_html_dash_is_a_usage_error_not_a_directory_named_dash(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # '-' means standard output for -o; --html - made a directory called '-' (stop 27's list)
+    # '-' means standard output for -o; --html - made a directory called '-'
     monkeypatch.chdir(tmp_path)
     code, out, err = renju(capsys, "check", "-", "--html", "-", stdin="h8 h9\n")
     assert (code, out) == (2, "") and "not one stream" in err

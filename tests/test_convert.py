@@ -304,7 +304,7 @@ def test_the_read_back_is_not_bound_by_the_inputs_limits(
 def test_renjunet_swap_flags_survive_json_lines(tmp_path: Path) -> None:
     # RenjuNet records its swaps as flags without the move they came after ("-s": declined at
     # the first opportunity, swapped at the second); JSON Lines had no place for them and
-    # refused 176 of 200 generated RenjuNet games.  "swaps" holds them now
+    # refused most RenjuNet games.  "swaps" holds them now
     from renju_cli.formats import jsonl
 
     db = tmp_path / "db.rif"
@@ -362,7 +362,7 @@ def test_a_record_read_in_part_is_not_converted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], to: str
 ) -> None:
     # "foo" is no move: the reader stops the line there, and i10 j11 were dropped without a
-    # word, the rest written as a clean record, exit 0 (red team 5); "hello world" became an
+    # word, the rest written as a clean record, exit 0; "hello world" became an
     # empty record
     from helpers import run_cli
 
@@ -382,8 +382,8 @@ def test_a_record_read_in_part_is_not_converted(
 def test_keep_damaged_writes_records_read_with_problems_as_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # a psq file without its header: every move read, the size assumed (review of stop 25:
-    # refused by default, as any record read with problems; written when asked)
+    # a psq file without its header: every move read, the size assumed: refused by default,
+    # as any record read with problems; written when asked
     from helpers import run_cli
 
     psq = tmp_path / "nohdr.psq"
@@ -393,7 +393,7 @@ def test_keep_damaged_writes_records_read_with_problems_as_read(
     code, out, err = run_cli(capsys, "convert", str(psq), "--keep-damaged")
     assert code == 1 and f"{psq} [0]: written as read, with problems:" in err
     assert json.loads(out)["moves"] == "h8 i7"  # (psq rows count from the top)
-    # one the target cannot hold is not said to be written (red team 6: both were said)
+    # one the target cannot hold is not said to be written (both were said)
     damaged = tmp_path / "choice.txt"
     damaged.write_text("h8 h9 i10 white i9 foo\n")
     code, out, err = run_cli(capsys, "convert", str(damaged), "--to", "sgf", "--keep-damaged")

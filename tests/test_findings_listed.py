@@ -1,4 +1,4 @@
-"""The run's bound on the findings its reports list (issue 7: a 1 MB hostile file within 2 s).
+"""The run's bound on the findings its reports list (a 1 MB hostile file within 2 s).
 
 Each finding a report lists is built, worded, written and counted: 3-5 microseconds.  A
 record lists ``MAX_FINDINGS`` at most, but a hostile file of records of ten moves on one point
@@ -17,12 +17,12 @@ from typing import Any
 
 from helpers import run_cli
 
-from renju_cli.batch import Settings, _bound_of
 from renju_cli.formats.notation import parse_record
 from renju_cli.judge import Judgements, Listings
 from renju_cli.referee import _unlisted, replay
 from renju_cli.report import MAX_FINDINGS
 from renju_cli.ruleset import load
+from renju_cli.tasks import Settings, _bound_of
 
 WHY = "as the run's reports may list"
 

@@ -430,7 +430,7 @@ def test_an_interrupted_convert_to_psq_leaves_no_temporary_file(
 ) -> None:
     """``convert --to psq -o DIR`` writes a file per record, each through a temporary file: a
     signal between a temporary file's creation and the code that removes it on failure left it
-    in the directory (2 runs in 5).  Interrupted at random moments, none is ever left."""
+    in the directory.  Interrupted at random moments, none is ever left."""
     tiny = tmp_path / "tiny.txt"  # a file a record: files come fast, the window is often hit
     tiny.write_text("h8 h9\n" * 20_000)
     rnd = random.Random(signum)
@@ -453,7 +453,7 @@ def test_an_interrupted_convert_to_psq_leaves_no_temporary_file(
 def test_temporaries_of_outputs_cut_short_are_removed_at_a_signals_exit(tmp_path: Path) -> None:
     # a signal's exception raised in the machinery of a ``with`` (between its exit and the
     # generator it resumes) leaves the output's generator suspended, its clean-up not run, and
-    # SIGTERM's exit (os._exit) collects nothing: a temporary file stayed (1 CI run in 8)
+    # SIGTERM's exit (os._exit) collects nothing: a temporary file stayed
     from renju_cli.cli.output import _TEMPORARIES, remove_temporaries, report_output
 
     target = tmp_path / "out.txt"
