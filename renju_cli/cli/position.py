@@ -250,8 +250,9 @@ def show(
     first five are drawn with a * (numbers) or as # and @ (stones), moves played after the end
     of the game with a ' (numbers) or as x and o (stones), and listed under the board. The side
     to move is the one check replays: on a diagram, black when the colours have as many
-    stones, else the side with fewer. With --svg or --png the position is drawn as a picture instead: coordinates, stones with
-    their move numbers, the five ringed, forbidden points marked 3×3, 4×4 or 6+.
+    stones, else the side with fewer. With --svg or --png the position is drawn as a picture
+    instead: coordinates, stones with their move numbers, the five ringed, forbidden points
+    marked 3×3, 4×4 or 6+.
 
     \b
     Examples:
