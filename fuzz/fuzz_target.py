@@ -18,10 +18,10 @@ import yaml
 from renju_cli.api import judge_record
 from renju_cli.coords import MAX_SIZE, MIN_SIZE
 from renju_cli.formats import FORMAT_MODULES, ReadOptions, read_stream
-from renju_cli.record import ParseProblem, Record
-from renju_cli.referee import replay
 from renju_cli.output.json import dumps
 from renju_cli.output.text import TextRenderer
+from renju_cli.record import ParseProblem, Record
+from renju_cli.referee import replay
 from renju_cli.report import Summary
 from renju_cli.ruleset import Ruleset, RulesetError, from_text, load, shipped_names
 
@@ -86,8 +86,7 @@ def run_input(
         if count < REPLAY_LIMIT:
             report = judge_record(record)
             # and under an opening protocol, one after the other: records seldom name one,
-            # and a crash only a protocol reached (symmetric offers after a rejection) was
-            # found by a red team, not here
+            # and some crashes only a protocol reaches (symmetric offers after a rejection)
             protocols = _protocol_rulesets()
             replay(record, protocols[(count + turn) % len(protocols)]).to_json()
             _require(report.unreadable == record.unreadable, "unreadable flag lost in the report")
@@ -96,7 +95,7 @@ def run_input(
                 elided = sum((f.counts or {}).get("parse-error", 0) for f in report.findings)
                 _require(listed + elided >= len(record.problems), "problem lost")
             # as renju check writes it: JSON that a UTF-8 stream takes (a lone surrogate in a
-            # record's text once failed the run)
+            # record's text must not fail the run)
             dumps(report.to_json()).encode("utf-8")
             text.record(report)
             summary.add(report)

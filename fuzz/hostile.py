@@ -73,7 +73,7 @@ def _alternating_heads(
     # records alternating between two openings, then ``tail`` moves that differ from record
     # to record (or are the same: ``same_tail``), past what a protocol walk reads: records
     # that no memo serves (opening events, a declared id, a protocol of unbounded reach)
-    # need a walk each (red team, stop 17); points as SGF letters ``line`` may rename
+    # need a walk each; points as SGF letters ``line`` may rename
     used = {h[i : i + 2] for h in heads for i in range(len(h)) if h[i : i + 1] == b"["}
     free = [
         bytes([x, y]) for x in b"abcdefghijklmno" for y in b"abcdefghijklmno"
@@ -145,8 +145,8 @@ def _sgf_point(name: bytes) -> bytes:
 def _stripes(size: int, record: Callable[[random.Random], bytes]) -> bytes:
     # records on columns a, b, i, j of black stones (15x15), each with black moves of its own
     # at random empty points: every completion point of a three is a double-three again, down
-    # the columns, and the double-three recursion would judge tens of points per move (the
-    # red team's: 1 MB in a minute, before the bound on double-three judgements)
+    # the columns, and the double-three recursion judges tens of points per move until the
+    # run's bound on double-three judgements stops it
     out, k = bytearray(), 0
     while len(out) < size:
         out += record(random.Random(k))
@@ -156,7 +156,7 @@ def _stripes(size: int, record: Callable[[random.Random], bytes]) -> bytes:
 
 _STRIPE_COLUMNS = (0, 1, 8, 9)
 _STRIPE_EMPTY = [(x, y) for x in range(15) for y in range(15) if x not in _STRIPE_COLUMNS]
-#: 26x26: pairs of columns five apart (x mod 7 in {0, 1}), the red team's worst (59 s a MB)
+#: 26x26: pairs of columns five apart (x mod 7 in {0, 1}): the most judgements per byte
 _WIDE_COLUMNS = tuple(x for x in range(26) if x % 7 in (0, 1))
 _WIDE_EMPTY = [(x, y) for x in range(26) for y in range(26) if x not in _WIDE_COLUMNS]
 
@@ -185,7 +185,7 @@ def _stripes_notation(rng: random.Random, moves: int = 10) -> bytes:
 
 def _varied_sizes(size: int, sizes: list[bytes], moves: int) -> bytes:
     # short distinct games, each on the next of ``sizes`` (SGF ``SZ`` values): every size its
-    # own geometry and tables (red team 5a: 484 rectangles, 4.8 s a megabyte at the reference)
+    # own geometry and tables (484 rectangles in turn)
     out, i = bytearray(), 0
     while len(out) < size:
         sz = sizes[i % len(sizes)]
@@ -206,7 +206,7 @@ _SQUARE_SIZES = [b"%d" % n for n in range(5, 27)]
 
 def _nested_variations_wide(size: int) -> bytes:
     # one tree, its root with thousands of variations, each of two moves and three nested
-    # one-move variations: four lines a variation, no two alike (red team 5a: 3.9 s)
+    # one-move variations: four lines a variation, no two alike
     names = [bytes([x, y]) for x in b"abcdefghijklmno" for y in b"abcdefghijklmno"]
     out, i = bytearray(b"(;SZ[15]"), 0
     while len(out) < size - 2:
@@ -230,8 +230,7 @@ def _gomocup_distinct_short(size: int) -> bytes:
 
 def _sgf_games_with_root(size: int, root: Callable[[int], bytes], moves: int = 3) -> bytes:
     # short distinct SGF games, each with the root ``root(i)``: a root of its own opening
-    # events made every game the parser's, and every game a walk (red team 6a: 2.3 s, 4.8 s
-    # at the reference speed)
+    # events makes every game the parser's, and every game a walk
     names = [bytes([x, y]) for x in b"abcdefghijklmno" for y in b"abcdefghijklmno"]
     out, i = bytearray(), 0
     while len(out) < size:
@@ -252,7 +251,6 @@ _PROTOCOL_RULES = [
 def _siblings_with_events(size: int, rule: bytes, leaf: bytes) -> bytes:
     # one tree naming a protocol, three stones, then sibling lines of their own, each saying
     # its own opening event (``leaf`` % (a, n, b)): a record and a walk a line, 40,960 lines
-    # (red team 6a: 2.8 s, 5.9 s at the reference speed)
     names = [bytes([x, y]) for x in b"abcdefghijklmno" for y in b"abcdefghijklmno"]
     free = [p for p in names if p not in (b"hh", b"hi", b"ij")]
     out, i = bytearray(b"(;RU[%s];B[hh];W[hi];B[ij]" % rule), 0
@@ -287,7 +285,7 @@ def _range_spellings() -> Iterator[bytes]:
 
 def _setup_memo_chain(size: int) -> bytes:
     # a game per board size (26x26 to 23x23), each a chain of 4,096 nodes ``;AB[range]`` of
-    # distinct spellings (red team 7: a memo entry of 676 stones each, 2 GB)
+    # distinct spellings: a memo of setups by spelling would hold 676 stones for each
     sizes = [b"26", b"26:25", b"25:26", b"25", b"26:24", b"24:26", b"25:24", b"24:25", b"24"]
     out = bytearray()
     for sz in sizes:
@@ -301,7 +299,7 @@ def _setup_memo_chain(size: int) -> bytes:
 
 def _setup_distinct_ranges(size: int) -> bytes:
     # one chain of ``;AB[range]`` nodes, 2,304 distinct ranges of 169-676 points in turn: the path
-    # takes 676 stones, every node's were made (60 million, 9 s) or remembered (191 MB)
+    # takes 676 stones; every node's stones, made or remembered, would be 60 million
     letters = "abcdefghijklmnopqrstuvwxyz"
     ranges = [
         f"{letters[a]}{letters[b]}:{letters[c]}{letters[d]}".encode()
@@ -325,8 +323,8 @@ _PLAYOK_SWAP2 = b'[Site "PlayOK"]\n[GameType "61,15"]\n\n'
 def _super_sakata_decisions(size: int) -> bytes:
     # distinct 30-move games naming Super Sakata, each with a colour choice after stone 5 and
     # one near the end that no step explains: every walk follows the repeated branch (add two
-    # stones, hand the choice back) its 12 rounds, three options a round (the third red team's:
-    # 3.5-4.0 s a megabyte, 2.5 s with the bound on a run's walk steps)
+    # stones, hand the choice back) its 12 rounds, three options a round, until the run's
+    # bound on walk steps stops it
     rng = random.Random(3)
     points = [f"{c}{r}" for c in "abcdefghijklmno" for r in range(1, 16)]
     head = ["h8", "h9", "i9", "i10", "j11"]
@@ -344,8 +342,8 @@ def _super_sakata_decisions(size: int) -> bytes:
 
 
 def _random_wide_games(size: int) -> bytes:
-    # random 600-move games on 26x26, points written without blanks (the third red team's:
-    # ever new line windows, more than the judge's tables kept: 3.3-3.8 s a megabyte)
+    # random 600-move games on 26x26, points written without blanks: ever new line windows,
+    # more than the judge's tables keep
     rng = random.Random(6)
     points = [f"{chr(97 + x)}{y + 1}" for x in range(26) for y in range(26)]
     out = bytearray()
@@ -355,7 +353,7 @@ def _random_wide_games(size: int) -> bytes:
 
 
 HOSTILE: dict[str, Callable[[int], bytes]] = {
-    # red team, stop 18: the double-three recursion on columns of black stones
+    # the double-three recursion on columns of black stones
     "sgf-stripes": lambda n: _stripes(n, _stripes_sgf),
     "sgf-stripes-20-moves": lambda n: _stripes(n, lambda r: _stripes_sgf(r, 20)),
     "sgf-stripes-26x26": lambda n: _stripes(n, lambda r: _stripes_sgf(r, 20, 26)),
@@ -388,7 +386,8 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "renjunet-huge-attribute": lambda n: (
         b'<database><games><game id="' + b"9" * n + b'"><move>h8</move></game></games></database>'
     ),
-    # the <database> attributes are copied into every game's metadata (12 GB of report once)
+    # the <database> attributes are copied into every game's metadata: their text counts
+    # against the file's move budget
     "renjunet-repeated-metadata": lambda n: (
         b'<database version="'
         + b"v" * (n * 2 // 5)
@@ -412,13 +411,13 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
         b"(;SZ[15]" + b"! " * (n // 4) + b"(;B[hh])" * max(1, n // 16) + b")"
     ),
     "sgf-empty-trees": lambda n: _fill(b"()", n),
-    # a root comment of half the file, repeated in every line of the tree (its metadata): 4 GB
-    # of report for 360 KB before the text of a line counted against the move budget
+    # a root comment of half the file, repeated in every line of the tree (its metadata): the
+    # text of a line counts against the file's move budget
     "sgf-comment-in-every-line": lambda n: (
         b"(;SZ[15]C[" + b"x" * (n // 2) + b"]" + b"(;B[hh])" * max(1, n // 16) + b")"
     ),
-    # a sequence of a million empty nodes (each was kept: 344 MB for 1 MB), of moves off the
-    # board (the line stops at the first; the nodes stay), and of empty variations (a line each)
+    # a sequence of a million empty nodes (none is kept), of moves off the board (the line
+    # stops at the first; the nodes stay), and of empty variations (a line each)
     "sgf-empty-nodes": lambda n: _fill(b";", n, b"(;SZ[15]", b")"),
     "sgf-bad-move-nodes": lambda n: _fill(b";B[zz]", n, b"(;SZ[15]", b")"),
     "sgf-empty-variations": lambda n: _fill(b"(;)", n, b"(;SZ[15]", b")"),
@@ -426,10 +425,10 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-valueless-properties": lambda n: _fill(b";AB", n, b"(;SZ[15]", b")"),
     "sgf-pass-nodes": lambda n: _fill(b";B[]", n, b"(;SZ[15]", b")"),
     # a node of junk on every line: a problem each, none alike (the most memory per byte)
-    # a compressed point list: 9 bytes, 676 setup stones (36 s for 1 MB before they counted)
+    # a compressed point list: 9 bytes, 676 setup stones (counted against the move budget)
     "sgf-setup-ranges": lambda n: _fill(b"(;SZ[26]AB[aa:zz]C[xxxxxxxxxxxx])", n),
-    # red team, stop 19: a line of setup nodes, each the whole board (the path held every
-    # node's stones: 580 MB for 1 MB, before the path's setup was cut at the board's points)
+    # a line of setup nodes, each the whole board: the path's setup is cut at the board's
+    # points, or it would hold every node's stones
     "sgf-setup-chain": lambda n: _fill(b";AB[aa:zz]", n, b"(;GM[4]SZ[26]", b")"),
     "sgf-setup-chain-black-white": lambda n: _fill(b";AB[aa:zz]AW[aa:zz]", n, b"(;SZ[26]", b")"),
     "jsonl-super-sakata-decisions": _super_sakata_decisions,
@@ -437,26 +436,25 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-junk-nodes": lambda n: _fill(b";!\n", n, b"(;SZ[15]", b")"),
     "sgf-unterminated-value": lambda n: _fill(b"x", n, b"(;C["),
     "sgf-many-properties": lambda n: _fill(b"AB[aa]", n, b"(;SZ[26]", b")"),
-    # a new charset named in every game: Python tried to import a codec module for each name,
-    # and remembered every name for the life of the process (red team 8: 2.1 s, and 3.7 MB
-    # a file that a batch never gave back)
+    # a new charset named in every game: Python tries to import a codec module for each name
+    # it is asked, and remembers every name for the life of the process
     "sgf-distinct-charsets": lambda n: b"".join(
         b"(;CA[cp%d]C[\xe9];B[hh])" % i for i in range(n // 24)
     ),
-    # one property of half a million values (red team 8: the values' group kept state for
-    # backtracking, 152 MB)
+    # one property of half a million values: a repeated group that could backtrack keeps
+    # state for every turn
     "sgf-empty-values": lambda n: _fill(b"[]", n, b"(;GM[4]XX", b";B[hh])"),
     "sgf-empty-move-values": lambda n: _fill(b"[] ", n, b"(;GM[4];B", b")"),
     "psq-many-moves": lambda n: _fill(b"1,1,0\n", n, b"Piskvorky 20x20, 11:11, 0\n"),
     "psq-huge-numbers": lambda n: _fill(b"999999,999999,999999999999\n", n, b"Piskvorky 26x26\n"),
     # one line of digits after the moves, ending in a letter: a pattern with two stars around
-    # a digit backtracked over it (37 kB: 18 s, found by fuzz/mutate.py)
+    # a digit would backtrack over it (found by fuzz/mutate.py)
     "psq-long-digit-line": lambda n: _fill(b"9", n, b"Piskvorky 20x20\n1,1\n2,2\n-", b"x\n"),
     "gomocup-one-line": lambda n: _fill(b"0,0,", n),
     "gomocup-many-lines": lambda n: _fill(b"0,0\n", n),
-    # red team 6a: a chain of passes (4 bytes a node) before two variations: the walk of the
-    # branched tree kept a mark of its state before every node, with counts past 256 (an int
-    # object each) from a root of many setup stones, events, notes and comments (226 MB)
+    # a chain of passes (4 bytes a node) before two variations: a walk of the branched tree
+    # that kept a mark of its state before every node would keep counts past 256 (an int
+    # object each) from a root of many setup stones, events, notes and comments
     "sgf-marked-pass-chain": lambda n: _fill(
         b";B[]",
         n,
@@ -476,10 +474,10 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-pass-chain-then-variations": lambda n: _fill(
         b";B[]", n, b"(;SZ[26]AB[aa:zz]", b"(;W[aa])(;W[ab]))"
     ),
-    # red team 7: setup values that each name hundreds of stones, spelled anew in every node
+    # setup values that each name hundreds of stones, spelled anew in every node
     "sgf-setup-memo-chain": _setup_memo_chain,
     "sgf-setup-distinct-ranges": _setup_distinct_ranges,
-    # red team 6a: opening events at each short game's root, or in each line of a tree
+    # opening events at each short game's root, or in each line of a tree
     "sgf-rif-sw-distinct": lambda n: _sgf_games_with_root(n, lambda i: b"RU[rif]SW[1]"),
     "sgf-protocol-cycle-sw": lambda n: _sgf_games_with_root(
         n,
@@ -491,14 +489,14 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-siblings-with-offers-cctsai": lambda n: _siblings_with_events(
         n, b"cctsai", b"(;W[%s]SW[%d]FA[%s])"
     ),
-    # red team 5a: floods of short records that each cost more than a flood of one kind
+    # floods of short records that each cost more than a flood of one kind
     "sgf-rect-sizes": lambda n: _varied_sizes(n, _RECT_SIZES, 3),
     "sgf-sz-varied-games": lambda n: _varied_sizes(n, _SQUARE_SIZES, 6),
     "sgf-nested-variations-wide": _nested_variations_wide,
     "gomocup-distinct-short": _gomocup_distinct_short,
     "playok-many-tags": lambda n: _fill(b'[Site "PlayOK"]\n', n),
     # one tag value of 1 MB, of letters or of escaped quotes: a repeated group of the tag's
-    # pattern kept 180 bytes a character for backtracking (red team 8: 200 MB)
+    # pattern that could backtrack would keep about 180 bytes a character
     "playok-huge-tag-value": lambda n: _fill(
         b"x", n, b'[Site "PlayOK"]\n[Black "', b'"]\n\n1. h8 h9 1-0\n'
     ),
@@ -506,7 +504,7 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
         b'\\"', n, b'[Site "PlayOK"]\n[Black "', b'"]\n\n1. h8 h9 1-0\n'
     ),
     "playok-open-comment": lambda n: _fill(b"x ", n, b'[Site "PlayOK"]\n\n1. h8 {'),
-    # a comment after a move, 200,000 times: each was appended to the text so far (quadratic)
+    # a comment after a move, 200,000 times: appending each to the text so far is quadratic
     "playok-comments": lambda n: _fill(
         b"{x} ", n, b'[Site "PlayOK"]\n[GameType "61,15"]\n\n1. h8 '
     ),
@@ -514,9 +512,9 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "pos-oversized": lambda n: _fill(b"\x70", n, b"\xe1"),
     # records just past the memo of short records (9 moves), none alike, in each line format
     "notation-nine-moves": lambda n: _distinct_lines(n, 9, lambda p: b" ".join(p) + b"\n"),
-    # found by fuzz/mutate.py at stop 20 (15 kB in 0.3 s): a root of damaged properties,
-    # naming a protocol, with setup stones, then siblings of a stray ']' each: every line
-    # repeats the tree's problems, 40,960 lines of seven findings each (2.2-2.9 s)
+    # found by fuzz/mutate.py: a root of damaged properties, naming a protocol, with setup
+    # stones, then siblings of a stray ']' each: every line repeats the tree's problems,
+    # 40,960 lines of seven findings each
     "sgf-damaged-root-siblings": lambda n: _fill(
         b"(;])",
         n,
@@ -525,10 +523,10 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
         b")",
     ),
     # records of 10 moves (past the memo of short records) all on one point: a finding each
-    # move after the first (``occupied``); 3.0-3.3 s at stop 20: 35,000 records and 315,000
-    # findings listed, about half of the time theirs
-    # one damaged line, 40,000 times: each parse error names its line, so the short records'
-    # memo missed and every copy was replayed (red team 8: 1.6 s, 2.8 times the clean lines)
+    # move after the first (``occupied``): 35,000 records and 315,000 findings, past the
+    # run's bound on findings listed
+    # one damaged line, 40,000 times: each parse error names its line, so a memo of short
+    # records by their text would miss and replay every copy
     "notation-damaged-identical-lines": lambda n: _fill(b"h8 h9 i10 i11 j12\xff\n", n),
     "notation-occupied-every-move": lambda n: _distinct_lines(
         n, 1, lambda p: b" ".join(p * 10) + b"\n"
@@ -586,7 +584,7 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
             + b" 1-0\n\n"
         ),
     ),
-    # red team, stop 17: records no memo serves, alternating two openings (a walk each)
+    # records no memo serves, alternating two openings (a walk each)
     "sgf-declared-id-alternating": lambda n: _alternating_heads(
         n,
         [
@@ -675,15 +673,15 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     # the end at nearly every black move (each one judged, its stones named, for a message
     # the record's cap on findings mostly drops)
     "notation-full-boards": lambda n: _fill(_full_board(15) + b"\n", n),
-    # a move followed by comment nodes only: each comment joined onto the move's at once
-    # copied it whole every time (quadratic: 1 MB 1.9 s, 2 MB 6 s)
+    # a move followed by comment nodes only: joining each comment onto the move's at once
+    # copies it whole every time (quadratic)
     "sgf-comment-chain": lambda n: _fill(b";C[x]", n, b"(;GM[4];B[hh]", b")"),
-    # the same before two variations: every node's mark kept the longer text (24 GB, killed)
+    # the same before two variations: a mark at every node would keep the longer text
     "sgf-comment-chain-variations": lambda n: _fill(
         b";C[x]", n, b"(;GM[4];B[hh]", b"(;W[aa])(;W[bb]))"
     ),
     "jsonl-full-26x26-boards": lambda n: _fill(b'{"moves":"%s","size":26}\n' % _full_board(26), n),
-    # -- shapes of the red-team of stop 15 (opening events, notes, dense positions) --
+    # -- opening events, notes, dense positions --
     # games whose </game> is missing: each is one unreadable record, the next game is read
     "renjunet-unclosed-games": lambda n: _xml_games(n, b"<game><move>h8 h9 i10</move>"),
     # an XML syntax error in every game, or in every other one: each a resync (a fresh parser
@@ -696,7 +694,7 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     ),
     # a CDATA section, comment or processing instruction opened in every game and never closed
     # (after an error, or not): expat reads each to the end of the file, a quadratic read
-    # unless the end of the file is looked at once (was a timed test)
+    # unless the end of the file is looked at once
     "renjunet-never-closed-cdata": lambda n: _xml_games(
         n, b"<game><info>& <![CDATA[</info></game>\n"
     ),
@@ -750,8 +748,8 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-dense-26x26": lambda n: _fill(_dense_26x26(), n),
     # a 4,000-move line with one-move siblings: every line is a whole game
     "sgf-long-comb": lambda n: _fill(b"(;B[aa])", n, _long_line(), b")"),
-    # red team, stop 22: patterns matched whole against a line, with blanks at both ends around
-    # an optional part, backtracked over a line of blanks (each ran for minutes at 1 MB)
+    # patterns matched whole against a line, with blanks at both ends around an optional
+    # part, would backtrack over a line of blanks (quadratic)
     "psq-header-trailing-spaces": lambda n: _fill(b" ", n - 2, b"Piskvorky 20x20", b"y\n"),
     "psq-header-rest-spaces": lambda n: _fill(b" ", n - 2, b"Piskvorky 20x20, 0", b"0\n"),
     "gomocup-trailing-spaces": lambda n: _fill(b" ", n - 2, b"0,0\n1,1\n0,1\n2,2\n0,0", b"x\n"),
@@ -763,8 +761,8 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "playok-broken-tag-trailing-spaces": lambda n: _fill(
         b" ", n - 2, b'[Site "PlayOK"]\nEvent "x"', b"y\n"
     ),
-    # a value left open on every line: its search for a "]" ran to the end of the file once per
-    # line (quadratic: minutes at 1 MB), with a "]" only at the end too
+    # a value left open on every line: a search for its "]" to the end of the file on every
+    # line would be quadratic (some files end with a "]")
     "sgf-unterminated-move-every-line": lambda n: _fill(b"(;B[hh\n", n),
     "sgf-unterminated-move-every-line-crlf": lambda n: _fill(b"(;W[ii\r\n", n),
     "sgf-unterminated-value-every-line": lambda n: _fill(b"(;C[x\n", n),
@@ -774,21 +772,23 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-unterminated-dbcs-then-close": lambda n: _fill(
         b"(;B[\x81\n", n - 2, b"(;CA[gbk]C[x])", b"]\n"
     ),
-    # identical short records with opening events (the memo of short records keyed none before)
+    # identical short records with opening events
     "notation-declare-lines": lambda n: _fill(b"h8 h9 i10 N=999 N=10 N=5 i11 j12\n", n),
     "notation-swap-lines-identical": lambda n: _fill(b"h8 h9 i10 swap i11\n", n),
     "jsonl-declare-identical": lambda n: _fill(b'{"moves":"h8 h9 i10 N=2 i11"}\n', n),
-    # red teams, stop 23.  Every result word of a move list was an event, taken out one by one
-    # (7-13 s a megabyte; minutes after 4,096 declared counts)
+    # result words after a move list, and after 4,096 declared counts: taking each out of
+    # the events one by one would be quadratic
     "notation-many-results": lambda n: _fill(b"1-0 ", n, b"h8 ", b"\n"),
     "notation-declares-then-results": lambda n: _fill(b"1-0 ", n, b"h8 " + b"N=2 " * 4096, b"\n"),
-    # damaged lines between a diagram's rows: each held and worded (400 MB a megabyte)
+    # damaged lines between a diagram's rows: holding and wording every one, not only those
+    # listed, would grow with the file
     "diagram-bad-bytes-between-rows": lambda n: _fill(
         b"\xff\n", n, b"X . X . X\n" * 5, b"X . X . X\n"
     ),
-    # tags after the blank line that ends a game's tags: each scanned all before it (8 s)
+    # tags after the blank line that ends a game's tags: scanning all before each is quadratic
     "playok-tags-after-blank": lambda n: _fill(_playok_late_tags(), n, b'[Site "PlayOK"]\n'),
-    # values left open on every line, one game far below: each read down to it (minutes)
+    # values left open on every line, one game far below: reading each down to it is
+    # quadratic
     "sgf-unterminated-lines-then-game": lambda n: _fill(b"(;C[x\n", n, b"", b"(;GM[4];B[hh])\n"),
     # the same, lines of a comment and of a move (the two cuts) in turn: one memo of either
     # took the other's over (15 s at 256 kB)
@@ -798,9 +798,9 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "sgf-unterminated-escaped-then-game": lambda n: _fill(
         b"(;C[a\\]b\n", n, b"", b"(;GM[4];B[hh])\n"
     ),
-    # a comb under a root of half a megabyte of PL (lower-cased for every line: 24 s), RE and
-    # a bad move (quoted whole in every line: reports of gigabytes), GN with game info in
-    # every leaf (searched for a rule for every line: 10 s)
+    # a comb under a root of half a megabyte of PL, RE or a bad move, or GN with game info in
+    # every leaf: reading, copying or quoting the root's long value again for every line
+    # would be quadratic
     "sgf-long-pl-comb": lambda n: _sgf_long_root_comb(n, b"PL[", b"b"),
     "sgf-long-re-comb": lambda n: _sgf_long_root_comb(n, b"RE[B+", b"x"),
     "sgf-long-bad-move-comb": lambda n: _sgf_long_root_comb(n, b";B[hh];W[", b"x"),
@@ -858,8 +858,8 @@ def _comb_points() -> tuple[list[bytes], list[bytes]]:
 
 def _bad_leaves_comb(size: int) -> bytes:
     # a trunk of 205 stones, then one-node variations of a bad move, each on its own line: each
-    # line says a problem of its own (its line), and lines of other problems were replayed
-    # whole (16 s a megabyte with 600 stones)
+    # line says a problem of its own (its line): replaying each line from its start would
+    # judge the trunk again for every line
     stones, _ = _comb_points()
     trunk = b"".join(b";%c[%s]" % (b"BW"[i % 2], p) for i, p in enumerate(stones))
     head = b"(;GM[4]SZ[26]" + trunk
@@ -1049,9 +1049,9 @@ def run(
     return out
 
 
-#: What ``calibrate`` took on this project's VM at its fastest (the team's machines: 2 cores,
-#: a speed that varies by up to 2x over a session).  ``check_seconds_at_reference`` scales a
-#: check's time by it: sweeps made in slow and fast phases can be compared.
+#: A reference time of ``calibrate`` on the project's 2-core VM, whose speed varies by up to 2x
+#: over hours.  ``check_seconds_at_reference`` scales a check's time by it: runs made in slow
+#: and fast phases can be compared.
 REFERENCE_CALIBRATION = 0.39
 
 
@@ -1072,9 +1072,9 @@ def calibrate() -> float:
 
 
 def _as_installed() -> None:
-    """Time the checks as an installed package runs: with its byte-code.  A shell that sets
-    ``PYTHONDONTWRITEBYTECODE`` (as this VM's does) made every check compile the changed
-    modules anew, 0.1-0.2 s a run, and the package is compiled once here for the same reason."""
+    """Time the checks as an installed package runs: with its byte-code.  Under a shell that
+    sets ``PYTHONDONTWRITEBYTECODE`` every check would compile the changed modules anew,
+    0.1-0.2 s a run, so the variable is dropped and the package compiled once here."""
     import compileall
 
     import renju_cli
