@@ -1,12 +1,12 @@
-"""Test-session hooks.
+"""pytest hooks for the whole run.
 
 CPython before 3.11.5 (Debian 12's 3.11.2, the CI machine's) can keep the interpreter from
 exiting after a process pool lost a worker: at exit, ``concurrent.futures`` joins the pool's
 manager thread, which waits for the call queue's feeder thread, which waits for a sentinel that
 only a later exit handler sends (CPython gh-94777 and its neighbours).  Tests here kill workers on
 purpose; ``renju_cli.batch._unblock_broken`` makes the common case end, but a CI run was seen to
-print its summary and then wait for ever.  On such Pythons the session ends the process itself
-once pytest has reported, with pytest's exit status.
+print its summary and then wait for ever.  On such Pythons the process ends itself once pytest
+has reported, with pytest's exit status.
 """
 
 from __future__ import annotations
