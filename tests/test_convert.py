@@ -526,3 +526,34 @@ def test_psq_keeps_a_declared_result_the_board_gives(
         assert [r[1] for r in _results(capsys, str(out))] == [
             r[1] for r in _results(capsys, str(EXAMPLE_FILES / example))
         ]
+
+
+# -- Gomotur rec, one game per file --------------------------------------------------------------
+
+#: A rec file as Piskvork's tournament manager writes it: two engine names, then ``x,y,ms``
+#: counted from 0 (the first stone is h8 of a 15x15 board), then the result code (0: a normal
+#: end). Black wins by five on the row g8-k8.
+REC_GAME = (
+    "pbrain-a\npbrain-b\n7,7,10\n7,6,12\n8,7,9\n8,6,11\n6,7,8\n6,6,7\n9,7,5\n5,6,9\n10,7,4\n0\n"
+)
+
+
+def test_rec_converts_to_psq_and_back_without_a_change(tmp_path: Path) -> None:
+    src = tmp_path / "match.rec"
+    src.write_text(REC_GAME)
+    psq_dir, rec_dir = tmp_path / "psq", tmp_path / "rec"
+    assert convert(str(src), "--to", "psq", "-o", str(psq_dir)) == 0
+    (psq,) = psq_dir.glob("*.psq")
+    assert convert(str(psq), "--to", "rec", "-o", str(rec_dir)) == 0
+    (again,) = rec_dir.glob("*.rec")
+    original, back = next(read_path(str(src))), next(read_path(str(again)))
+    assert [m.point for m in back.moves] == [m.point for m in original.moves]
+    assert [m.point.name for m in back.moves if m.point][:3] == ["h8", "h9", "i8"]
+    assert back.metadata["black"] == "pbrain-a" and back.metadata["white"] == "pbrain-b"
+
+
+def test_rec_needs_the_directory_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "match.rec"
+    src.write_text(REC_GAME)
+    assert convert(str(src), "--to", "rec") == 2
+    assert "--to rec writes one file per record" in capsys.readouterr().err

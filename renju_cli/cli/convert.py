@@ -35,13 +35,16 @@ from renju_cli.cli.records import Selection, no_record, record_option
 @click.option(
     "--to",
     "to",
-    type=click.Choice(["jsonl", "notation", "sgf", "psq"]),
+    type=click.Choice(["jsonl", "notation", "sgf", "psq", "rec"]),
     default="jsonl",
     show_default=True,
     help="Output format.",
 )
 @click.option(
-    "--output", "-o", default=None, help="Output file (psq: a directory, one file per record)."
+    "--output",
+    "-o",
+    default=None,
+    help="Output file (psq, rec: a directory, one file per record).",
 )
 @input_format_option()
 @limit_option()
@@ -70,7 +73,7 @@ def convert(
     wanted: str | None,
     lossy: bool,
 ) -> None:
-    """Rewrite records in another format: standard notation, JSON Lines, SGF or psq.
+    """Rewrite records in another format: standard notation, JSON Lines, SGF, psq or rec.
 
     A conversion never changes what a record means: each copy is read back with the target's
     reader and compared with the record (stones, setup, board size, opening decisions, the
@@ -80,32 +83,35 @@ def convert(
     written: the message says what would be lost, and the exit code is 1; --lossy writes it
     all the same and says what it lost.  Unreadable records are said on stderr and make the
     exit code 1, and so are records read with problems (what the file says there would be
-    lost or changed in the copy; --keep-damaged writes them all the same).  psq writes one
-    file per record into the directory -o names (made if missing; -o is required with --to
-    psq).
+    lost or changed in the copy; --keep-damaged writes them all the same).  psq and rec
+    (Gomotur) write one file per record into the directory -o names (made if missing; -o is
+    required with them).
 
     \b
     Examples:
       renju convert library.lib --to jsonl -o lines.jsonl
       renju convert game.psq --to sgf
       renju convert games.sgf --to psq -o psq-dir/
+      renju convert match.rec --to psq -o psq-dir/
       renju convert games.sgf --record 0.1 --to notation --lossy
     """
     from renju_cli import formats
 
-    if to == "psq" and output is None:
+    if to in FILE_PER_RECORD and output is None:
         # (a file per record: a megabyte of short records made 50,000 files in the working
         # directory, unasked)
-        raise UsageProblem("--to psq writes one file per record: name their directory with -o DIR")
+        raise UsageProblem(
+            f"--to {to} writes one file per record: name their directory with -o DIR"
+        )
     options = read_options(encoding, limits=limits)
     # every reader imported now, not in the middle of the run (see ``check``): a Ctrl-C that
     # lands in the import of a C extension did not end the run as an interrupt
     formats.available()
     run = _Conversion(to, options, input_format, keep_damaged, wanted, lossy)
     records = run.records(paths)
-    if to == "psq":
+    if to in FILE_PER_RECORD:
         assert output is not None  # (refused above without one)
-        _write_psq(run, records, output)
+        _write_files(run, records, output, to)
     else:
         with written(output) as out:
             for rec in records:
@@ -116,15 +122,19 @@ def convert(
     sys.exit(EXIT_FINDINGS if run.bad else EXIT_CLEAN)
 
 
-def _write_psq(run: _Conversion, records: Iterator[Any], target: str) -> None:
-    """One psq file per record, into the directory ``target``."""
+#: Formats that hold one game per file.
+FILE_PER_RECORD = ("psq", "rec")
+
+
+def _write_files(run: _Conversion, records: Iterator[Any], target: str, to: str) -> None:
+    """One file per record, into the directory ``target``."""
     _output_directory(target)
     for n, rec in enumerate(records):
         text = run.rendered(rec)
         if text is None:
             continue
         stem = os.path.splitext(os.path.basename(rec.source.path))[0]
-        name = os.path.join(target, f"{stem}-{n:05d}.psq")
+        name = os.path.join(target, f"{stem}-{n:05d}.{to}")
         # renamed into place whole, but not synced one by one: a file a record, and a sync
         # each made a megabyte of tiny records slow to write
         with written(name, durable=False) as f:
@@ -265,7 +275,7 @@ def _writer(to: str, lossy: bool) -> Callable[[Any, TextIO], None]:
     if to == "notation":
         return _write_notation_lossy if lossy else _write_notation
     module = formats.load(to)
-    if to == "psq":
+    if to in FILE_PER_RECORD:
         return module.write_one  # type: ignore[no-any-return]
     return lambda rec, f: module.write([rec], f)
 
@@ -291,9 +301,7 @@ def _output_directory(path: str) -> None:
     try:
         os.makedirs(path, exist_ok=True)
     except FileExistsError:  # a file, a device (/dev/null), a broken link
-        error = OutputError(
-            path, OSError(errno.ENOTDIR, "not a directory (psq: one file per record)")
-        )
+        error = OutputError(path, OSError(errno.ENOTDIR, "not a directory (one file per record)"))
     except OSError as e:
         error = OutputError(path, e)
     else:

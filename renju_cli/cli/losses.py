@@ -39,7 +39,7 @@ def _reading(before: Any, after: Any, to: str) -> str | None:
 
 
 def _stones_and_setup(before: Any, after: Any, to: str) -> str | None:
-    if to == "psq":  # setup stones are written as the first moves (Gomocup's preset openings)
+    if to in ("psq", "rec"):  # setup stones are written as the first moves (preset openings)
         was = [(p, c) for p, c in before.setup] + _stones(before.moves, len(before.setup))
         now = [(p, c) for p, c in after.setup] + _stones(after.moves, len(after.setup))
     else:
@@ -81,7 +81,7 @@ def _boards(before: Any, after: Any, to: str) -> str | None:
 
 def _result(before: Any, after: Any, to: str) -> str | None:
     was, now = _declared(before), _declared(after)
-    if was == now or (to == "psq" and now == (None, None) and _board_tells(before, was)):
+    if was == now or (to in ("psq", "rec") and now == (None, None) and _board_tells(before, was)):
         return None
     return f"the declared result ({_result_words(was)}; read back as {_result_words(now)})"
 
