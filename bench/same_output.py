@@ -54,9 +54,11 @@ def games_file(base: Path, where: Path, games: int) -> Path:
 
 
 def check(tree: Path, target: Path, rules: str) -> list[bytes]:
+    """The JSON Lines of ``tree``'s ``renju check``; run from the tree's parent folder, since
+    ``python -m`` puts the working folder before ``PYTHONPATH``."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     cmd = [sys.executable, "-m", "renju_cli", "check", str(target), "--format", "jsonl"]
-    run = subprocess.run([*cmd, "--rules", rules], env=env, capture_output=True, cwd=ROOT)
+    run = subprocess.run([*cmd, "--rules", rules], env=env, capture_output=True, cwd=tree.parent)
     return run.stdout.splitlines()
 
 
@@ -96,7 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
     base = worktree(args.base, args.work)
-    inputs = [ROOT / "examples", ROOT / "tests" / "data"]
+    # (the base tree's copies: paths in the reports are then the same on both sides)
+    inputs = [base / "examples", base / "tests" / "data"]
     if (ROOT.parent / "shared" / "corpus").is_dir():
         inputs.append(ROOT.parent / "shared" / "corpus")
     if args.games:
