@@ -93,7 +93,7 @@ FIELDS = ("size", "moves", "metadata")
 
 
 def nested_line(field: str, d: int) -> bytes:
-    """A line whose ``field`` holds arrays ``d`` deep (the red team's ``deep_window``)."""
+    """A line whose ``field`` holds arrays ``d`` deep."""
     inner = b"[" * d + b"]" * d
     if field == "moves":
         return b'{"moves":{"a":' + inner + b"}}\n"
@@ -108,7 +108,7 @@ def line_depth(field: str, d: int) -> int:
 
 
 def deep_file(field: str, depths: range) -> bytes:
-    """Deep lines between good ones, as the red team's file at a small size."""
+    """Deep lines between good ones, a hostile file at a small size."""
     good = b'{"moves":"h8 h9 i10"}\n'
     return good + b"".join(nested_line(field, d) + good for d in depths)
 

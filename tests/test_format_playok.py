@@ -331,7 +331,7 @@ def test_unknown_and_missing_game_type() -> None:
     assert records[0].declared_result is not None and records[0].declared_result.winner is None
     assert records[1].rule is None and "gametype" not in records[1].metadata
     assert records[1].width is None and records[1].height is None  # the ruleset decides
-    # a long game type is quoted by its start (5,000 characters were quoted whole; red team 5)
+    # a long game type is quoted by its start (5,000 characters were quoted whole)
     (long,) = read_text(game("1. h8 h9 1-0", gametype="x" * 5000))
     assert f"unknown PlayOK GameType '{'x' * 40}...': no rule assumed" in long.notes
     assert any("no GameType tag" in n for n in records[1].notes)

@@ -228,7 +228,7 @@ def test_a_damaged_position_file_is_still_read_as_one() -> None:
 def test_a_move_list_with_a_stray_control_byte_is_no_damaged_position(
     data: bytes, records: int
 ) -> None:
-    # (red team 6: read as a .pos position of made-up stones, with false occupied findings;
+    # (it was read as a .pos position of made-up stones, with false occupied findings;
     # with .txt, from standard input, or with another extension alike)
     from renju_cli.formats import read_stream
 

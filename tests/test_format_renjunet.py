@@ -17,6 +17,7 @@ import pytest
 from renju_cli import api
 from renju_cli.coords import Point, parse_point
 from renju_cli.formats import ReadOptions, detect, read_stream, renjunet
+from renju_cli.formats.renjunet import parse, recoder, source, target
 from renju_cli.record import DeclaredResult, Record, SourceLocation
 from renju_cli.report import GameReport
 
@@ -285,22 +286,6 @@ def test_unknown_id_in_a_present_table_is_noted() -> None:
 )
 def test_ruleset_name(raw: str, expected: str | None) -> None:
     assert renjunet.ruleset_name(raw) == expected
-    assert renjunet.ruleset_name(raw) == expected  # (remembered: the same answer)
-    assert renjunet._ruleset_name(raw) == expected
-
-
-def test_ruleset_names_remembered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    # every game of a database names its rule, so names are remembered; a long name is not
-    # kept, and the memo starts afresh when full
-    monkeypatch.setattr(renjunet, "_NAMES", {})
-    monkeypatch.setattr(renjunet, "_NAMES_KEPT", 3)
-    long = "Soosorv 8 " + "x" * renjunet._NAME_CHARS
-    assert renjunet.ruleset_name(long) is None and long not in renjunet._NAMES
-    for raw in ("RIF", "Swap2", "Sakata", "Mystery"):
-        renjunet.ruleset_name(raw)
-    assert renjunet._NAMES == {"Mystery": None}
-    renjunet._NAMES["RIF"] = "gomoku"  # a remembered answer is the one given
-    assert renjunet.ruleset_name("RIF") == "gomoku"
 
 
 # -- hostile and broken files ----------------------------------------------------------------
@@ -766,13 +751,13 @@ def test_a_megabyte_of_sections_never_closed_is_read_quickly(
     data = ("<database><games>\n" + one * (1_000_000 // len(one))).encode()
     options = ReadOptions().for_file(len(data))  # (8,002 resyncs, the bound for its size)
     looked = [0]
-    know_ends = renjunet._Source._know_ends
+    know_ends = source.Source.know_ends
 
-    def counted(self: renjunet._Source, rest: bytes | bytearray, base: int) -> dict[bytes, int]:
+    def counted(self: source.Source, rest: bytes | bytearray, base: int) -> dict[bytes, int]:
         looked[0] += 1
         return know_ends(self, rest, base)
 
-    monkeypatch.setattr(renjunet._Source, "_know_ends", counted)
+    monkeypatch.setattr(source.Source, "know_ends", counted)
     recs = read_bytes(data, options)
     assert looked[0] == 1
     assert len(recs) == options.max_resyncs + 1 and all(r.unreadable for r in recs)
@@ -914,7 +899,7 @@ def test_unclosed_sections_and_quoted_values_do_not_depend_on_the_feed_size(
         small(*["<game><info><?x y</info></game>\n"] * 30),
     ]  # fmt: skip
     wholes = [read_text(text) for text in texts]
-    monkeypatch.setattr(renjunet, "FEED_BYTES", feed)
+    monkeypatch.setattr(source, "FEED_BYTES", feed)
     assert [read_text(text) for text in texts] == wholes
 
 
@@ -988,7 +973,7 @@ def test_resync_does_not_depend_on_the_feed_size(
         small(game("1"), '<game id="2"><game id="3"></game></game>\n', game("4")),
     ]
     wholes = [read_text(text) for text in texts]
-    monkeypatch.setattr(renjunet, "FEED_BYTES", feed)
+    monkeypatch.setattr(source, "FEED_BYTES", feed)
     assert [read_text(text) for text in texts] == wholes
 
 
@@ -1021,8 +1006,8 @@ def test_resyncs_are_bounded() -> None:
 
 
 def test_resyncs_are_bounded_by_the_files_size() -> None:
-    # a database of good games, every other one damaged (red team 8: past a fixed 1,000
-    # errors the rest of the file was not read, a third of a megabyte's good games lost):
+    # a database of good games, every other one damaged (past a fixed 1,000 errors the rest
+    # of the file was not read, a third of a megabyte's good games lost):
     # 4096 + one per 256 bytes; a database whose games all take 256 bytes or more is read
     # whole however damaged
     good = "<game><move>h8 h9 i10</move></game>\n"
@@ -1050,13 +1035,13 @@ def test_resyncs_are_bounded_by_the_files_size() -> None:
 def test_resync_needs_a_short_enclosing_prefix() -> None:
     """The start tags a resumed parser is given are bounded: each resync parses them again."""
     game = "<game><info>&</info></game><game/>"
-    deep = "<database>" + "<a>" * renjunet.MAX_PREFIX_DEPTH + game
+    deep = "<database>" + "<a>" * target.MAX_PREFIX_DEPTH + game
     (rec,) = read_text(deep)
     assert rec.unreadable and "more than 64 elements" in rec.problems[0].message
-    long = f"<database><{'a' * renjunet.MAX_PREFIX_BYTES}>{game}"
+    long = f"<database><{'a' * target.MAX_PREFIX_BYTES}>{game}"
     (rec,) = read_text(long)
     assert rec.unreadable and "longer than 16384 characters" in rec.problems[0].message
-    depth = renjunet.MAX_PREFIX_DEPTH - 1
+    depth = target.MAX_PREFIX_DEPTH - 1
     fine = "<database>" + "<a>" * depth + game + "</a>" * depth + "</database>"
     assert [r.unreadable for r in read_text(fine)] == [True, False]
 
@@ -1240,7 +1225,7 @@ def test_utf16_with_bom() -> None:
 def test_tiny_chunks_give_the_same_records(monkeypatch: pytest.MonkeyPatch) -> None:
     # tokens and multi-byte characters cut between chunks must be put back together
     whole = read_text(DATABASE)
-    monkeypatch.setattr(renjunet, "CHUNK_BYTES", 3)
+    monkeypatch.setattr(recoder, "CHUNK_BYTES", 3)
     pieces = read_text(DATABASE)
     assert [[(m.point, m.line) for m in r.moves] for r in pieces] == [
         [(m.point, m.line) for m in r.moves] for r in whole
@@ -1253,7 +1238,7 @@ def test_tiny_chunks_give_the_same_records(monkeypatch: pytest.MonkeyPatch) -> N
 def test_small_feeds_give_the_same_records(monkeypatch: pytest.MonkeyPatch, feed: int) -> None:
     # the parser gets a chunk a slice at a time: records must not depend on where it is cut
     whole = read_text(DATABASE)
-    monkeypatch.setattr(renjunet, "FEED_BYTES", feed)
+    monkeypatch.setattr(source, "FEED_BYTES", feed)
     assert read_text(DATABASE) == whole
 
 
@@ -1686,7 +1671,7 @@ def test_swap_flags_and_alt_offers_are_bounded() -> None:
 def test_a_gt_in_a_value_of_the_damaged_start_tag_ends_nothing() -> None:
     # the game resumed at has a "<" in a value (damage) after a ">" in it: the ">" was taken
     # for the end of the tag, and the "<game" later in the value for a game (game 7, with game
-    # 2's moves: a record invented).  Found by a red team.
+    # 2's moves: a record invented).
     head = '<?xml version="1.0"?>\n<database><games>\n'
     text = (
         head
@@ -1709,24 +1694,24 @@ def test_a_long_token_is_fed_in_growing_pieces(monkeypatch: pytest.MonkeyPatch) 
         f"<database><games><game id='1' note='{value}'><move>h8 h9</move></game></games></database>"
     )
     feeds = 0
-    real = renjunet._Source.next
+    real = source.Source.next
 
-    def counted(self: renjunet._Source) -> bytes | None:
+    def counted(self: source.Source) -> bytes | None:
         nonlocal feeds
         piece = real(self)
         feeds += piece is not None
         return piece
 
-    monkeypatch.setattr(renjunet._Source, "next", counted)
+    monkeypatch.setattr(source.Source, "next", counted)
     [rec] = read_text(text)
     assert [m.point for m in rec.moves] == pts("h8", "h9")  # (the note is cut at max_string)
-    assert feeds < 2 * (len(text) // renjunet.MAX_FEED_BYTES) + 20
+    assert feeds < 2 * (len(text) // source.MAX_FEED_BYTES) + 20
 
 
 @pytest.mark.parametrize("size", ["27", "0", "4", "abc", "1" * 23])
 def test_a_rule_size_no_board_has_is_a_problem(size: str) -> None:
     # the size was passed over without a word and the game judged on 15x15, where its moves
-    # came out as off-board (red team 5); JSON Lines and PlayOK said it, as docs/security.md
+    # came out as off-board; JSON Lines and PlayOK said it, as docs/security.md
     # says all three do
     (rec,) = read_text(
         "<database><rules><rule id='1' name='freestyle' size='" + size + "'/></rules>"
@@ -1747,7 +1732,7 @@ def test_a_rule_size_no_board_has_is_a_problem(size: str) -> None:
 @pytest.mark.parametrize("name", ["Taraguchi 0", "Soosorv 99", "Taraguchi-77"])
 def test_a_rule_with_a_count_no_shipped_ruleset_has_is_said(name: str) -> None:
     # ruleset_name gives taraguchi-0, soosyrv-99...: no shipped ruleset, so the game was
-    # judged under renju without a word (red team 5)
+    # judged under renju without a word
     (rec,) = read_text(
         f"<database><rules><rule id='1' name='{name}'/></rules>"
         "<games><game rule='1'><move>h8 h9 i10</move></game></games></database>"
@@ -1766,7 +1751,7 @@ def test_a_tag_or_comment_past_the_markup_bound_ends_the_file(
 ) -> None:
     # expat holds an unfinished tag whole: an attribute value that never ended, piped in, grew
     # to 214 MB in 5 s (fuzz/endless.py renjunet-attribute); text is read as it comes
-    monkeypatch.setattr(renjunet, "MAX_MARKUP_BYTES", 100_000)
+    monkeypatch.setattr(parse, "MAX_MARKUP_BYTES", 100_000)
     head = "<database><games><game><move>h8 h9</move></game>\n"
     recs = read_text(head + markup)
     assert [len(r.moves) for r in recs] == [2, 0]

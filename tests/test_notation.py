@@ -528,7 +528,7 @@ def test_letters_that_fold_to_ascii_are_no_points(token: str) -> None:
     ("data", "fmt"),
     [
         # a first line with a word that is no move, then good lines: three records, one
-        # parse-error at line 1 (red team 6: one unreadable record "matches no known record
+        # parse-error at line 1 (it was one unreadable record "matches no known record
         # format" when piped in, three records when named .txt)
         (b"h8 h9 foo i10\nh8 h9 i8 g8 j8 k8 i9 i10 j10 k11\nh8 h9 i8\n", "notation"),
         (b"# games\nh8 h9 i8 zz\n\nh8 h9\n", "notation"),  # three moves, then damage
@@ -555,7 +555,7 @@ def test_a_damaged_line_among_move_lists_is_its_record_s_problem(
 def test_the_sniffer_ends_lines_at_lf_and_cr_not_at_a_form_feed_or_nel() -> None:
     # ``str.splitlines`` also ended lines at a form feed or NEL: a damaged line with one in it
     # was a good line and a damaged one to the sniffer, which took the head for a move list;
-    # the reader sees one damaged line (review of stop 29)
+    # the reader sees one damaged line
     assert notation.sniff(b"h8 i9\nh8 i9\n") == 1
     assert notation.sniff(b"garbage\x0ch8 i9\nh8 i9\n") == 0
     assert notation.sniff("h8 i9\x85garbage\nzz\nh8 i9\n".encode()) == 0
