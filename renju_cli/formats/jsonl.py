@@ -90,41 +90,67 @@ def record_from_json(
 def _record(obj: Any, path: str, index: int, line: int, options: ReadOptions) -> Record:
     """``record_from_json`` of an object nested no deeper than ``MAX_JSON_DEPTH`` (``read``
     checked its line), which the encoder can write back for a message or a metadata field."""
-    source = SourceLocation(path, index, line)
+    unreadable = _unreadable(obj)
+    if unreadable is not None:
+        return _bad_line(path, index, line, unreadable)
+    # the fields are gathered first and the record built once, positionally (see Record)
+    problems: list[ParseProblem] = []
+    notes: list[str] = []
+    moves, events = _moves(obj["moves"], line, options.max_moves, problems)
+    width = _size(obj.get("size"), line, problems)
+    declared = _declared(obj.get("result"), line, problems)
+    rule = _rule(obj.get("rule") or obj.get("rules") or obj.get("ruleset"), line, notes)
+    opening = obj.get("opening")
+    if not isinstance(opening, str):
+        opening = None
+    meta = obj.get("metadata")
+    metadata: dict[str, str] = {}
+    if isinstance(meta, dict):
+        metadata = {k: v if isinstance(v, str) else _json_text(v) for k, v in meta.items()}
+    events.extend(_swaps(obj.get("swaps"), line, notes, problems))
+    events.extend(_offers(obj.get("offers"), line, problems))
+    return Record(  # positional (see Record): files of tiny records build hundreds of thousands
+        moves, SourceLocation(path, index, line), width, width, declared, rule, opening,
+        metadata, [], events, notes, problems, NAME,
+    )  # fmt: skip
+
+
+def _unreadable(obj: Any) -> str | None:
+    """Why ``obj`` is no record at all (``None``: it is one)."""
     if not isinstance(obj, dict):
-        return _bad_line(path, index, line, "expected a JSON object")
+        return "expected a JSON object"
     if "moves" not in obj:
         # ``{"Moves": ...}``, ``{"move": ...}`` or ``{}`` read as a game of no moves would pass
         # as a clean record: what the line holds cannot be told, so it is unreadable
-        return _bad_line(
-            path,
-            index,
-            line,
+        return (
             "expected the key 'moves' (a string in standard notation or a list of points); "
-            + _keys_of(obj),
+            + _keys_of(obj)
         )
     text = obj["moves"]
     if isinstance(text, _LongNumber) or not isinstance(text, (str, list)):
         # null, a number, an object, a boolean: as unreadable as a line without the key (a
         # game of 0 moves with an error was judged, and its other fields with it)
-        return _bad_line(
-            path,
-            index,
-            line,
+        return (
             "expected the key 'moves' to be a string in standard notation or a list of points, "
-            f"not {_number_or_json(text)}",
+            f"not {_number_or_json(text)}"
         )
-    # the fields are gathered first and the record built once, positionally (see Record)
+    return None
+
+
+def _moves(
+    text: str | list[Any], line: int, limit: int, problems: list[ParseProblem]
+) -> tuple[list[Move], list[OpeningEvent]]:
+    """The moves and opening events of ``moves`` (a move list, or a list of points), at most
+    ``limit`` moves."""
     moves: list[Move] = []
     events: list[OpeningEvent] = []
-    problems: list[ParseProblem] = []
     try:
         if isinstance(text, list):
             if not all(isinstance(m, str) for m in text):
                 raise ValueError("'moves' as a list must hold points as strings")
             text = " ".join(text)
         # (no further than one move past the limit: a megabyte of moves held 75 MB at once)
-        moves, events = parse_moves(text, line, options.max_moves)
+        moves, events = parse_moves(text, line, limit)
     except ValueError as e:
         # the move-list reader says "line N, column C": C counts in the 'moves' string
         said = str(e)
@@ -134,67 +160,71 @@ def _record(obj: Any, path: str, index: int, line: int, options: ReadOptions) ->
     if not line:  # parse_moves numbers moves from line 1 at least
         for m in moves:
             m.line = line
-    if len(moves) > options.max_moves:
+    if len(moves) > limit:
         problems.append(
             ParseProblem(
-                f"line {line}: more than the limit of {options.max_moves} moves; the rest is "
-                "ignored",
+                f"line {line}: more than the limit of {limit} moves; the rest is ignored",
                 line=line,
             )
         )
-        del moves[options.max_moves :]
-    size = obj.get("size")
-    width: int | None = None
-    if size is not None:
-        # bool is an int in Python, and a board outside 5..26 cannot be replayed
-        if type(size) is int and MIN_SIZE <= size <= MAX_SIZE:
-            width = size
-        else:
-            problems.append(
-                ParseProblem(
-                    f"line {line}: 'size' must be a whole number from {MIN_SIZE} to {MAX_SIZE}, "
-                    f"not {_number_or_json(size)}; the ruleset's size is used",
-                    line=line,
-                )
-            )
-    declared = _declared(obj.get("result"), line, problems)
-    rule = obj.get("rule") or obj.get("rules") or obj.get("ruleset")
-    notes: list[str] = []
+        del moves[limit:]
+    return moves, events
+
+
+def _size(size: Any, line: int, problems: list[ParseProblem]) -> int | None:
+    """The board size ``size`` states, if it is one a board may have."""
+    if size is None:
+        return None
+    # bool is an int in Python, and a board outside 5..26 cannot be replayed
+    if type(size) is int and MIN_SIZE <= size <= MAX_SIZE:
+        return size
+    problems.append(
+        ParseProblem(
+            f"line {line}: 'size' must be a whole number from {MIN_SIZE} to {MAX_SIZE}, "
+            f"not {_number_or_json(size)}; the ruleset's size is used",
+            line=line,
+        )
+    )
+    return None
+
+
+def _rule(rule: Any, line: int, notes: list[str]) -> str | None:
+    """The record's rule, a shipped ruleset's name when it names one (else a note)."""
     if not isinstance(rule, str):
-        rule = None
-    else:
-        rule, note = _shipped_rule(rule)
-        if note:
-            notes.append(f"line {line}: {note}")
-    opening = obj.get("opening")
-    if not isinstance(opening, str):
-        opening = None
-    meta = obj.get("metadata")
-    metadata: dict[str, str] = {}
-    if isinstance(meta, dict):
-        metadata = {k: v if isinstance(v, str) else _json_text(v) for k, v in meta.items()}
-    swaps = obj.get("swaps")
+        return None
+    name, note = _shipped_rule(rule)
+    if note:
+        notes.append(f"line {line}: {note}")
+    return name
+
+
+def _swaps(
+    swaps: Any, line: int, notes: list[str], problems: list[ParseProblem]
+) -> list[OpeningEvent]:
+    """The events of RenjuNet's swap flags (``"s-s"``), ``_MAX_SWAP_FLAGS`` at most."""
     if isinstance(swaps, str):
         if len(swaps) > _MAX_SWAP_FLAGS:
             notes.append(f"line {line}: swaps: more than {_MAX_SWAP_FLAGS} flags, the rest ignored")
-        events.extend(numbered_swaps(swaps[:_MAX_SWAP_FLAGS]))
-    elif swaps is not None:
+        return numbered_swaps(swaps[:_MAX_SWAP_FLAGS])
+    if swaps is not None:
         problems.append(
             ParseProblem(f"line {line}: swaps: expected a string of flags such as '-s'", line=line)
         )
-    offers = obj.get("offers")
-    if isinstance(offers, list):
-        try:
-            if not all(isinstance(p, str) for p in offers):
-                raise ValueError("offers must be points as strings")
-            pts = [parse_point(p) for p in offers]
-            events.append(OpeningEvent("offers", 4, points=pts, line=line))
-        except ValueError as e:
-            problems.append(ParseProblem(f"line {line}: offers: {e}", line=line))
-    return Record(  # positional (see Record): files of tiny records build hundreds of thousands
-        moves, source, width, width, declared, rule, opening, metadata, [], events, notes,
-        problems, NAME,
-    )  # fmt: skip
+    return []
+
+
+def _offers(offers: Any, line: int, problems: list[ParseProblem]) -> list[OpeningEvent]:
+    """The fifth-move offers of ``offers`` (a list of points)."""
+    if not isinstance(offers, list):
+        return []
+    try:
+        if not all(isinstance(p, str) for p in offers):
+            raise ValueError("offers must be points as strings")
+        pts = [parse_point(p) for p in offers]
+    except ValueError as e:
+        problems.append(ParseProblem(f"line {line}: offers: {e}", line=line))
+        return []
+    return [OpeningEvent("offers", 4, points=pts, line=line)]
 
 
 def _shipped_rule(name: str) -> tuple[str, str | None]:
@@ -466,18 +496,25 @@ def to_json(record: Record) -> dict[str, Any]:
         out["size"] = record.width
     if record.declared_result is not None:
         out["result"] = record.declared_result.to_json()
-    if record.rule:
-        out["rule"] = record.rule
-    if record.opening_id:
-        out["opening"] = record.opening_id
-    if apart is not None:
-        out["offers"] = [p.name for p in apart.points]
-    if swaps is not None:
-        out["swaps"] = swaps
-    if record.metadata:
-        out["metadata"] = record.metadata
+    out.update(_optional_fields(record, apart, swaps))
     out["source"] = record.source.to_json()
     return out
+
+
+def _optional_fields(
+    record: Record, apart: OpeningEvent | None, swaps: str | None
+) -> Iterator[tuple[str, Any]]:
+    """The fields of ``to_json`` that a record may not have, in their order."""
+    if record.rule:
+        yield "rule", record.rule
+    if record.opening_id:
+        yield "opening", record.opening_id
+    if apart is not None:
+        yield "offers", [p.name for p in apart.points]
+    if swaps is not None:
+        yield "swaps", swaps
+    if record.metadata:
+        yield "metadata", record.metadata
 
 
 def write(records: Iterable[Record], out: TextIO) -> None:

@@ -20,7 +20,7 @@ as one): the rest of the record is not read, with a problem.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import BinaryIO
 
@@ -217,45 +217,48 @@ def _plain_moves(body: str, line: int, limit: int | None = None) -> list[Move] |
         if point is None:  # not seen before: learn it if it is a point
             point = _learnt(token)
             if point is None:
-                first = token[0]
-                if not (first.isascii() and first.isalpha()) or token.isalpha():
-                    return None  # (no point starts it, or it has no digit: a word, an offer)
-                # points written without blanks (h8i9j10, a web page's game): as the
-                # tokenizer reads them, point by point, without it (a 600-move game of
-                # them spent a seventh of its check in the tokenizer), and no further than
-                # it (one more than the limit)
-                parts = _POINT.findall(token) if len(token) <= _JOINED_CHARS else None
-                if parts is not None and sum(map(len, parts)) == len(token):
-                    # nothing between the points (the matches cover the token): in one call
-                    take = parts if limit is None else parts[: max(limit + 1 - len(moves), 0)]
-                    for part in take:
-                        moves.append(
-                            Move(point_of.get(part) or _learnt(part), None, line, None, part)
-                        )
-                    if len(take) < len(parts):
-                        break  # (the tokenizer stops there too: the rest is not read)
-                    continue
-                # a long token, or one with something between its points: match by match, not
-                # by one pattern of the whole token, whose backtracking stack took 80 MB for a
-                # line of 500,000, and no further than the limit
-                end = 0
-                for m in _POINT.finditer(token):
-                    if m.start() != end:
-                        return None  # something else between two points
-                    if limit is not None and len(moves) > limit:
-                        break  # (the tokenizer stops there too: the rest is not read)
-                    end = m.end()
-                    part = m.group()
-                    moves.append(Move(point_of.get(part) or _learnt(part), None, line, None, part))
-                else:
-                    if end != len(token):
-                        return None
-                    continue
-                break
+                went_on = _joined(token, moves, line, limit)
+                if went_on is None:
+                    return None
+                if not went_on:
+                    break  # (the tokenizer stops there too: the rest is not read)
+                continue
         moves.append(Move(point, None, line, None, token))  # positional: see Record
     if limit is not None and len(moves) > limit + 1:
         del moves[limit + 1 :]  # one more than the limit tells that the record is too long
     return moves
+
+
+def _joined(token: str, moves: list[Move], line: int, limit: int | None) -> bool | None:
+    """Points written without blanks (h8i9j10, a web page's game) read into ``moves`` as the
+    tokenizer reads them, point by point, without it (a 600-move game of them spent a seventh
+    of its check in the tokenizer), and no further than it (one more than ``limit``): whether
+    reading goes on after them (``False``: the limit stopped it), ``None`` when ``token`` is no
+    such token (no point starts it, it has no digit, or something else lies between points)."""
+    first = token[0]
+    if not (first.isascii() and first.isalpha()) or token.isalpha():
+        return None  # (a word, an offer)
+    point_of = _POINT_OF
+    parts = _POINT.findall(token) if len(token) <= _JOINED_CHARS else None
+    if parts is not None and sum(map(len, parts)) == len(token):
+        # nothing between the points (the matches cover the token): in one call
+        take = parts if limit is None else parts[: max(limit + 1 - len(moves), 0)]
+        for part in take:
+            moves.append(Move(point_of.get(part) or _learnt(part), None, line, None, part))
+        return len(take) == len(parts)
+    # a long token, or one with something between its points: match by match, not by one
+    # pattern of the whole token, whose backtracking stack took 80 MB for a line of 500,000,
+    # and no further than the limit
+    end = 0
+    for m in _POINT.finditer(token):
+        if m.start() != end:
+            return None  # something else between two points
+        if limit is not None and len(moves) > limit:
+            return False
+        end = m.end()
+        part = m.group()
+        moves.append(Move(point_of.get(part) or _learnt(part), None, line, None, part))
+    return True if end == len(token) else None
 
 
 def _parse_body(
@@ -277,99 +280,137 @@ def _tokenize(
     body: str, line: int, limit: int | None = None
 ) -> tuple[list[Move], list[OpeningEvent], ParseProblem | None]:
     """The moves, events and first problem of any body, token by token."""
-    moves: list[Move] = []
-    events: list[OpeningEvent] = []
-    boards: list[str] = []  # the board of each move, when a stone names one
-    # the opening tokens left to read, one per token and per offered point: bounded by ``limit``
-    # as the moves are (a line of 100,000 ``swap``, or one offer of 300,000 points)
-    room = limit
-    result_read = False
-    pos = 0
-    size = len(body)
-    while pos < size:
-        if body[pos] == "#" or (limit is not None and len(moves) > limit):
-            break
-        m = _TOKEN.match(body, pos)
-        if m is None:
-            snippet = body[pos : pos + 12].split()[0] if body[pos:].split() else body[pos:]
-            return (
-                moves,
-                events,
-                ParseProblem(
-                    f"line {line}, column {pos + 1}: expected a point such as h8, 'pass' or a move "
-                    f"number, found {snippet!r} (after {len(moves)} move(s))",
-                    line=line,
-                ),
+    return _Tokenizer(line, limit).read(body)
+
+
+class _Tokenizer:
+    """``_tokenize``: what each token adds to the moves and events, a method per kind."""
+
+    def __init__(self, line: int, limit: int | None) -> None:
+        self.line = line
+        self.limit = limit
+        self.moves: list[Move] = []
+        self.events: list[OpeningEvent] = []
+        self.boards: list[str] = []  # the board of each move, when a stone names one
+        # the opening tokens left to read, one per token and per offered point: bounded by
+        # ``limit`` as the moves are (a line of 100,000 ``swap``, or one offer of 300,000 points)
+        self.room = limit
+        self.result_read = False
+
+    def read(self, body: str) -> tuple[list[Move], list[OpeningEvent], ParseProblem | None]:
+        moves, limit = self.moves, self.limit
+        take = {
+            "point": self._point,
+            "board": self._board,
+            "declare": self._declare,
+            "relocate": self._relocate,
+            "word": self._word,
+            "result": self._result,
+            "offers": self._offers,
+        }
+        pos = 0
+        size = len(body)
+        while pos < size:
+            if body[pos] == "#" or (limit is not None and len(moves) > limit):
+                break
+            m = _TOKEN.match(body, pos)
+            if m is None:
+                return moves, self.events, _not_a_token(body, pos, self.line, len(moves))
+            pos = m.end()
+            while pos < size and body[pos] == " ":  # (one space between tokens: no match for it)
+                pos += 1
+            kind = m.lastgroup
+            method = take.get(kind or "")
+            if method is None:  # a separator or a move number
+                continue
+            problem = self._count(kind or "", m.group(0), m.start()) or method(
+                m.group(0), m.start()
             )
-        pos = m.end()
-        while pos < size and body[pos] == " ":  # (one space between tokens: no match for it)
-            pos += 1
-        kind = m.lastgroup
-        text = m.group(0)
+            if problem is not None:
+                return moves, self.events, problem
+        if self.boards:
+            self.boards.extend("-" * (len(moves) - len(self.boards)))
+            boards = "".join(self.boards)
+            self.events.append(OpeningEvent("boards", len(moves), boards, [], self.line))
+        return moves, self.events, None
+
+    def _count(self, kind: str, text: str, column: int) -> ParseProblem | None:
+        """Count an opening token against ``room``; its problem when there is none left."""
         if (
-            room is not None
+            self.room is not None
             and kind in _EVENT_TOKENS
             and (kind != "word" or _WORDS[text.lower()][2])
         ):
-            if room <= 0:
-                return moves, events, _too_many_events(line, m.start(), limit)
-            room -= 1
-        if kind == "point":
-            # (as ``_plain_moves``: the points learnt by token, moves built positionally; a
-            # line with opening events comes here, and a file may hold 25,000 of them)
-            point = _POINT_OF.get(text) or _learnt(text)
-            moves.append(Move(point, None, line, None, text))
-        elif kind == "sep":
-            continue
-        elif kind == "board":
-            boards.extend("-" * (len(moves) - len(boards)))
-            boards.append(text[0].lower())
-            moves.append(Move(_point(text[2:]), line=line, token=text))
-        elif kind == "declare":
-            events.append(OpeningEvent("declare", len(moves), value=text[2:], line=line))
-        elif kind == "relocate":
-            source, target = text.split("-")
-            points = [_point(source), _point(target)]
-            events.append(OpeningEvent("relocate", len(moves), points=points, line=line))
-        elif kind == "word":
-            event, value, _ = _WORDS[text.lower()]
-            if event is None:
-                moves.append(Move(None, line=line, token=text))
-            elif event:  # (a trailing "draw" is a result word, not a move: nothing)
-                # positional, in field order: kind, after, value, points, line
-                events.append(OpeningEvent(event, len(moves), value, [], line))
-        elif kind == "result":
-            # only the first result word counts (``parse_record``): a line of a megabyte of
-            # ``1-0`` is one event, not 260,000 (which were also taken out one by one: minutes)
-            if text != "*" and not result_read:
-                result_read = True
-                events.append(OpeningEvent("result", len(moves), value=text, line=line))
-        elif kind == "offers":
-            points = []
-            written = text[1:-1].replace(",", " ").split(None, -1 if room is None else room + 1)
-            cut = room is not None and len(written) > room + 1  # (its first point is counted)
-            for pt in written[: room + 1] if room is not None else written:
-                if _POINT.fullmatch(pt) is None:  # a typo (j1O), a JSON line, a note...
-                    return (
-                        moves,
-                        events,
-                        ParseProblem(
-                            f"line {line}, column {m.start() + 1}: expected offered points such "
-                            f"as {{j10 g10}}, found {pt!r} in {text[:40]!r} "
-                            f"(after {len(moves)} move(s))",
-                            line=line,
-                        ),
-                    )
-                points.append(_point(pt))
-            events.append(OpeningEvent("offers", len(moves), None, points, line))
-            if room is not None:
-                room -= max(len(points) - 1, 0)
-            if cut:  # the group holds more points than are read
-                return moves, events, _too_many_events(line, m.start(), limit)
-    if boards:
+            if self.room <= 0:
+                return _too_many_events(self.line, column, self.limit)
+            self.room -= 1
+        return None
+
+    def _point(self, text: str, column: int) -> None:
+        # (as ``_plain_moves``: the points learnt by token, moves built positionally; a line
+        # with opening events comes here, and a file may hold 25,000 of them)
+        point = _POINT_OF.get(text) or _learnt(text)
+        self.moves.append(Move(point, None, self.line, None, text))
+
+    def _board(self, text: str, column: int) -> None:
+        boards, moves = self.boards, self.moves
         boards.extend("-" * (len(moves) - len(boards)))
-        events.append(OpeningEvent("boards", len(moves), value="".join(boards), line=line))
-    return moves, events, None
+        boards.append(text[0].lower())
+        moves.append(Move(_point(text[2:]), line=self.line, token=text))
+
+    def _declare(self, text: str, column: int) -> None:
+        self.events.append(OpeningEvent("declare", len(self.moves), text[2:], [], self.line))
+
+    def _relocate(self, text: str, column: int) -> None:
+        source, target = text.split("-")
+        points = [_point(source), _point(target)]
+        self.events.append(OpeningEvent("relocate", len(self.moves), None, points, self.line))
+
+    def _word(self, text: str, column: int) -> None:
+        event, value, _ = _WORDS[text.lower()]
+        if event is None:
+            self.moves.append(Move(None, line=self.line, token=text))
+        elif event:  # (a trailing "draw" is a result word, not a move: nothing)
+            # positional, in field order: kind, after, value, points, line
+            self.events.append(OpeningEvent(event, len(self.moves), value, [], self.line))
+
+    def _result(self, text: str, column: int) -> None:
+        # only the first result word counts (``parse_record``): a line of a megabyte of ``1-0``
+        # is one event, not 260,000 (which were also taken out one by one: minutes)
+        if text != "*" and not self.result_read:
+            self.result_read = True
+            self.events.append(OpeningEvent("result", len(self.moves), text, [], self.line))
+
+    def _offers(self, text: str, column: int) -> ParseProblem | None:
+        room = self.room
+        points = []
+        written = text[1:-1].replace(",", " ").split(None, -1 if room is None else room + 1)
+        cut = room is not None and len(written) > room + 1  # (its first point is counted)
+        for pt in written[: room + 1] if room is not None else written:
+            if _POINT.fullmatch(pt) is None:  # a typo (j1O), a JSON line, a note...
+                return ParseProblem(
+                    f"line {self.line}, column {column + 1}: expected offered points such as "
+                    f"{{j10 g10}}, found {pt!r} in {text[:40]!r} "
+                    f"(after {len(self.moves)} move(s))",
+                    line=self.line,
+                )
+            points.append(_point(pt))
+        self.events.append(OpeningEvent("offers", len(self.moves), None, points, self.line))
+        if room is not None:
+            self.room = room - max(len(points) - 1, 0)
+        if cut:  # the group holds more points than are read
+            return _too_many_events(self.line, column, self.limit)
+        return None
+
+
+def _not_a_token(body: str, pos: int, line: int, moves: int) -> ParseProblem:
+    """The problem of a body at ``pos`` where no token starts."""
+    snippet = body[pos : pos + 12].split()[0] if body[pos:].split() else body[pos:]
+    return ParseProblem(
+        f"line {line}, column {pos + 1}: expected a point such as h8, 'pass' or a move "
+        f"number, found {snippet!r} (after {moves} move(s))",
+        line=line,
+    )
 
 
 #: The words of a body (both readers): the opening event each records (``None``: a pass;
@@ -397,7 +438,6 @@ def _simple_events(
     (numbers, results, comments, joined tokens, a bound reached), which the tokenizer then
     reads to the same moves and events.  A file of 25,000 short lines with a swap and offers
     each spent a quarter of its check matching their tokens one by one."""
-    point_of, words = _POINT_OF, _WORDS
     if limit is None:
         tokens = body.split()
     else:
@@ -406,68 +446,92 @@ def _simple_events(
         tokens = body.split(None, 3 * limit + 8)
         if len(tokens) > 3 * limit + 8:
             return None
-    moves: list[Move] = []
-    events: list[OpeningEvent] = []
-    room = limit
-    offered: list[Point] | None = None  # the points of a group of offers not closed yet
-    for token in tokens:
-        if offered is None:
-            if limit is not None and len(moves) > limit:
+    return _SimpleEvents(line, limit).read(tokens)
+
+
+class _SimpleEvents:
+    """``_simple_events``: a token at a time, outside a group of offers or inside one."""
+
+    def __init__(self, line: int, limit: int | None) -> None:
+        self.line = line
+        self.limit = limit
+        self.moves: list[Move] = []
+        self.events: list[OpeningEvent] = []
+        self.room = limit
+        self.offered: list[Point] | None = None  # the points of a group of offers not closed yet
+
+    def read(self, tokens: list[str]) -> tuple[list[Move], list[OpeningEvent]] | None:
+        for token in tokens:
+            ok = self._outside(token) if self.offered is None else self._inside(token)
+            if not ok:
                 return None
-            point = point_of.get(token)
-            if point is not None:
-                moves.append(Move(point, None, line, None, token))  # positional: see Record
-                continue
-            word = words.get(token.lower())
-            if word is not None:
-                kind, value, counted = word
-                if counted and room is not None:
-                    if room <= 0:
-                        return None
-                    room -= 1
-                if kind is None:
-                    moves.append(Move(None, line=line, token=token))
-                elif kind:
-                    events.append(OpeningEvent(kind, len(moves), value, [], line))
-                continue
-            declared = _TOKEN.fullmatch(token) if token[0] in "nN" else None
-            if declared is not None and declared.lastgroup == "declare":  # N=2, as the tokenizer
-                if room is not None:
-                    if room <= 0:
-                        return None
-                    room -= 1
-                events.append(OpeningEvent("declare", len(moves), token[2:], [], line))
-                continue
-            if token[0] != "{":
-                point = _learnt(token)
-                if point is None:
-                    return None
-                moves.append(Move(point, None, line, None, token))
-                continue
-            offered = []
-            token = token[1:]
-            if not token:
-                continue
-        # inside a group of offers: plain points, the last one closing it
+        if self.offered is not None:  # never closed: the tokenizer says where
+            return None
+        return self.moves, self.events
+
+    def _take(self, need: int) -> bool:
+        """Count ``need`` opening tokens against the room left; ``False`` past it."""
+        if self.room is not None:
+            if self.room < need:
+                return False
+            self.room -= need
+        return True
+
+    def _outside(self, token: str) -> bool:
+        """A token outside a group of offers; ``False`` for one this reader does not read."""
+        moves = self.moves
+        if self.limit is not None and len(moves) > self.limit:
+            return False
+        point = _POINT_OF.get(token)
+        if point is not None:
+            moves.append(Move(point, None, self.line, None, token))  # positional: see Record
+            return True
+        word = _WORDS.get(token.lower())
+        if word is not None:
+            return self._word(token, word)
+        declared = _TOKEN.fullmatch(token) if token[0] in "nN" else None
+        if declared is not None and declared.lastgroup == "declare":  # N=2, as the tokenizer
+            if not self._take(1):
+                return False
+            self.events.append(OpeningEvent("declare", len(moves), token[2:], [], self.line))
+            return True
+        if token[0] == "{":
+            self.offered = []
+            return len(token) == 1 or self._inside(token[1:])
+        point = _learnt(token)
+        if point is None:
+            return False
+        moves.append(Move(point, None, self.line, None, token))
+        return True
+
+    def _word(self, token: str, word: tuple[str | None, str | None, bool]) -> bool:
+        kind, value, counted = word
+        if counted and not self._take(1):
+            return False
+        if kind is None:
+            self.moves.append(Move(None, line=self.line, token=token))
+        elif kind:
+            self.events.append(OpeningEvent(kind, len(self.moves), value, [], self.line))
+        return True
+
+    def _inside(self, token: str) -> bool:
+        """A token inside a group of offers: plain points, the last one closing it."""
+        offered = self.offered
+        assert offered is not None
         closing = token[-1] == "}"
         text = token[:-1] if closing else token
         if text:
-            point = point_of.get(text) or _learnt(text)
+            point = _POINT_OF.get(text) or _learnt(text)
             if point is None:
-                return None
+                return False
             offered.append(point)
         if closing:
             # (as the tokenizer counts: the group and its first point as one event)
-            need = max(len(offered), 1)
-            if room is not None:
-                if room < need:
-                    return None
-                room -= need
-            events.append(OpeningEvent("offers", len(moves), None, offered, line))
-            offered = None
-    if offered is not None:  # never closed: the tokenizer says where
-        return None
-    return moves, events
+            if not self._take(max(len(offered), 1)):
+                return False
+            self.events.append(OpeningEvent("offers", len(self.moves), None, offered, self.line))
+            self.offered = None
+        return True
 
 
 #: Tokens that record an opening event (the ``word`` group: only the words ``_WORDS`` counts).
@@ -676,63 +740,94 @@ def _line_blocks(
     lines read before are handed out first, so that their records are kept.  The numbers of
     the lines cut are added to ``cut_lines``, for the reader to say so.
     """
-    encoding = options.encoding or "utf-8"
-    utf8 = text_codec(encoding) == "utf-8"
-    limit = options.max_string
-    number = options.first_line
-    rest = b""  # the start of a line whose end is not read yet
-    skipping = False  # past the first ``limit`` bytes of an overlong line, up to its end
-    # one read of the file at a time: a buffered ``read(n)`` that fails part way loses what it
-    # read before
-    read = getattr(stream, "read1", stream.read)
-    while True:
-        failure: Exception | None = None
-        try:
-            chunk = read(_BLOCK_BYTES)
-        except Exception as e:  # raised below, after the lines read before it
-            failure, chunk = e, b""
-        eof = not chunk
-        if skipping:
-            end = chunk.find(b"\n")
-            if end < 0 and not eof:
-                continue
-            chunk, skipping = chunk[end + 1 :], False
-            number += 1  # the overlong line, handed out when it was cut
-        data = rest + chunk if rest else chunk
+    return _LineBlocks(stream, options, cut_lines).blocks()
+
+
+class _LineBlocks:
+    """``_line_blocks``: where reading is (the number of the next line, the start of a line
+    whose end is not read yet, whether the rest of an overlong line is being read past)."""
+
+    def __init__(self, stream: BinaryIO, options: ReadOptions, cut_lines: set[int] | None) -> None:
+        # one read of the file at a time: a buffered ``read(n)`` that fails part way loses what
+        # it read before
+        self.read: Callable[[int], bytes] = getattr(stream, "read1", stream.read)
+        self.options = options
+        self.encoding = options.encoding or "utf-8"
+        self.utf8 = text_codec(self.encoding) == "utf-8"
+        self.limit = options.max_string
+        self.cut_lines = cut_lines
+        self.number = options.first_line
+        self.rest = b""  # the start of a line whose end is not read yet
+        self.skipping = False  # past the first ``limit`` bytes of an overlong line, to its end
+
+    def blocks(self) -> Iterator[tuple[int, list[str]]]:
+        while True:
+            failure: Exception | None = None
+            try:
+                chunk = self.read(_BLOCK_BYTES)
+            except Exception as e:  # raised below, after the lines read before it
+                failure, chunk = e, b""
+            eof = not chunk
+            if self.skipping:
+                end = chunk.find(b"\n")
+                if end < 0 and not eof:
+                    continue
+                chunk, self.skipping = chunk[end + 1 :], False
+                self.number += 1  # the overlong line, handed out when it was cut
+            block, overlong = self._block(chunk, eof, failure is not None)
+            lines = self._lines(block, overlong)
+            if lines:
+                yield self.number, lines
+                self.number += len(lines) - (1 if overlong else 0)
+            if failure is not None:
+                raise failure
+            if eof:
+                return
+
+    def _block(self, chunk: bytes, eof: bool, failed: bool) -> tuple[bytes, bool]:
+        """The whole lines read, and whether the last is an overlong line cut (its end is read
+        past)."""
+        data = self.rest + chunk if self.rest else chunk
         if not eof:
             cut = data.rfind(b"\n") + 1
-            block, rest = data[:cut], data[cut:]
+            block, self.rest = data[:cut], data[cut:]
         else:  # the end: the last line has no line end (a failure drops its partial line)
-            block, rest = (data if failure is None else b""), b""
-        overlong = len(rest) > limit
+            block, self.rest = (b"" if failed else data), b""
+        overlong = len(self.rest) > self.limit
         if overlong:  # a line longer than any kept, whose end is not read yet: cut it
-            block, rest, skipping = block + rest[:limit], b"", True
-        lines: list[str] | None = None
-        if utf8 and len(block) <= limit:  # then no line needs cutting
-            try:
-                text = block.decode(encoding)
-            except UnicodeError:
-                pass
-            else:
-                lines = text.split("\n")
-                if "\ufeff" in text:
-                    lines = [line.lstrip("\ufeff") for line in lines]
+            block, self.rest, self.skipping = block + self.rest[: self.limit], b"", True
+        return block, overlong
+
+    def _lines(self, block: bytes, overlong: bool) -> list[str]:
+        """The lines of ``block``, decoded; the numbers of those cut go to ``cut_lines``."""
+        lines = self._decoded_whole(block)
+        cut_lines = self.cut_lines
         if lines is None:
             raws = block.split(b"\n")
-            lines = [_decode_line(raw, encoding, options) for raw in raws]
+            lines = [_decode_line(raw, self.encoding, self.options) for raw in raws]
             if cut_lines is not None:
+                number, limit = self.number, self.limit
                 cut_lines.update(number + i for i, raw in enumerate(raws) if len(raw) > limit)
         if overlong and cut_lines is not None:
-            cut_lines.add(number + len(lines) - 1)
+            cut_lines.add(self.number + len(lines) - 1)
         if not overlong and (not block or block.endswith(b"\n")):
             lines.pop()  # after the line end of the last line: nothing (or no line at all)
-        if lines:
-            yield number, lines
-            number += len(lines) - (1 if overlong else 0)
-        if failure is not None:
-            raise failure
-        if eof:
-            return
+        return lines
+
+    def _decoded_whole(self, block: bytes) -> list[str] | None:
+        """The lines of a UTF-8 block of short lines decoded and split whole, which gives the
+        same text much faster (a ``b"\\n"`` byte is never part of a UTF-8 character); ``None``
+        when it does not decode whole, or a line may need cutting."""
+        if not self.utf8 or len(block) > self.limit:
+            return None
+        try:
+            text = block.decode(self.encoding)
+        except UnicodeError:
+            return None
+        lines = text.split("\n")
+        if "\ufeff" in text:
+            lines = [line.lstrip("\ufeff") for line in lines]
+        return lines
 
 
 def _decode_line(raw: bytes, encoding: str, options: ReadOptions) -> str:

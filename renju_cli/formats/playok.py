@@ -427,84 +427,112 @@ class _Reader:
     def _scan_line(self, line: str) -> Iterator[Record]:
         n = self.lineno
         if not line.strip():
-            game = self.game
-            if game is not None and self.in_comment is None:
-                if game.ended:
-                    # the blank line after a game: what follows is another one, even without
-                    # tags (a PlayOK movetext holds no blank line)
-                    yield self._finish()
-                elif game.tags and not game.in_movetext:
-                    game.tags_ended = True
+            record = self._blank_line()
+            if record is not None:
+                yield record
+        elif self._tag_without_bracket(line, n):
             return
+        elif self.in_comment is None and "[" not in line and "{" not in line and ";" not in line:
+            yield from self._movetext(line, n)
+        else:
+            yield from self._marked_up(line, n)
+
+    def _blank_line(self) -> Record | None:
+        """A blank line: it ends a game read to its result, and the tag section of one."""
+        game = self.game
+        if game is not None and self.in_comment is None:
+            if game.ended:
+                # the blank line after a game: what follows is another one, even without
+                # tags (a PlayOK movetext holds no blank line)
+                return self._finish()
+            if game.tags and not game.in_movetext:
+                game.tags_ended = True
+        return None
+
+    def _tag_without_bracket(self, line: str, n: int) -> bool:
+        """Whether ``line`` is a tag of the tag section that lost its "[" (a problem says so)."""
         game = self.game
         if (
-            game is not None
-            and game.tags
-            and not game.tags_ended
-            and not game.in_movetext
-            and self.in_comment is None
-            and not line.lstrip().startswith("[")
-            and _BROKEN_TAG_RE.fullmatch(line.strip())
+            game is None
+            or not game.tags
+            or game.tags_ended
+            or game.in_movetext
+            or self.in_comment is not None
+            or line.lstrip().startswith("[")
+            or not _BROKEN_TAG_RE.fullmatch(line.strip())
         ):
             # (a "[Key" line without its "]" is reported by the tag scanner itself)
-            game.problems.append(
-                ParseProblem(
-                    f"line {n}: tag {_quote(line.strip())} has lost its '['; expected "
-                    '[Key "Value"]',
-                    line=n,
-                )
+            return False
+        game.problems.append(
+            ParseProblem(
+                f"line {n}: tag {_quote(line.strip())} has lost its '['; expected [Key \"Value\"]",
+                line=n,
             )
-            return
-        if self.in_comment is None and "[" not in line and "{" not in line and ";" not in line:
-            # plain movetext, the bulk of a file: split at whitespace, each chunk tokenized once
-            chunks = self.chunks
-            for chunk in _chunks(line):
-                tokens = chunks.get(chunk)
-                if tokens is None:
-                    tokens = _chunk_tokens(chunk)
-                    if len(chunks) < _MAX_CHUNKS:
-                        chunks[chunk] = tokens
-                for kind, tok, point in tokens:
-                    record = self._token(kind, tok, point, n)
-                    if record is not None:
-                        yield record
-            return
+        )
+        return True
+
+    def _movetext(self, line: str, n: int) -> Iterator[Record]:
+        """Plain movetext, the bulk of a file: split at whitespace, each chunk tokenized once."""
+        chunks = self.chunks
+        for chunk in _chunks(line):
+            tokens = chunks.get(chunk)
+            if tokens is None:
+                tokens = _chunk_tokens(chunk)
+                if len(chunks) < _MAX_CHUNKS:
+                    chunks[chunk] = tokens
+            for kind, tok, point in tokens:
+                record = self._token(kind, tok, point, n)
+                if record is not None:
+                    yield record
+
+    def _marked_up(self, line: str, n: int) -> Iterator[Record]:
+        """A line with tags, comments or a comment open: piece by piece."""
         pos, end = 0, len(line)
         while pos < end:
             if self.in_comment is not None:
-                if pos == 0 and _TAG_RE.match(line.lstrip()):
-                    # a tag line: the comment was never closed; do not let it eat the next game
-                    self._comment_problem()
-                    continue
-                close = line.find("}", pos)
-                self._comment_text(line[pos : end if close < 0 else close])
-                if close < 0:
-                    return
-                self._attach_comment(" ".join(self.in_comment))
-                self.in_comment = None
-                pos = close + 1
-                continue
-            ch = line[pos]
-            if ch.isspace():
-                ws = _WS_RE.match(line, pos)
-                assert ws is not None
-                pos = ws.end()
-            elif ch == "[":
-                record, pos = self._scan_tag(line, pos, n)
-                if record is not None:
-                    yield record
-            elif ch == "{":
-                self.in_comment, self.comment_size, self.comment_line = [], 0, n
-                pos += 1
-            elif ch == ";":
-                return  # PGN rest-of-line comment
+                pos = self._comment_part(line, pos)
             else:
-                tm = _TOKEN_RE.match(line, pos)
-                assert tm is not None  # the "bad" branch matches any other character
-                record = self._token(*_token_of(tm), n)
+                record, pos = self._piece(line, pos, n)
                 if record is not None:
                     yield record
-                pos = tm.end()
+            if pos < 0:
+                return
+
+    def _comment_part(self, line: str, pos: int) -> int:
+        """The text of the open comment from ``pos`` on: where reading goes on, -1 when the
+        comment goes on past the line."""
+        comment = self.in_comment
+        assert comment is not None
+        if pos == 0 and _TAG_RE.match(line.lstrip()):
+            # a tag line: the comment was never closed; do not let it eat the next game
+            self._comment_problem()
+            return pos
+        close = line.find("}", pos)
+        self._comment_text(line[pos : len(line) if close < 0 else close])
+        if close < 0:
+            return -1
+        self._attach_comment(" ".join(comment))
+        self.in_comment = None
+        return close + 1
+
+    def _piece(self, line: str, pos: int, n: int) -> tuple[Record | None, int]:
+        """What starts at ``pos``, out of comments: the record of the game it finished, if any,
+        and where reading goes on (-1: nowhere on this line)."""
+        ch = line[pos]
+        if ch.isspace():
+            ws = _WS_RE.match(line, pos)
+            assert ws is not None
+            return None, ws.end()
+        if ch == "[":
+            return self._scan_tag(line, pos, n)
+        if ch == "{":
+            self.in_comment, self.comment_size, self.comment_line = [], 0, n
+            return None, pos + 1
+        if ch == ";":
+            return None, -1  # PGN rest-of-line comment
+        tm = _TOKEN_RE.match(line, pos)
+        assert tm is not None  # the "bad" branch matches any other character
+        return self._token(*_token_of(tm), n), tm.end()
 
     def _scan_tag(self, line: str, pos: int, n: int) -> tuple[Record | None, int]:
         """Read the tag at ``pos``: the record of the game it closed, if any, and where it ends."""
