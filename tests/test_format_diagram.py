@@ -273,3 +273,14 @@ def test_the_sniffer_ends_lines_where_the_reader_does() -> None:
     assert diagram.sniff(("\n".join(rows) + "\n").encode()) == 2
     joined = "\n".join([rows[0], rows[1], rows[2] + "\f" + rows[3], rows[4]]) + "\n"
     assert diagram.sniff(joined.encode()) == 0
+
+
+def test_parse_board_places_the_stones_of_one_diagram() -> None:
+    rows = board((0, "X . . . . . . . . . . . . . O"), (7, ". . . . . . . X . . . . . . ."))
+    text = "# a comment\n   a b c d e f g h i j k l m n o\n" + "\n".join(rows) + "\n"
+    placed = diagram.parse_board(text)
+    assert placed.width == placed.height == 15 and placed.stones == 3
+    assert placed.to_diagram() == diagram.parse_board(placed.to_diagram()).to_diagram()
+    for bad, said in (("", "no board rows"), ("\n".join(board((3, "X X"))), "line 4")):
+        with pytest.raises(ValueError, match=said):
+            diagram.parse_board(bad)

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import BinaryIO
 
-from renju_cli.board import BLACK, DIAGRAM_CELLS, EMPTY
+from renju_cli.board import BLACK, DIAGRAM_CELLS, EMPTY, Board
 from renju_cli.coords import COLUMNS, MAX_SIZE, MIN_SIZE, Point
 from renju_cli.formats import (
     ReadOptions,
@@ -319,6 +319,20 @@ def records_from_text(
             else _diagram(first, rows, (inside, inside_count), path, index, labels)
         )
         index += 1
+
+
+def parse_board(text: str) -> Board:
+    """The position of one board diagram, as this reader reads it (row numbers, column labels
+    and ``#`` comments passed over); ``ValueError`` saying why when the text is not one
+    readable diagram.  The board knows no file format: this is how a diagram becomes one."""
+    records = list(records_from_text(text))
+    if not records:
+        raise ValueError("no board rows found in the diagram")
+    bad = [p.message for r in records for p in r.problems]
+    if bad or len(records) != 1:
+        raise ValueError("; ".join(bad) or "more than one diagram")
+    [record] = records
+    return Board.from_stones(record.setup, record.width or 15)
 
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
