@@ -43,18 +43,30 @@ import sys
 import threading
 import zlib
 from collections import deque
-from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING
 
-from renju_cli import api, opening
-from renju_cli.duplicates import DuplicateIndex, duplicate_finding, game_key
+from renju_cli import formats
+from renju_cli.duplicates import DuplicateIndex, duplicate_finding
 from renju_cli.formats import ReadOptions, no_record_message, too_many_records, unreadable
-from renju_cli.judge import Judgements, Listings, WalkSteps
-from renju_cli.record import Record, SourceLocation
-from renju_cli.referee import replay
-from renju_cli.report import TOO_MANY, Finding, GameReport, Summary, filter_findings
+from renju_cli.inputs import InputError, Window, changed_while_read, file_head
+from renju_cli.record import Record
+from renju_cli.report import TOO_MANY, GameReport, Summary, filter_findings
 from renju_cli.ruleset import Ruleset
+from renju_cli.tasks import (
+    FileTask,
+    Item,
+    Judged,
+    Settings,
+    TextSlice,
+    failed_report,
+    judge_chunk,
+    judge_one,
+    read_file,
+    read_slice,
+    why,
+)
 
 if TYPE_CHECKING:
     # (imported where a pool or an executor is used: ``concurrent.futures`` and
@@ -85,97 +97,7 @@ SLICE_LINES = 64
 #: ``--duplicates`` modes.
 DUPLICATE_MODES = ("off", "report", "skip")
 
-#: Test hook, read only by the test suite: ``raise:NAME#INDEX`` makes judging the record of
-#: index INDEX in the file named NAME raise; ``crash:NAME#INDEX`` kills the worker process
-#: judging it (only in a worker, never in the main process).
-FAULT_ENV = "RENJU_TEST_FAULT"
-
 ExecutorFactory = Callable[[], "cf.Executor"]
-
-
-#: Numbers of the runs of this process (``Settings.run``).
-_RUNS: Iterator[int] = itertools.count()
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What judging a record needs besides the record.  Pickles; sent with every chunk."""
-
-    #: the ruleset for every record; ``None``: the record's own rule when shipped, else renju
-    rules: Ruleset | None = None
-    #: compute the duplicate key of each record
-    keys: bool = False
-    #: the test hook (``FAULT_ENV``), read once when the batch starts, not once per record
-    fault: str | None = field(default_factory=lambda: os.environ.get(FAULT_ENV) or None)
-    #: double-three judgements the records judged with these settings may make (a run of
-    #: ``renju check``, a library call): an allowance, and one more for every so many records
-    #: (``ReadOptions.judgements_allowance``, ``records_per_judgement``; 0: none)
-    judgements: tuple[int, int] = (
-        ReadOptions.judgements_allowance,
-        ReadOptions.records_per_judgement,
-    )
-    #: steps of opening-protocol walks they may take: an allowance, and so many more for
-    #: each record (``ReadOptions.walk_steps_allowance``, ``walk_steps_per_record``)
-    walk_steps: tuple[int, int] = (
-        ReadOptions.walk_steps_allowance,
-        ReadOptions.walk_steps_per_record,
-    )
-    #: findings their reports may list: an allowance, and so many more for each record
-    #: (``ReadOptions.listed_allowance``, ``listed_per_record``)
-    listed: tuple[int, int] = (ReadOptions.listed_allowance, ReadOptions.listed_per_record)
-    #: which run these settings are of: each process keeps one bound on judgements per run
-    #: (``_bound_of``; a worker process counts what the chunks it judges spend)
-    run: tuple[int, int] = field(default_factory=lambda: (os.getpid(), next(_RUNS)), compare=False)
-
-
-class Judged(NamedTuple):
-    """The report of one record, and its duplicate key when asked for (a tuple: one is made
-    per record of a batch)."""
-
-    report: GameReport
-    key: bytes | None = None
-
-
-@dataclass(frozen=True)
-class FileTask:
-    """A file for a worker to read and judge whole: the parent only names it."""
-
-    path: str
-    fmt: str | None = None
-    options: ReadOptions | None = None
-
-
-@dataclass(frozen=True)
-class TextSlice:
-    """Whole records of a big line-based file, ``length`` bytes from ``offset``, for a worker
-    to parse and judge: their bytes (``data``), or, for a slice past ``SLICE_DATA_BYTES``, only
-    their place, which the worker reads from the file if it is still the file ``identity``
-    (device, inode) names.
-
-    ``first_line`` numbers the slice's lines as in the file; record indices start from 0 in
-    every slice and are renumbered by the parent, which sees the slices in order.
-    """
-
-    path: str
-    fmt: str
-    options: ReadOptions
-    offset: int
-    length: int
-    first_line: int
-    lines: int
-    data: bytes | None = None
-    identity: tuple[int, int] | None = None
-    #: the position of the file among the batch's inputs (a file may be given twice)
-    input_no: int = 0
-    #: the CRC-32 of the slice's bytes as the parent cut them, when it came without them: the
-    #: worker reads them from the file, which may have been written anew since (same inode,
-    #: same size or more)
-    checksum: int | None = None
-
-
-#: A unit's entries: a record to judge, the report of one that could not be read, a file, or
-#: a slice of a file.
-Item = Record | GameReport | FileTask | TextSlice
 
 
 def _damaged(report: GameReport) -> bool:
@@ -186,203 +108,6 @@ def _damaged(report: GameReport) -> bool:
         if f.code == "parse-error" or (f.code == TOO_MANY and "parse-error" in (f.counts or {})):
             return True
     return False
-
-
-def judge_one(item: Record | GameReport, settings: Settings) -> Judged:
-    """Judge one record; never raises: a bug becomes an ``internal-error`` finding."""
-    if isinstance(item, GameReport):
-        return Judged(item)
-    try:
-        if settings.fault:
-            _fault(item, settings.fault)
-        ruleset = settings.rules or api.choose_ruleset(item, None)
-        bound = _bound_of(settings)
-        bound.next_record()
-        report = replay(item, ruleset, bound)
-        key = game_key(item, ruleset) if settings.keys else None
-    except Exception as e:  # any bug in one record must not stop the batch
-        return Judged(failed_report(item, settings, f"judging this record failed: {_why(e)}"))
-    return Judged(report, key)
-
-
-#: The bound on double-three judgements of each run this process judged for, the latest last.
-_BOUNDS: dict[tuple[int, int], Judgements] = {}
-
-
-def _bound_of(settings: Settings) -> Judgements:
-    """What the records judged here with ``settings`` (one run) may still spend."""
-    bound = _BOUNDS.get(settings.run)
-    if bound is None:
-        if len(_BOUNDS) >= 64:  # (a process serving many library calls)
-            del _BOUNDS[next(iter(_BOUNDS))]
-        allowance, per = settings.judgements
-        steps, per_record = settings.walk_steps
-        walks = WalkSteps(
-            steps, _terms(steps, per_record, f"{per_record} per record", "walk-steps"), per_record
-        )
-        findings, more = settings.listed
-        listed = Listings(findings, _terms(findings, more, f"{more} per record", "findings"), more)
-        bound = _BOUNDS[settings.run] = Judgements(
-            allowance,
-            _terms(allowance, per, f"one per {per} records", "judgements"),
-            per,
-            walks,
-            listed,
-        )
-    return bound
-
-
-def _terms(allowance: int, per: int, growth: str, limit: str) -> str:
-    """How a run's bound was set, for its messages: ``allowance`` + ``growth`` by default
-    (``per``: not 0), or ``--limit limit=N``."""
-    if per:
-        return f" (at most {allowance} + {growth}; --limit {limit}=N sets it)"
-    return f" (--limit {limit})"
-
-
-def walk_key(settings: Settings, record: Record) -> Hashable | None:
-    """``opening.walk_key`` of ``record`` under the ruleset ``judge_one`` will judge it by."""
-    return opening.walk_key(record, settings.rules or api.choose_ruleset(record, None))
-
-
-def judge_chunk(items: Sequence[Item], settings: Settings) -> list[list[Judged]]:
-    """Judge a unit of work, in order: one report per record, every record of a file."""
-    out = []
-    for item in items:
-        if isinstance(item, Record):  # most items: a record read by the parent
-            out.append([judge_one(item, settings)])
-        elif isinstance(item, FileTask):
-            records = read_file(item.path, item.fmt, item.options, settings)
-            out.append([judge_one(r, settings) for r in records])
-        elif isinstance(item, TextSlice):
-            out.append([judge_one(r, settings) for r in read_slice(item, settings)])
-        else:  # the report of an input that could not be read
-            out.append([judge_one(item, settings)])
-    return out
-
-
-def read_file(
-    path: str,
-    fmt: str | None,
-    options: ReadOptions | None,
-    settings: Settings,
-    on_read: Callable[[int], None] | None = None,
-) -> Iterator[Record | GameReport]:
-    """Every record of one input (``api.read_path``); never raises: a bug in a reader ends the
-    file with an unreadable report whose finding says so."""
-    count = 0
-    try:
-        walks = functools.partial(walk_key, settings)
-        for record in api.read_path(path, fmt, options, on_read, walks):
-            count += 1
-            yield record
-    except Exception as e:  # a bug in a reader: report it, go on with the next file
-        where = SourceLocation("<stdin>" if path == "-" else path, count)
-        lost = Record(moves=[], source=where, format="unknown")
-        message = f"reading stopped here: {_why(e)}; the rest of the file is not checked"
-        report = failed_report(lost, settings, message)
-        report.unreadable = True
-        yield report
-
-
-def read_slice(item: TextSlice, settings: Settings) -> Iterator[Record | GameReport]:
-    """The records of a slice (``read_file`` for a part of a file): from its bytes, or from the
-    file when the slice came without them and the file is still the one that was cut."""
-    from renju_cli import formats
-
-    options = dataclasses.replace(item.options, first_line=item.first_line)
-    fmt = formats.load(item.fmt)
-
-    def read(stream: BinaryIO, path: str, options: formats.ReadOptions) -> Iterator[Record]:
-        # (each slice has the file's bounds on opening events and walks: see
-        # ``formats.bound_events``)
-        records = formats.bound_events(fmt.read(stream, path, options), options)
-        return formats.bound_walks(records, options, functools.partial(walk_key, settings))
-
-    count = 0
-    with contextlib.ExitStack() as stack:
-        try:
-            if item.data is not None:
-                records = read(io.BytesIO(item.data), item.path, options)
-            else:
-                raw = stack.enter_context(open(item.path, "rb", buffering=0))
-                st = os.fstat(raw.fileno())
-                end = item.offset + item.length
-                if (st.st_dev, st.st_ino) != item.identity or st.st_size < end:
-                    yield unreadable(
-                        item.path,
-                        "the file changed while it was read: its lines from "
-                        f"{item.first_line} on are not checked",
-                        line=item.first_line,
-                    )
-                    return
-                raw.seek(item.offset)
-                if item.checksum is not None and _crc32(raw, item.length) != item.checksum:
-                    yield unreadable(
-                        item.path,
-                        "the file changed while it was read: its lines from "
-                        f"{item.first_line} on are not checked (they are not the bytes cut)",
-                        line=item.first_line,
-                    )
-                    return
-                raw.seek(item.offset)
-                records = read(io.BufferedReader(api.Window(raw, item.length)), item.path, options)
-            for record in records:
-                count += 1
-                yield record
-        except OSError as e:  # a disk error: as with --jobs 1, the records before it are kept
-            yield unreadable(item.path, f"read error: {e.strerror or e}", line=item.first_line)
-        except Exception as e:  # a bug in a reader: report it, go on with the next slice
-            lost = Record(moves=[], source=SourceLocation(item.path, count), format="unknown")
-            report = failed_report(lost, settings, f"reading stopped here: {_why(e)}")
-            report.unreadable = True
-            yield report
-
-
-def _crc32(raw: BinaryIO, length: int) -> int:
-    """The CRC-32 of the next ``length`` bytes of ``raw`` (fewer at its end), read in pieces."""
-    crc, left = 0, length
-    while left > 0:
-        piece = raw.read(min(left, 1 << 20))
-        if not piece:
-            break
-        crc = zlib.crc32(piece, crc)
-        left -= len(piece)
-    return crc
-
-
-def failed_report(record: Record, settings: Settings, message: str) -> GameReport:
-    """The report of a record that could not be judged: one ``internal-error`` finding."""
-    try:
-        name = api.choose_ruleset(record, settings.rules).name
-    except Exception:  # the failure may be right there: name the default
-        name = api.DEFAULT_RULES
-    return GameReport(
-        source=record.source,
-        ruleset=name,
-        moves=len(record.moves),
-        format=record.format,
-        declared_result=record.declared_result,
-        metadata=dict(record.metadata),
-        notes=list(record.notes),
-        findings=[Finding("internal-error", message)],
-    )
-
-
-def _why(e: BaseException) -> str:
-    text = str(e)
-    return f"{type(e).__name__}: {text}" if text else type(e).__name__
-
-
-def _fault(record: Record, spec: str) -> None:
-    kind, _, target = spec.partition(":")
-    if target != f"{os.path.basename(record.source.path)}#{record.source.index}":
-        return
-    import multiprocessing
-
-    if kind == "crash" and multiprocessing.parent_process() is not None:
-        os._exit(70)
-    raise RuntimeError(f"fault injected by {FAULT_ENV}")
 
 
 # -- executors ----------------------------------------------------------------------------------
@@ -632,14 +357,14 @@ class _Engine:
             return _submit_held(self.executor, [item], self.settings).result()[0]
         except Exception as e:
             self.broken = isinstance(e, cf.BrokenExecutor)
-            why = _why(e)
+            stopped = why(e)
         if isinstance(item, FileTask):
             records = read_file(item.path, item.fmt, item.options, self.settings)
             return [j for r in records for j in self._isolate(r)]
         if isinstance(item, TextSlice):
             return [j for r in read_slice(item, self.settings) for j in self._isolate(r)]
         assert isinstance(item, Record)  # a GameReport is never judged, so never fails
-        message = f"the worker judging this record stopped: {why}"
+        message = f"the worker judging this record stopped: {stopped}"
         return [Judged(failed_report(item, self.settings, message))]
 
 
@@ -656,7 +381,7 @@ class _Progress:
 class Batch:
     """A ``check`` run over inputs, iterated for ``(record, report)`` in input order.
 
-    ``inputs`` are what ``api.expand_inputs`` gives.  ``rules`` is the ruleset for every record
+    ``inputs`` are what ``inputs.expand_inputs`` gives.  ``rules`` is the ruleset for every record
     (``None``: each record's own rule when shipped, else renju).  Each report has passed the
     duplicate check (``duplicates``: ``off``, ``report`` adds a ``duplicate`` finding, ``skip``
     leaves the record out) and the ``select``/``ignore`` filters, and is counted in ``summary``.
@@ -670,7 +395,7 @@ class Batch:
     called after each chunk with the records handed out and the input bytes read so far.
     """
 
-    inputs: Sequence[str | api.InputError]
+    inputs: Sequence[str | InputError]
     rules: Ruleset | None = None
     fmt: str | None = None
     options: ReadOptions | None = None
@@ -725,70 +450,44 @@ class Batch:
     def run(self) -> Generator[tuple[Record | None, GameReport], None, None]:
         """The reports, in input order (close the generator to stop early: the workers stop)."""
         index = DuplicateIndex()
+        slices = _SliceNumbers(self)
         done = 0
-        numbered: dict[int, int] = {}  # the next record index of a file read in slices, by input
-        add = self.summary.add
-        last_sliced, last_path = 0, ""  # the last slice's input: the file a slicer's record ends
-        # inputs whose slices found the file changed or unreadable: as the reader of the whole
-        # file, which stops there, the rest of their records is not reported (one finding)
-        ended: set[int] = set()
         for chunk, results in self._judged():
             for item, judged_all in zip(chunk.items, results, strict=True):
                 done += len(judged_all)
                 record = item if isinstance(item, Record) else None
-                sliced = item.input_no if isinstance(item, TextSlice) else None
-                if sliced is not None:
-                    last_sliced, last_path = sliced, item.path  # type: ignore[union-attr]
-                elif (
-                    record is not None
-                    and record.source.index == UNNUMBERED
-                    and record.source.path == last_path
-                ):
-                    # the record that ends a file cut into slices ("changed while it was
-                    # read"): numbered after the file's records, as the reader numbers it
-                    sliced = last_sliced
-                for report, key in judged_all:
+                sliced = slices.input_of(item)
+                for judged in judged_all:
                     if sliced is not None:  # renumbered in the file: a slice starts from 0
-                        if sliced in ended:
+                        renumbered = slices.renumbered(sliced, record, judged)
+                        if renumbered is None:
                             continue
-                        if report.unreadable and _ends_the_file(report):
-                            ended.add(sliced)
-                            self._full.add(sliced)  # and the slicer stops
-                        n = numbered.get(sliced, 0)
-                        numbered[sliced] = n + 1
-                        sized = self._sized.get(sliced, self._options)
-                        if record is not None and record.source.index == UNNUMBERED:
-                            # the slicer's record that ends the file (changed or grew while
-                            # read): after the refusal past max_records, as the reader of the
-                            # whole file says it after its last record (red team 11)
-                            n = min(n, sized.max_records + 1)
-                            report.source = dataclasses.replace(report.source, index=n)
-                        elif n >= sized.max_records:  # as the reader of the whole file would stop
-                            self._full.add(sliced)  # the slicer stops: the rest is not judged
-                            if n > sized.max_records:
-                                continue
-                            s = report.source
-                            refusal = too_many_records(s.path, n, s.line, sized)
-                            report, key = judge_one(refusal, self.settings)
-                        else:
-                            report.source = dataclasses.replace(report.source, index=n)
-                    first = index.seen(key, report.source) if key else None
-                    if first is not None:
-                        self.summary.duplicates += 1
-                        # a copy with damage of its own is reported: skipping it would hide
-                        # what is wrong with it (``h8 h9 i9 zz`` after ``h8 h9 i9``)
-                        if self.duplicates == "skip" and not _damaged(report):
-                            self.summary.skipped += 1
-                            continue
-                        report.findings.append(duplicate_finding(first))
-                    if self._select or self._ignore:
-                        report.findings = filter_findings(
-                            report.findings, report.unreadable, self._select, self._ignore
-                        )
-                    add(report)
-                    yield record, report
+                        judged = renumbered
+                    report = self._reported(judged, index)
+                    if report is not None:
+                        yield record, report
             if self.progress is not None:
                 self.progress(done, chunk.read_bytes)
+
+    def _reported(self, judged: Judged, index: DuplicateIndex) -> GameReport | None:
+        """A report as the batch reports it (duplicates told, findings filtered, counted), or
+        ``None`` for a duplicate left out."""
+        report, key = judged
+        first = index.seen(key, report.source) if key else None
+        if first is not None:
+            self.summary.duplicates += 1
+            # a copy with damage of its own is reported: skipping it would hide what is wrong
+            # with it (``h8 h9 i9 zz`` after ``h8 h9 i9``)
+            if self.duplicates == "skip" and not _damaged(report):
+                self.summary.skipped += 1
+                return None
+            report.findings.append(duplicate_finding(first))
+        if self._select or self._ignore:
+            report.findings = filter_findings(
+                report.findings, report.unreadable, self._select, self._ignore
+            )
+        self.summary.add(report)
+        return report
 
     def _pool(self) -> ExecutorFactory | None:
         if self.executor is not None:
@@ -831,7 +530,7 @@ class Batch:
         """Every record of every input in input order, or the names of small files."""
         for input_no, entry in enumerate(self.inputs):
             self.summary.files += 1
-            if isinstance(entry, api.InputError):
+            if isinstance(entry, InputError):
                 yield unreadable(entry.path, entry.message)
                 continue
             size = _small_file_size(entry) if by_name else None
@@ -850,8 +549,6 @@ class Batch:
         line starts one, its unreadable record), or ``None`` when the file is of another format,
         not a regular file (a pipe is opened once, by ``read_file``) or cannot be opened
         (``read_file`` says why)."""
-        from renju_cli import formats
-
         if path == "-":
             return None
         try:
@@ -865,8 +562,8 @@ class Batch:
         except OSError:
             raw.close()
             return None  # (``read_file`` says why)
-        # cut as big as it was when opened, as ``api.read_path`` reads it
-        stream = io.BufferedReader(api.Window(raw, st.st_size))
+        # cut as big as it was when opened, as ``inputs.read_path`` reads it
+        stream = io.BufferedReader(Window(raw, st.st_size))
         try:
             head = stream.peek(formats.HEAD_BYTES)[: formats.HEAD_BYTES]
             fmt = self.fmt or formats.detect(head, path)
@@ -881,7 +578,7 @@ class Batch:
 
     def _cut(
         self,
-        stream: io.BufferedReader[api.Window],
+        stream: io.BufferedReader[Window],
         path: str,
         fmt: str,
         opened: os.stat_result,
@@ -889,103 +586,190 @@ class Batch:
     ) -> Iterator[TextSlice | Record]:
         """Slices of ``SLICE_LINES`` lines or more, each starting where the format's reader
         starts a record (its own ``starts_record``: the slices read as the whole file does).
-        Lines are read a bounded piece at a time; a slice carries its bytes up to
-        ``SLICE_DATA_BYTES``, and a bigger one (a long line, a record continued line after
-        line) only its place in the file, which the worker reads itself: memory does not grow
-        with a long line or a long record.  A read error ends the file as with ``--jobs 1``."""
-        from renju_cli import formats
-
+        A read error ends the file as with ``--jobs 1``; a file truncated, rewritten or grown
+        while cut is said after its last slice, as the reader of the whole file says it."""
         # as the reader of the whole file: its encoding, its bound on records
         options = formats.text_options(self._options).for_file(opened.st_size).for_format(fmt)
         self._sized[input_no] = options
-        identity = (opened.st_dev, opened.st_ino)
-        opened_head = api.file_head(stream.fileno())
-        starts_record = formats.load(fmt).starts_record
-        limit = options.max_string + 1
-        start = offset = 0  # byte offsets of the slice's start, and of the next piece
-        first = number = 1  # line numbers of the slice's first line, and of the next line
-        lines = 0  # lines begun in the slice
-        any_record = False  # a file of blank or comment lines is one unreadable record
-        line_start = True  # the next piece starts a line (an overlong line comes in pieces)
-        line_at = kept_at = 0  # where the last line begun starts: in the file, in ``kept``
-        kept: list[bytes] | None = []  # the slice's bytes, while they are few
-        kept_size = 0
-
-        crc = crc_at_line = 0  # of the slice's bytes so far, and before its last line begun
-
-        def cut(end: int) -> TextSlice:
-            self._read.add(end - start)  # (progress: once a slice, not once a line)
-            data = b"".join(kept) if kept is not None else None
-            checksum = None if kept is not None else crc
-            return TextSlice(
-                path,
-                fmt,
-                options,
-                start,
-                end - start,
-                first,
-                lines,
-                data,
-                identity,
-                input_no,
-                checksum,
-            )
-
+        cutter = _Cutter(path, fmt, options, (opened.st_dev, opened.st_ino), input_no)
+        opened_head = file_head(stream.fileno())
         failure: OSError | None = None
         changed: Record | None = None
-        full = False  # past max_records: the rest is not cut (but a change is still said)
         with stream:
             try:
-                for raw in iter(functools.partial(stream.readline, limit), b""):
-                    if line_start:
-                        if lines >= SLICE_LINES and starts_record(raw, options):
-                            if input_no in self._full:
-                                # past max_records, as the reports say: what is still cut
-                                # or judged is dropped (at most the slices in flight)
-                                full = True
-                                break
-                            yield cut(offset)
-                            start, first, lines, kept, kept_size = offset, number, 0, [], 0
-                            crc = 0
-                            any_record = True
-                        elif not any_record:
-                            any_record = starts_record(raw, options, after_record=False)
-                        lines += 1
-                        number += 1
-                        line_at, kept_at = offset, len(kept) if kept is not None else 0
-                        crc_at_line = crc
-                    offset += len(raw)
-                    crc = zlib.crc32(raw, crc)
-                    line_start = raw.endswith(b"\n")
-                    if kept is not None:
-                        kept_size += len(raw)
-                        if kept_size > SLICE_DATA_BYTES:
-                            kept = None  # the worker reads this slice from the file
-                        else:
-                            kept.append(raw)
-                # truncated, rewritten or grown while cut: said after its last slice, as the
-                # reader of the whole file says it (its index is the parent's to number)
-                changed = api.changed_while_read(
-                    path, opened, stream.fileno(), opened_head, UNNUMBERED
-                )
+                for piece in cutter.slices(stream, lambda: input_no in self._full):
+                    self._read.add(piece.length)  # (progress: once a slice, not once a line)
+                    yield piece
+                # (its index is the parent's to number)
+                changed = changed_while_read(path, opened, stream.fileno(), opened_head, UNNUMBERED)
             except OSError as e:  # a disk error: the whole lines before it are checked
                 failure = e
-                if not line_start:  # a line cut by the error is not read, as with --jobs 1
-                    offset, lines, crc = line_at, lines - 1, crc_at_line
-                    if kept is not None:
-                        del kept[kept_at:]
-        if any_record:
-            if not full:  # (past the bound the whole file's reader stops, then looks for a change)
-                yield cut(offset)
+                cutter.drop_broken_line()
+        if cutter.any_record:
+            if not cutter.full:  # (past the bound the reader stops, then looks for a change)
+                piece = cutter.cut()
+                self._read.add(piece.length)
+                yield piece
         elif failure is None:
-            self._read.add(offset)
+            self._read.add(cutter.offset)
             yield unreadable(path, no_record_message(fmt))
         if changed is not None:
-            if not any_record:  # after the file's one record ("no record found"), not a slice's
+            if not cutter.any_record:  # after the file's one record ("no record found")
                 changed.source = dataclasses.replace(changed.source, index=1)
             yield changed
         if failure is not None:
             yield unreadable(path, f"read error: {failure.strerror or failure}")
+
+
+class _SliceNumbers:
+    """The records of files cut into slices, numbered as the reader of the whole file numbers
+    them (each slice numbers its own from 0), and cut off where that reader would stop."""
+
+    def __init__(self, batch: Batch) -> None:
+        self.batch = batch
+        self.next_index: dict[int, int] = {}  # the next record index, by input
+        self.last_input, self.last_path = 0, ""  # the last slice's: the file a slicer's record ends
+        # inputs whose slices found the file changed or unreadable: as the reader of the whole
+        # file, which stops there, the rest of their records is not reported (one finding)
+        self.ended: set[int] = set()
+
+    def input_of(self, item: Item) -> int | None:
+        """The input whose records ``item`` holds, when they are numbered here."""
+        if isinstance(item, TextSlice):
+            self.last_input, self.last_path = item.input_no, item.path
+            return item.input_no
+        if (
+            isinstance(item, Record)
+            and item.source.index == UNNUMBERED
+            and item.source.path == self.last_path
+        ):
+            # the record that ends a file cut into slices ("changed while it was read"):
+            # numbered after the file's records, as the reader numbers it
+            return self.last_input
+        return None
+
+    def renumbered(self, sliced: int, record: Record | None, judged: Judged) -> Judged | None:
+        """``judged`` numbered in its file, the refusal past ``max_records`` in its place, or
+        ``None`` past that (and past the end of a file that changed)."""
+        report = judged.report
+        batch = self.batch
+        if sliced in self.ended:
+            return None
+        if report.unreadable and _ends_the_file(report):
+            self.ended.add(sliced)
+            batch._full.add(sliced)  # and the slicer stops
+        n = self.next_index.get(sliced, 0)
+        self.next_index[sliced] = n + 1
+        sized = batch._sized.get(sliced, batch._options)
+        if record is not None and record.source.index == UNNUMBERED:
+            # the slicer's record that ends the file (changed or grew while read): after the
+            # refusal past max_records, as the reader of the whole file says it after its
+            # last record
+            n = min(n, sized.max_records + 1)
+        elif n >= sized.max_records:  # as the reader of the whole file would stop
+            batch._full.add(sliced)  # the slicer stops: the rest is not judged
+            if n > sized.max_records:
+                return None
+            s = report.source
+            return judge_one(too_many_records(s.path, n, s.line, sized), batch.settings)
+        report.source = dataclasses.replace(report.source, index=n)
+        return judged
+
+
+class _Cutter:
+    """One file cut into slices of whole records as its lines are read (``Batch._cut``).
+
+    Lines are read a bounded piece at a time; a slice carries its bytes up to
+    ``SLICE_DATA_BYTES``, and a bigger one (a long line, a record continued line after line)
+    only its place in the file and their checksum, and the worker reads them itself: memory
+    does not grow with a long line or a long record.
+    """
+
+    def __init__(
+        self, path: str, fmt: str, options: ReadOptions, identity: tuple[int, int], input_no: int
+    ) -> None:
+        self.path, self.fmt, self.options = path, fmt, options
+        self.identity, self.input_no = identity, input_no
+        self.start = self.offset = 0  # byte offsets of the slice's start, and of the next piece
+        self.first = self.number = 1  # line numbers of the slice's first line, and the next
+        self.lines = 0  # lines begun in the slice
+        self.any_record = False  # a file of blank or comment lines is one unreadable record
+        self.full = False  # past max_records: the rest is not cut (a change is still said)
+        self.line_start = True  # the next piece starts a line (a long line comes in pieces)
+        self.line_at = self.kept_at = 0  # where the last line begun starts: in the file, in kept
+        self.kept: list[bytes] | None = []  # the slice's bytes, while they are few
+        self.kept_size = 0
+        self.crc = self.crc_at_line = 0  # of the slice's bytes, and before its last line begun
+
+    def slices(
+        self, stream: io.BufferedReader[Window], full: Callable[[], bool]
+    ) -> Iterator[TextSlice]:
+        """The slices before the last (``cut`` gives it), until ``full()`` says the file's
+        records reached their bound."""
+        starts_record = formats.load(self.fmt).starts_record
+        options = self.options
+        for raw in iter(functools.partial(stream.readline, options.max_string + 1), b""):
+            if self.line_start:
+                if self.lines >= SLICE_LINES and starts_record(raw, options):
+                    if full():  # past max_records, as the reports say: no more is cut
+                        self.full = True
+                        return
+                    yield self.cut()
+                elif not self.any_record:
+                    self.any_record = starts_record(raw, options, after_record=False)
+                self._begin_line()
+            self._add(raw)
+
+    def _begin_line(self) -> None:
+        self.lines += 1
+        self.number += 1
+        self.line_at, self.kept_at = self.offset, len(self.kept) if self.kept is not None else 0
+        self.crc_at_line = self.crc
+
+    def _add(self, raw: bytes) -> None:
+        self.offset += len(raw)
+        self.crc = zlib.crc32(raw, self.crc)
+        self.line_start = raw.endswith(b"\n")
+        if self.kept is not None:
+            self.kept_size += len(raw)
+            if self.kept_size > SLICE_DATA_BYTES:
+                self.kept = None  # the worker reads this slice from the file
+            else:
+                self.kept.append(raw)
+
+    def drop_broken_line(self) -> None:
+        """Leave out a line that a read error cut (it is not read, as with ``--jobs 1``)."""
+        if not self.line_start:
+            self.offset, self.lines, self.crc = self.line_at, self.lines - 1, self.crc_at_line
+            if self.kept is not None:
+                del self.kept[self.kept_at :]
+
+    def cut(self) -> TextSlice:
+        """The slice of the lines read since the last, and a new one begun."""
+        kept = self.kept
+        piece = TextSlice(
+            self.path,
+            self.fmt,
+            self.options,
+            self.start,
+            self.offset - self.start,
+            self.first,
+            self.lines,
+            b"".join(kept) if kept is not None else None,
+            self.identity,
+            self.input_no,
+            None if kept is not None else self.crc,
+        )
+        self.start, self.first, self.lines, self.kept, self.kept_size = (
+            self.offset,
+            self.number,
+            0,
+            [],
+            0,
+        )
+        self.crc = 0
+        self.any_record = True
+        return piece
 
 
 #: How ``read_slice`` says that the file cannot be read on from a slice.

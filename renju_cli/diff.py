@@ -21,15 +21,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from renju_cli import api
-from renju_cli.batch import Settings, judge_one
 from renju_cli.coords import point_name
 from renju_cli.formats import ReadOptions, unreadable
-from renju_cli.record import DeclaredResult, Record, SourceLocation
+from renju_cli.inputs import InputError, expand_inputs, read_path
 from renju_cli.output.json import dumps
-from renju_cli.output.text import printable, result_words, where
+from renju_cli.output.text import result_words, where
+from renju_cli.record import DeclaredResult, Record, SourceLocation, printable
 from renju_cli.report import GameReport
 from renju_cli.ruleset import Ruleset
+from renju_cli.tasks import Settings, judge_one
 
 #: Finding codes that judge the one move they name (``forbidden-move`` is a ruling's ``kinds``);
 #: the others are about the record as a whole (``result-mismatch``, ``move-after-end``...).
@@ -303,22 +303,22 @@ def diff_paths(
     exclude: Iterable[str] = (),
 ) -> Iterator[RecordDiff]:
     """Diff every record of every input, in input order (a missing input is unreadable)."""
-    yield from diff_inputs(api.expand_inputs(paths, include, exclude), rulesets, fmt, options)
+    yield from diff_inputs(expand_inputs(paths, include, exclude), rulesets, fmt, options)
 
 
 def diff_inputs(
-    inputs: Iterable[str | api.InputError],
+    inputs: Iterable[str | InputError],
     rulesets: Sequence[Ruleset],
     fmt: str | None = None,
     options: ReadOptions | None = None,
 ) -> Iterator[RecordDiff]:
-    """Diff every record of inputs already expanded by ``api.expand_inputs`` (one run)."""
+    """Diff every record of inputs already expanded by ``expand_inputs`` (one run)."""
     settings = _settings(rulesets, options)
     for item in inputs:
-        if isinstance(item, api.InputError):
+        if isinstance(item, InputError):
             yield _diff(unreadable(item.path, item.message), settings)
             continue
-        for record in api.read_path(item, fmt, options):
+        for record in read_path(item, fmt, options):
             yield _diff(record, settings)
 
 

@@ -17,12 +17,13 @@ from typing import Any
 import pytest
 from helpers import run_cli as renju
 
-from renju_cli import api
-from renju_cli.batch import FAULT_ENV, Batch, cpu_count
+from renju_cli import api, inputs
+from renju_cli.batch import Batch, cpu_count
 from renju_cli.formats import ReadOptions
-from renju_cli.record import Record
 from renju_cli.output.text import TextRenderer
+from renju_cli.record import Record
 from renju_cli.report import GameReport
+from renju_cli.tasks import FAULT_ENV, FileTask, TextSlice
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -121,7 +122,7 @@ def test_a_pattern_reads_each_file_once_and_follows_no_loop(tmp_path: Path) -> N
 
         tree/a.txt  tree/sub/b.txt  tree/.hidden.txt  tree/x -> .  tree/y -> .
     """
-    from renju_cli.api import InputError, expand_inputs
+    from renju_cli.inputs import InputError, expand_inputs
 
     tree = tmp_path / "tree"
     (tree / "sub").mkdir(parents=True)
@@ -155,7 +156,7 @@ def test_patterns_read_what_glob_matches(tmp_path: Path, monkeypatch: pytest.Mon
     """
     import glob
 
-    from renju_cli.api import expand_inputs
+    from renju_cli.inputs import expand_inputs
 
     for name in ("top.txt", "a/x.txt", "a/b/y.txt", "a/b/c/w.txt", ".hid/h.txt", ".hid/c/k.txt",
                  "z/.dot.txt"):  # fmt: skip
@@ -304,7 +305,7 @@ def test_a_named_pipe_is_detected_from_its_first_kilobytes(tmp_path: Path) -> No
 
     writer = threading.Thread(target=write, daemon=True)
     writer.start()
-    recs = list(api.read_path(str(pipe)))
+    recs = list(inputs.read_path(str(pipe)))
     writer.join(10)
     assert len(recs) == 300 and recs[0].format == "sgf" and not recs[0].problems
 
@@ -361,9 +362,9 @@ def test_jobs_0_means_one_worker_per_core(
 
 def test_order_holds_whatever_order_workers_finish_in(database: Path, games: Path) -> None:
     """One-record chunks on two workers finish out of order; reports still come in order."""
-    inputs = list(api.expand_inputs([str(games), str(database)]))
-    serial = [r.to_json() for _, r in Batch(inputs)]
-    parallel = [r.to_json() for _, r in Batch(inputs, jobs=2, chunk_records=1)]
+    named = list(inputs.expand_inputs([str(games), str(database)]))
+    serial = [r.to_json() for _, r in Batch(named)]
+    parallel = [r.to_json() for _, r in Batch(named, jobs=2, chunk_records=1)]
     assert parallel == serial
     assert len(serial) == 155
 
@@ -372,14 +373,14 @@ def test_many_small_files_read_by_the_workers_come_out_in_order(tmp_path: Path) 
     games = [FIVE, DOUBLE_THREE, FIVE + DOUBLE_THREE, "h8 h8\n", "not a record\n"]
     for n in range(60):
         (tmp_path / f"g{n:02d}.moves").write_text(games[n % len(games)])
-    inputs = list(api.expand_inputs([str(tmp_path)]))
-    serial = [r.to_json() for _, r in Batch(inputs)]
-    batch = Batch(inputs, jobs=2, chunk_records=3)
+    named = list(inputs.expand_inputs([str(tmp_path)]))
+    serial = [r.to_json() for _, r in Batch(named)]
+    batch = Batch(named, jobs=2, chunk_records=3)
     pairs = list(batch)
     assert [r.to_json() for _, r in pairs] == serial
     assert len(serial) == 72
     assert all(record is None for record, _ in pairs)  # read by the workers, not here
-    kept = list(Batch(inputs, jobs=2, chunk_records=3, read_in_workers=False))
+    kept = list(Batch(named, jobs=2, chunk_records=3, read_in_workers=False))
     assert all(record is not None for record, _ in kept)
     assert [r.to_json() for _, r in kept] == serial
 
@@ -476,8 +477,8 @@ def test_an_encoding_that_is_not_ascii_compatible_is_not_used_on_lines(
 
 
 def test_a_slice_of_a_file_that_changed_since_it_was_cut_is_a_finding(tmp_path: Path) -> None:
-    from renju_cli.batch import Settings, TextSlice, read_slice
     from renju_cli.formats import ReadOptions
+    from renju_cli.tasks import Settings, TextSlice, read_slice
 
     f = tmp_path / "games.txt"
     f.write_text("h8 h9\n" * 100)
@@ -502,8 +503,8 @@ def test_a_slice_of_a_file_written_anew_in_place_since_it_was_cut_is_a_finding(
     # bytes cut tells.
     import zlib
 
-    from renju_cli.batch import Settings, TextSlice, read_slice
     from renju_cli.formats import ReadOptions
+    from renju_cli.tasks import Settings, TextSlice, read_slice
 
     f = tmp_path / "games.txt"
     f.write_text("h8 h9\n" * 100)
@@ -530,7 +531,8 @@ def test_a_slice_of_a_file_written_anew_in_place_since_it_was_cut_is_a_finding(
 def test_slices_that_come_without_their_bytes_carry_their_checksum(tmp_path: Path) -> None:
     import zlib
 
-    from renju_cli.batch import SLICE_DATA_BYTES, Batch, TextSlice
+    from renju_cli.batch import SLICE_DATA_BYTES, Batch
+    from renju_cli.tasks import TextSlice
 
     f = tmp_path / "long.txt"
     f.write_bytes((b"h8 h9 i10 # " + b"x" * 2000 + b"\n") * 200 + b"h8 h9\n" * 300)
@@ -579,7 +581,7 @@ def test_a_read_error_while_cutting_ends_the_file_as_with_one_job(
 def test_a_file_cut_short_while_it_is_read_ends_with_a_finding(tmp_path: Path) -> None:
     """Truncated while read: the records read, then one unreadable record that says so, where
     the report looked complete (the records past the cut were silently missing)."""
-    from renju_cli.api import read_path
+    from renju_cli.inputs import read_path
 
     f = tmp_path / "games.txt"
     f.write_bytes(b"h8 h9 i8\n" * 100_000)
@@ -660,7 +662,7 @@ def test_a_file_past_its_records_bound_that_changes_while_read_says_both(
     assert len(reports) == 30_002
     assert [r.source.index for r in reports[-2:]] == [30_000, 30_001]
     assert "more than 30000 records" in reports[-2].findings[0].message
-    assert reports[-1].findings[0].message.startswith(api.GREW)
+    assert reports[-1].findings[0].message.startswith(inputs.GREW)
     assert not any(r.unreadable for r in reports[:-2])
 
 
@@ -830,8 +832,8 @@ def test_a_bug_in_a_reader_is_a_finding_and_the_next_file_is_read(
         yield from real(stream, path, options)
 
     monkeypatch.setattr(notation, "read", broken)
-    inputs = list(api.expand_inputs([str(games / "a")]))
-    reports = [r for _, r in Batch(inputs)]
+    named = list(inputs.expand_inputs([str(games / "a")]))
+    reports = [r for _, r in Batch(named)]
     where = [(os.path.basename(r.source.path), r.source.index) for r in reports]
     assert where == [("clean.moves", 0), ("foul.moves", 0), ("two.moves", 0), ("two.moves", 1)]
     lost = reports[3]
@@ -1049,7 +1051,7 @@ class _Terminal(io.StringIO):
 
 
 def _report() -> GameReport:
-    return api.judge_record(api.read_bytes(DOUBLE_THREE.encode()).__next__())
+    return api.judge_record(inputs.read_bytes(DOUBLE_THREE.encode()).__next__())
 
 
 @pytest.mark.parametrize(
@@ -1118,7 +1120,7 @@ def test_a_pool_run_ends_without_noise_on_stderr(tmp_path: Path, database: Path)
 def test_tiny_records_are_judged_by_the_parent_and_the_output_is_the_same(
     tmp_path: Path,
 ) -> None:
-    from renju_cli.batch import SEND_MOVES, FileTask, TextSlice, _worth_sending
+    from renju_cli.batch import SEND_MOVES, _worth_sending
     from renju_cli.formats import ReadOptions
     from renju_cli.formats.notation import parse_record
 
@@ -1236,7 +1238,7 @@ def test_a_file_emptied_while_it_is_read_is_one_record(
     """Emptied after it was opened, before it was read: "no record found" and "the file
     changed while it was read" made two records of one path; the second says it all."""
     from renju_cli import formats
-    from renju_cli.api import read_path
+    from renju_cli.inputs import read_path
 
     f = tmp_path / "games.txt"
     f.write_bytes(b"h8 h9 i9\nh8 h9\n")
@@ -1265,7 +1267,7 @@ def test_a_directory_reached_twice_is_read_once_and_blamed_for_nothing(tmp_path:
 
         games/2024/a.txt  games/latest -> 2024  games/2024/up -> ..
     """
-    from renju_cli.api import InputError, expand_inputs
+    from renju_cli.inputs import InputError, expand_inputs
 
     games = tmp_path / "games"
     (games / "2024").mkdir(parents=True)
@@ -1286,7 +1288,7 @@ def test_a_chunk_of_slices_counts_their_lines(tmp_path: Path) -> None:
     # of thousands of reports (7 MB pickled, 30 MB unpickled at once in the parent).  A chunk
     # now closes once its slices hold ``chunk_records`` lines: here one slice each.
     from renju_cli import batch
-    from renju_cli.batch import TextSlice
+    from renju_cli.tasks import TextSlice
 
     f = tmp_path / "big.txt"
     f.write_text("h8 h9 i8 i9 j8 j9 k8 k9 l8\n" * 20_000)  # 540 kB: cut into slices

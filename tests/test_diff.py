@@ -310,7 +310,7 @@ def test_cli_missing_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 def test_a_referee_failure_is_reported_not_raised(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from renju_cli.batch import FAULT_ENV
+    from renju_cli.tasks import FAULT_ENV
 
     monkeypatch.setenv(FAULT_ENV, "raise:black-five.txt#0")
     code, out, _ = renju_cli(capsys, "diff", str(EXAMPLES), "-r", "renju", "-r", "freestyle")

@@ -689,7 +689,7 @@ def test_a_pipe_of_a_format_read_whole_is_bounded_by_its_size_as_a_file(
     path.write_bytes(data)
     named = list(api.read_path(str(path)))
     if memory is not None:
-        monkeypatch.setattr(api._Spool, "MEMORY", memory)
+        monkeypatch.setattr("renju_cli.inputs._Spool.MEMORY", memory)
     _piped(monkeypatch, data)
     piped = list(api.read_path("-"))
     assert _as_read(piped) == _as_read(named)
@@ -738,7 +738,7 @@ def test_a_pipe_read_ahead_with_no_room_left_on_disk_loses_nothing(
 
     data = hostile.HOSTILE["renlib-wide"](48 << 10)
     monkeypatch.setattr(tempfile, "TemporaryFile", temporary)
-    monkeypatch.setattr(api._Spool, "MEMORY", 5000)
+    monkeypatch.setattr("renju_cli.inputs._Spool.MEMORY", 5000)
     _piped(monkeypatch, data)
     piped = list(api.read_path("-"))
     unsized = read(data)  # (a pipe read as a stream: its records, all of them)

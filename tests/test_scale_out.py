@@ -93,7 +93,7 @@ def test_analyze_reads_any_format_and_never_raises_on_a_bad_record(
     def boom(*_: Any) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("renju_cli.batch.replay", boom)  # what judges each record
+    monkeypatch.setattr("renju_cli.tasks.replay", boom)  # what judges each record
     broken = api.analyze(TEXTS[0])
     assert [(f["code"], f["severity"]) for f in broken["findings"]] == [("internal-error", "error")]
     assert "RuntimeError: a bug" in broken["findings"][0]["message"]
