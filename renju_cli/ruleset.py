@@ -28,7 +28,8 @@ from renju_cli.coords import Point, center
 from renju_cli.judge import DOUBLE_FOUR, DOUBLE_THREE, KINDS, OVERLINE, ColorRules, Judge
 from renju_cli.opening.compiler import compile_protocol, lint
 from renju_cli.opening.steps import Protocol, ProtocolError, Region, Step
-from renju_cli.record import printable, special_kind
+from renju_cli.record import printable, shipped_rule_names, special_kind
+from renju_cli.record import shipped_dir as shipped_dir
 
 SCHEMA_FILE = "ruleset.schema.json"
 #: Bound on a ruleset file's size and on the ``extends:`` chain, against hostile input.
@@ -37,9 +38,9 @@ MAX_EXTENDS_DEPTH = 16
 #: Bounds on the YAML itself: nesting (the composer and the schema validator recurse) and the
 #: keys and items after aliases are followed (``&a [*b, *b]`` doubles at each level).
 MAX_YAML_DEPTH = 64
-MAX_YAML_NODES = 10_000  # (shipped rulesets: 90 at most; the validator takes 3 s for 100,000)
-#: ... and the characters of its scalars, counted as aliases repeat them: 5,000 aliases of one
-#: 200 kB string made a gigabyte (the schema validator's messages quote the value whole).
+MAX_YAML_NODES = 10_000  # (shipped rulesets: 90 at most; validation time grows with them)
+#: ... and the characters of its scalars, counted as aliases repeat them: aliases of one long
+#: string would make gigabytes (the schema validator's messages quote the value whole).
 MAX_YAML_CHARS = 4 * MAX_RULESET_BYTES
 #: Characters of a schema error's message kept (the validator quotes the wrong value whole).
 MAX_MESSAGE = 300
@@ -47,7 +48,7 @@ MAX_ERRORS_SHOWN = 50  # problems a ruleset error lists (``RulesetError.errors``
 #: The shortest five for which double-fours and double-threes are judged.  rules.md defines
 #: them (and the judge implements them) for a five of 5 stones; longer fives generalise the same
 #: shapes.  Shorter ones do not: with a five of 3 every lone stone is a "three" and the
-#: double-three recursion fills the board (a one-move record ran for more than 15 minutes).
+#: double-three recursion fills the board, and a one-move record would take minutes.
 MIN_FORBIDDEN_FIVE = 5
 
 #: Where each key path of a ruleset was written: ``(file, line)``.  The loader keeps one for
@@ -135,26 +136,9 @@ def _judge(black: ColorRules, white: ColorRules, k: int, five_eye: bool) -> Judg
 
 
 # -- where shipped rulesets live ---------------------------------------------------------------
-def shipped_dir() -> Path:
-    """The directory of shipped rulesets: inside the installed package, or the source checkout."""
-    # the package's directory, as ``importlib.resources.files("renju_cli")`` gives it for a
-    # package on disk, without that import (it pulls in tempfile and zipfile) at every start
-    packaged = Path(__file__).parent / "rulesets"
-    if packaged.is_dir():
-        return packaged
-    checkout = Path(__file__).resolve().parent.parent / "rulesets"
-    return checkout
-
-
 def shipped_names() -> list[str]:
     """Names of every shipped ruleset (files under ``rulesets/``, subdirectories included)."""
-    return list(_shipped_names())
-
-
-@cache
-def _shipped_names() -> tuple[str, ...]:
-    # Listed once per process: choosing a record's ruleset asks for every record.
-    return tuple(sorted({path.stem for path in shipped_dir().rglob("*.yaml")}))
+    return list(shipped_rule_names())
 
 
 def _shipped_path(name: str) -> Path | None:
@@ -244,7 +228,7 @@ def _resolve(ref: str, base: Path | None) -> Path | None:
 
 
 #: What names a ruleset, which a file that extends it does not inherit: a user's file that
-#: extends renju is no "official" ruleset of renju's title (``rules show`` said so).
+#: extends renju is no "official" ruleset of renju's title.
 _IDENTITY = ("name", "title", "description", "group")
 
 
@@ -309,8 +293,8 @@ def read_yaml(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
 
 def _yaml_text(raw: bytes, where: str) -> str:
     """The text of a YAML file: UTF-8, or UTF-16/32 with a byte order mark, as YAML allows;
-    other bytes are refused with their place (they became U+FFFD without a word, and a UTF-16
-    file without its mark was "unacceptable character #x0000")."""
+    other bytes are refused with their place (not read as U+FFFD without a word, nor a UTF-16
+    file without its mark as "unacceptable character #x0000")."""
     for bom, codec in (
         (codecs.BOM_UTF32_LE, "utf-32"),  # (before UTF-16's: it starts with the same bytes)
         (codecs.BOM_UTF32_BE, "utf-32"),
@@ -325,7 +309,7 @@ def _yaml_text(raw: bytes, where: str) -> str:
                     [(where, "", None, f"not valid {codec.upper()}: byte {e.start} ({e.reason})")]
                 ) from None
     nul = raw.find(b"\0")
-    if 0 <= nul < 64:  # (NUL is UTF-8, and YAML's reader said "unacceptable character #x0000")
+    if 0 <= nul < 64:  # (NUL is UTF-8, and YAML's reader would say "unacceptable character")
         start, reason = nul, "a NUL: UTF-16 or UTF-32 without a byte order mark?"
     else:
         try:

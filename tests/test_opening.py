@@ -481,8 +481,8 @@ def test_messages_name_the_move_and_the_step() -> None:
 
 
 def test_an_unnamed_protocol_is_named_after_its_ruleset() -> None:
-    # the default name was "opening protocol": "the opening protocol opening protocol is not
-    # followed", "opening: opening protocol" (red team 5)
+    # not the default "opening protocol", which would read "the opening protocol opening
+    # protocol is not followed"
     from renju_cli.opening import protocol_of
     from renju_cli.referee import replay
 

@@ -1,13 +1,12 @@
 """What the opening walk costs on hostile records and rulesets, pinned without timing.
 
-A record that names Super Sakata (``RU[super-sakata]``) with a swap recorded at no place made
-the walk follow the repeated branch (take white, take black, or add two stones and hand the
-choice back) for 100 rounds, three options each: 4 ms a record, and every line of a variation
-tree walked it anew (1 MB: 142 s).  A hostile user ruleset of 200 trailing steps after a
-branch walked 2,000 paths of 200 steps each, 1.5 s a record.  Now: at most ``MAX_ROUNDS``
-rounds, at most ``MAX_STEPS`` steps applied per record (then each branch takes its first
-option), and the lines of a tree share the check of the line before when they begin with the
-same stones as far as its check read them.
+A record that names Super Sakata (``RU[super-sakata]``) with a swap recorded at no place could
+make the walk follow the repeated branch (take white, take black, or add two stones and hand
+the choice back) round after round, three options each, and a user's ruleset of many steps
+after a branch could make it walk thousands of paths.  So the walk follows at most
+``MAX_ROUNDS`` rounds and applies at most ``MAX_STEPS`` steps per record (then each branch
+takes its first option), and the lines of a tree share the check of the line before when they
+begin with the same stones as far as its check read them.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ import yaml
 from renju_cli import opening
 from renju_cli.formats import read_stream
 from renju_cli.opening import check_opening, sharing
-from renju_cli.opening import events as opening_events
 from renju_cli.opening import walk as opening_walk
 from renju_cli.opening.check import check_record
 from renju_cli.record import Record
@@ -149,7 +147,7 @@ def test_a_hostile_ruleset_applies_a_bounded_number_of_steps(
     assert said.code == "unchecked" and said.severity == "warning"
 
 
-# -- found by a red team of the day's change ------------------------------------------------------
+# -- threads, shorter lines, setups and empty steps -----------------------------------------------
 def _line(stones: list[tuple[int, int]], variation: str) -> Record:
     from renju_cli.coords import Point
     from renju_cli.record import Move, SourceLocation
@@ -271,62 +269,34 @@ def test_empty_steps_of_two_rulesets_are_not_mistaken_for_each_other(tmp_path: P
             ]
 
 
-def test_records_of_the_same_events_on_other_lines_share_their_index(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # games that each say SW[1] at their root, each on its line (red team 6: 30,000 such
-    # games built 30,000 indexes of one event): the index of the events is made once, and
-    # each record's findings are its own; a rejection's finding names its line, so records
-    # that reject are indexed each
-    made = [0]
-    real = opening_events.EventIndex.__init__
-
-    def counted(self: opening_events.EventIndex, events: list[Any]) -> None:
-        made[0] += 1
-        real(self, events)
-
-    monkeypatch.setattr(opening_events.EventIndex, "__init__", counted)
-    opening_events._LAST_EVENTS = None
-    opening_events._SAID.clear()
+def test_records_of_the_same_events_on_other_lines_have_findings_on_their_own_lines() -> None:
+    # games that each say SW[1] at their root, each on its line, and records that reject: a
+    # finding of a move names the move's line, a rejection's finding the event's line
     games = b"".join(b"(;RU[renju-rif]SW[1];B[h%c];W[ii];B[jj])\n" % (97 + k) for k in range(6))
     records = read(games)
     rules = load("renju-rif")
     checks = [check_opening(r, rules) for r in records]
-    assert made[0] == 1
     assert [r.opening_events[0].line for r in records] == [1, 2, 3, 4, 5, 6]
     for r, c in zip(records, checks, strict=True):
         assert [f.line for f in c.findings if f.move is not None] == [
             r.source.line for f in c.findings if f.move is not None
         ]
-    # leaves that say their own swap, in turn (SW[1] SW[2] SW[1] ...): one index each
-    made[0] = 0
-    opening_events._SAID.clear()
-    tree = b"(;RU[cctsai];B[hh];W[hi];B[ij]" + b"".join(
-        b"(;W[a%c]SW[%d];B[b%c])" % (97 + k, 1 + k % 2, 97 + k) for k in range(8)
-    )
-    lines = read(tree + b")")
-    for r in lines:
-        check_opening(r, load("cctsai"))
-    assert len(lines) == 8 and made[0] == 2
-    made[0] = 0
     rejects = read(b"".join(b"h8 h9 i10 reject h%d h9 i10\n" % (k + 1) for k in range(4)))
     plain = load("renju")
     found = [check_opening(r, plain).findings for r in rejects]
-    assert made[0] == 4
     assert [[(f.code, f.line) for f in fs] for fs in found] == [
         [("reject-not-allowed", k)] for k in (1, 2, 3, 4)
     ]
 
 
-def test_indexes_of_big_offers_are_not_kept_by_what_they_say() -> None:
-    # an offer of thousands of points, in a thousand files: a thousand indexes kept 80 MB
-    # (review); the last index still serves the next record of the same events
+def test_only_few_and_short_events_are_small() -> None:
+    # the referee's memo of short records keys their events: never an offer of many points
     from renju_cli.coords import Point
     from renju_cli.record import OpeningEvent
 
     small = [OpeningEvent("offers", 4, None, [Point(1, 1), Point(2, 2)], 1)]
     big = [OpeningEvent("offers", 4, None, [Point(x, y) for x in range(15) for y in range(15)], 1)]
-    assert opening.small_events(small) and not opening.small_events(big)
-    opening_events._SAID.clear()
-    index = opening_events.EventIndex.of(big)
-    assert not opening_events._SAID and opening_events.EventIndex.of(list(big)) is index
+    long = [OpeningEvent("declare", 4, "9" * 100)]
+    assert opening.small_events(small)
+    assert not opening.small_events(big) and not opening.small_events(long)
+    assert not opening.small_events(small * 9)

@@ -114,7 +114,7 @@ def test_yaml_language_tags_are_refused(tmp_path: Path) -> None:
 def test_a_ruleset_in_utf16_or_utf32_with_its_byte_order_mark_loads(
     tmp_path: Path, codec: str
 ) -> None:
-    # as YAML allows; it was "unacceptable character #x0000" (red team 5)
+    # as YAML allows (not "unacceptable character #x0000")
     import codecs
 
     text = "name: mine\nextends: renju\ndescription: Tōkyō\n"
@@ -129,7 +129,7 @@ def test_a_ruleset_in_utf16_or_utf32_with_its_byte_order_mark_loads(
 @pytest.mark.parametrize(
     ("data", "said"),
     [
-        # bytes that are no UTF-8 became U+FFFD without a word (red team 5)
+        # bytes that are no UTF-8 are said at their place, not read as U+FFFD
         (b"name: x\ndescription: 'caf\xe9'\n", "bad.yaml:2: (top level): not UTF-8: byte 0xe9 at "
          "column 18 (invalid continuation byte); a ruleset is UTF-8, or UTF-16/32 with a byte "
          "order mark"),
@@ -495,8 +495,8 @@ def test_a_shipped_name_is_the_shipped_ruleset_whatever_lies_in_the_directory(
 
 def test_aliases_repeating_a_long_text_are_refused(tmp_path: Path) -> None:
     """``description: &s <200 kB>`` then ``title: [*s, *s, ...]``: 215 kB of YAML within every
-    bound on size and items, expanded to a gigabyte by the schema's error message (44 s, 4.9 GB,
-    1 GB on stderr).  The text is counted as aliases repeat it."""
+    bound on size and items, which the schema's error message would expand to a gigabyte.  The
+    text is counted as aliases repeat it."""
     from renju_cli.ruleset import MAX_YAML_CHARS, RulesetError, load
 
     bomb = tmp_path / "bomb.yaml"
@@ -517,8 +517,8 @@ def test_aliases_repeating_a_long_text_are_refused(tmp_path: Path) -> None:
 
 
 def test_a_protocol_of_more_steps_than_the_bound_is_refused(tmp_path: Path) -> None:
-    # three options of 100 ``require`` steps each: 302 steps counted in every option (a
-    # user's ruleset of 2 kB made 19,900 with YAML aliases, each walk of a record 70 ms)
+    # three options of 100 ``require`` steps each: 302 steps counted in every option (YAML
+    # aliases make many steps of a small file, and every record walks them)
     from renju_cli.opening import MAX_PROTOCOL_STEPS
 
     require = {"require": {"stones": [1], "region": "anywhere"}}
@@ -551,7 +551,7 @@ def test_a_list_too_long_is_said_in_its_length_not_quoted(tmp_path: Path) -> Non
 
 
 def test_extends_of_a_directory_or_a_device_says_what_it_is(tmp_path: Path) -> None:
-    # "cannot find ruleset '/dev/zero'" (red team 5), where -r /dev/zero said what it is
+    # not "cannot find ruleset '/dev/zero'": said as -r /dev/zero says what it is
     f = tmp_path / "mine.yaml"
     f.write_text(f"name: mine\nextends: {tmp_path}\n")
     with pytest.raises(RulesetError, match=f"mine.yaml:2: extends: '{tmp_path}' is a directory"):
@@ -582,8 +582,7 @@ def test_a_ruleset_error_lists_its_first_problems(tmp_path: Path) -> None:
 
 
 def test_a_scalar_yaml_cannot_build_is_refused_at_its_line(tmp_path: Path) -> None:
-    # the constructor's error names no place: "not valid YAML: day is out of range for month"
-    # without a line (red team 5)
+    # the constructor's error names no place: the loader finds the scalar's line
     f = tmp_path / "date.yaml"
     f.write_text("name: x\nextends: renju\nboard:\n  size: 2001-02-30\n")
     with pytest.raises(RulesetError) as e:
@@ -592,8 +591,8 @@ def test_a_scalar_yaml_cannot_build_is_refused_at_its_line(tmp_path: Path) -> No
 
 
 def test_a_file_that_extends_a_ruleset_is_not_of_its_group(tmp_path: Path) -> None:
-    # a user's file extending renju was "group: official", as its name and title are not
-    # inherited either (red team 5); one that says its group keeps it
+    # a user's file extending renju is not "group: official", as its name and title are not
+    # inherited either; one that says its group keeps it
     f = tmp_path / "mine.yaml"
     f.write_text("name: mine\nextends: renju\n")
     assert load("renju").group == "official" and load(str(f)).group == "variants"

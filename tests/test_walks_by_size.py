@@ -1,9 +1,9 @@
-"""A file's distinct openings bounded by its size (issue 7: a 1 MB hostile file within 2 s).
+"""A file's distinct openings bounded by its size (a 1 MB hostile file within 2 s).
 
-Following an opening protocol step by step (the walk of ``opening.check_opening``) costs
-25-90 microseconds a record, more than the rest of a short record; records that begin with the
-same stones share one walk.  A hostile file of distinct three-move games, each naming a
-protocol (``RU[renju-rif]``), packs 30,000 walks in a megabyte.  Past ``ReadOptions.max_walks``
+Following an opening protocol step by step (the walk of ``opening.check_opening``) costs more
+than the rest of a short record; records that begin with the same stones share one walk.  A
+hostile file of distinct three-move games, each naming a protocol (``RU[renju-rif]``), packs
+tens of thousands of walks in a megabyte.  Past ``ReadOptions.max_walks``
 (4,096 + one per 256 bytes of the file; ``--limit walks=N``) a record that needs a walk of its
 own is still judged and its opening named, with an ``unchecked`` finding saying that the
 protocol was not followed, why, and how to lift the bound.  Decided as the file is read, so
@@ -24,6 +24,8 @@ from renju_cli.formats import ReadOptions
 from renju_cli.formats.notation import parse_record
 from renju_cli.limits import bound_walks
 from renju_cli.opening import check_opening, sharing, walk_key
+from renju_cli.opening.check import check_record
+from renju_cli.opening.walk import Budget
 from renju_cli.record import Record
 from renju_cli.ruleset import load
 
@@ -82,9 +84,8 @@ def test_walk_keys_follow_what_the_walk_reads() -> None:
     assert walk_key(parse_record("h8 h9 j10"), rif) != walk_key(a, rif)
     # no protocol, or a setup: nothing is walked
     assert walk_key(a, renju_rules) is None
-    # a record with events (or a declared id) is walked on its own, however like another it
-    # is: no memo serves it (red team: 24,808 records alternating two heads, 4.8 s, counted as
-    # two walks)
+    # a record with events is walked on its own, however like another it is: no memo serves
+    # it, so each is counted
     swapped = parse_record("h8 h9 i10 swap j11")
     assert swapped.opening_events
     assert walk_key(swapped, rif) != walk_key(parse_record("h8 h9 i10 swap j11"), rif)
@@ -101,7 +102,7 @@ def test_every_walk_of_records_no_memo_serves_is_counted(tmp_path: Path, capsys:
 def test_tree_lines_share_the_walk_of_the_line_before_only(tmp_path: Path, capsys: Any) -> None:
     # a declared id makes the lines of a tree unmemoizable; lines that begin alike one after
     # the other share the walk before (the check of the line before), lines that alternate
-    # between two beginnings need a walk each (red team: 11,628 such lines, 2.6 s, 2 walks)
+    # between two beginnings need a walk each, and each is counted
     a, b = ";B[hh];W[hi];B[ij];W[jj];B[ff]", ";B[hh];W[ii];B[jh];W[gg];B[ee]"
     tree = (
         "(;RU[renju-rif]ON[D3]"
@@ -192,11 +193,10 @@ def test_a_check_past_the_bound_is_never_remembered() -> None:
 
 
 def test_records_past_the_bound_that_begin_alike_are_checked_alike() -> None:
-    # the check of a record past the bound is remembered by what it depends on (its first
-    # three stones, its declared id, the reason, the board), and each record gets its own
-    # copy: a declared id that the stones contradict, a record with another id, other stones
+    # the check of a record past the bound depends on its first three stones, its declared
+    # id, the reason and the board only: a declared id that the stones contradict, a record
+    # with another id, other stones
     rif = load("renju-rif")
-    sharing._NOT_FOLLOWED.clear()
 
     def past(text: str, opening_id: str | None = None) -> opening.OpeningCheck:
         record = parse_record(text)
@@ -206,22 +206,19 @@ def test_records_past_the_bound_that_begin_alike_are_checked_alike() -> None:
 
     first = past("h8 h9 j10 a1", "D4")
     again = past("h8 h9 j10 b2 c3", "D4")
-    assert len(sharing._NOT_FOLLOWED) == 1
     assert again.findings == first.findings and again.opening == first.opening
-    assert again.opening is not first.opening  # (its own, to change)
     assert [f.code for f in first.findings] == ["unchecked", "opening-id-mismatch"]
     assert [f.code for f in past("h8 h9 j10 a1", "D3").findings] == ["unchecked"]
     other = past("h8 i9 j10")
     assert other.opening is not None and first.opening is not None
     assert other.opening["id"] != first.opening["id"]
-    assert len(sharing._NOT_FOLLOWED) == 3
 
 
 # -- the run's bound on walk steps (``ReadOptions.walk_steps_allowance``) -------------------------
 #: Steps of opening-protocol walks (each step applied in each option tried, and each option
 #: tried) a run may take: 16,384 + 33 per record.  Real records take 9 (RIF) to 33 (Super
-#: Sakata); a user's protocol of thousands of steps took 70 ms a record.  Past the bound, a
-#: record's opening is named and its protocol not followed, with a finding.
+#: Sakata); a user's protocol may have thousands.  Past the bound, a record's opening is named
+#: and its protocol not followed, with a finding.
 STEPS_SAID = "steps of opening-protocol walks"
 
 
@@ -285,10 +282,9 @@ def test_real_records_take_few_walk_steps() -> None:
     for name in ("renju-rif", "swap2", "taraguchi-n", "super-sakata", "yamaguchi", "soosyrv-n"):
         ruleset = load(name)
         for record in records:
-            sharing._CHECKED.clear()
-            before = opening.steps_taken()
-            check_opening(record, ruleset)
-            assert opening.steps_taken() - before <= 33, (name, record.source)
+            spent = Budget()
+            check_record(record, ruleset, None, spent)
+            assert spent.paths + spent.steps <= 33, (name, record.source)
 
 
 def test_limit_walk_steps_parses() -> None:
@@ -309,7 +305,6 @@ def test_a_report_past_the_walk_steps_is_never_remembered() -> None:
     from renju_cli.judge import Judgements, WalkSteps
 
     ruleset = load("renju-rif")
-    referee._MEMOS.clear()
     sharing._CHECKED.clear()
     bound = Judgements(100)
     bound.walk_steps = WalkSteps(0, per=100)
@@ -322,8 +317,8 @@ def test_a_report_past_the_walk_steps_is_never_remembered() -> None:
 
 
 def test_a_long_declared_id_is_quoted_by_its_start_and_not_kept_in_keys() -> None:
-    # a JSON Lines "opening" of 64 kB in every record of a run's 200 files: its whole repr in
-    # each remembered check's finding, and in its key, 239 MB (red team 7)
+    # a JSON Lines "opening" of 64 kB in every record of a run's files: quoted whole, and kept
+    # in the keys of remembered checks, it would hold hundreds of megabytes
     rif = load("renju-rif")
     protocol = opening.protocol_of(rif)
     assert protocol is not None

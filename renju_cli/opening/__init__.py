@@ -17,7 +17,9 @@ The package, bottom up:
 ``state``      what a walk knows of the record and where it stands
 ``offers``     the ``offer`` and ``keep`` steps
 ``walk``       the walk of the steps, branches tried by the record's evidence
-``check``      one record's check: name, declared id, walk, and the ``Course`` of the replay
+``leftovers``  recorded events that no step explains
+``course``     what the replay follows besides alternation (``Course``)
+``check``      one record's check: name, declared id, walk
 ``sharing``    ``check_opening``: checks shared by records that begin alike, and bounded
 
 The vocabulary (each step is a mapping with one key):
@@ -55,8 +57,9 @@ from renju_cli.opening.canonical import (
     identify,
     lookup_opening,
 )
-from renju_cli.opening.check import Course, OpeningCheck, steps_taken
+from renju_cli.opening.check import OpeningCheck
 from renju_cli.opening.compiler import MAX_PROTOCOL_STEPS, compile_protocol, lint
+from renju_cli.opening.course import Course
 from renju_cli.opening.events import (
     BOARD_EVENTS,
     DECLARED_KEPT,
@@ -119,7 +122,6 @@ __all__ = [
     "restricted_seat",
     "rules_for",
     "small_events",
-    "steps_taken",
     "stone_symmetries",
     "walk_key",
 ]

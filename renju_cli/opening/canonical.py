@@ -120,15 +120,4 @@ def name_of_first_three(points: Sequence[Point | None], c: Point) -> Identified 
     first = [p for p in points[:3] if p is not None]
     if len(first) != 3:
         return None
-    # (the lines of a tree begin with the same three stones: the last answer, kept whole in
-    # one tuple, as threads may ask at once)
-    global _LAST_IDENTIFIED
-    last = _LAST_IDENTIFIED
-    if last is not None and last[0] == first and last[1] == c:
-        return last[2]
-    ident = identify(first, c)
-    _LAST_IDENTIFIED = (first, c, ident)
-    return ident
-
-
-_LAST_IDENTIFIED: tuple[list[Point], Point, Identified | None] | None = None
+    return identify(first, c)

@@ -10,54 +10,32 @@ which colour.  What a record does not store (offers, a declared count) is report
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
-from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from renju_cli.board import BLACK, WHITE
 from renju_cli.coords import Point, center
 from renju_cli.opening.canonical import Identified, lookup_opening, name_of_first_three
+from renju_cli.opening.course import Course, course_of
 from renju_cli.opening.events import (
-    LEFTOVER_CODES,
     BoardEvents,
     EventIndex,
     has_board_events,
     move_stones,
 )
 from renju_cli.opening.findings import CappedFindings
+from renju_cli.opening.leftovers import events_without_protocol, leftover_events
 from renju_cli.opening.offers import offer_names
-from renju_cli.opening.rules import protocol_of, restricted_seat, rules_for
-from renju_cli.opening.state import Context, Holders, WalkState, make_finding
-from renju_cli.opening.steps import PER_PROTOCOL, Protocol, ProtocolError, decision_places
+from renju_cli.opening.rules import protocol_of, restricted_seat
+from renju_cli.opening.state import Context, WalkState
+from renju_cli.opening.steps import Protocol, ProtocolError
 from renju_cli.opening.walk import MAX_PATHS, MAX_STEPS, Budget, walk
 from renju_cli.record import OpeningEvent, Record
 from renju_cli.report import WARNING, Finding
 
 if TYPE_CHECKING:
     from renju_cli.ruleset import Ruleset
-
-
-@dataclass(frozen=True)
-class Course:
-    """What the opening tells the replay beyond "stones alternate from black on one board".
-
-    ``colors``: move number -> ``BLACK``/``WHITE`` for every move of the opening when some
-    stone's colour is not the one alternation from black gives (``alternate: false``, a
-    rejected opening); empty otherwise.  ``board_events``: the record's ``reject`` and
-    ``relocate`` events by the number of moves played before them, in record order.
-    ``rules``: ``(move, ruleset)`` pairs - from that move on, judge with that ruleset
-    (seat-bound forbidden moves: the rules written for black follow the restricted seat).
-    ``until``: no move after it needs any of this.
-    """
-
-    colors: dict[int, int]
-    board_events: dict[int, tuple[OpeningEvent, ...]]
-    rules: tuple[tuple[int, Ruleset], ...]
-    until: int
 
 
 @dataclass
@@ -73,31 +51,73 @@ class OpeningCheck:
     dropped: Counter[tuple[str, str]] | None = None
 
 
-def check_record(record: Record, ruleset: Ruleset, read: list[int] | None = None) -> OpeningCheck:
+def check_record(
+    record: Record,
+    ruleset: Ruleset,
+    read: list[int] | None = None,
+    spent: Budget | None = None,
+) -> OpeningCheck:
     """The check of ``record``'s opening made anew; ``read[0]`` is set to how many of the first
     moves it read when it walked the protocol, or 0 when a setup kept it from walking (only
-    they, the setup and the record's events decide it)."""
-    width = record.width or ruleset.width
-    height = record.height or record.width or ruleset.height
-    if (
-        not ruleset.opening
-        and not declared_id(record)
-        and restricted_seat(ruleset) is None
-        and not (record.opening_events and has_board_events(record.opening_events))
-    ):
-        # no protocol and nothing recorded about the opening that a ruleset without one
-        # judges (decisions and offers are only a protocol's): only its name
+    they, the setup and the record's events decide it).  ``spent``: a fresh ``Budget`` that
+    tells, after, what the walk took."""
+    width, height = board_size(record, ruleset)
+    if _name_is_all(record, ruleset):
         return OpeningCheck(_name_only(record, width, height), [], None)
     found = CappedFindings()
     protocol = _protocol_or_say(ruleset, found)
     c = board_center(width, height, protocol)
-    events = EventIndex.of(record.opening_events)
+    events = EventIndex(record.opening_events)
     board = events.board
-    # only the stones the protocol can reach matter (without one, stones 1-3 name the opening)
+    points = placed_points(record, width, height, _reach(protocol, board), board)
+    summary = _named(record, c, points, found)
+    state: WalkState | None = None
+    stones_read: int | None = None  # of the first moves, when only they decide the check
+    if protocol is not None:
+        summary = {"id": None, "name": None, "symmetry": None, **summary, "protocol": protocol.name}
+        ctx = Context(record, ruleset, protocol, tuple(points), width, height, c, events)
+        state, found, stones_read = _check_protocol(ctx, found, summary, spent or Budget())
+    elif not record.setup:
+        events_without_protocol(ruleset, board, found)
+    if read is not None and stones_read is not None:  # (and the moves of the board events)
+        read[0] = max([stones_read, *(n + 1 for n in board)])
+    course, more = course_of(record, ruleset, state, board)
+    for finding in more:
+        found.put(finding)
+    return OpeningCheck(summary or None, found.listed(), course, found.dropped)
+
+
+def board_size(record: Record, ruleset: Ruleset) -> tuple[int, int]:
+    """The board the record is played on: its own size, else the ruleset's."""
+    return record.width or ruleset.width, record.height or record.width or ruleset.height
+
+
+def _name_is_all(record: Record, ruleset: Ruleset) -> bool:
+    """Whether naming the opening is all the check does: no protocol, and nothing recorded
+    about the opening that a ruleset without one judges (decisions and offers are only a
+    protocol's)."""
+    return (
+        not ruleset.opening
+        and not declared_id(record)
+        and restricted_seat(ruleset) is None
+        and not (record.opening_events and has_board_events(record.opening_events))
+    )
+
+
+def _reach(protocol: Protocol | None, board: BoardEvents) -> int | None:
+    """How many of the first moves matter: those the protocol can reach (without one, stones
+    1-3 name the opening), and those before the last board event."""
     reach = protocol.reach if protocol else 3
     if reach is not None and board:
         reach = max(reach, max(board) + 1)
-    points = placed_points(record, width, height, reach, board)
+    return reach
+
+
+def _named(
+    record: Record, c: Point | None, points: list[Point | None], found: CappedFindings
+) -> dict[str, Any]:
+    """The opening its first stones name, for the report; the declared id's findings go to
+    ``found``."""
     summary: dict[str, Any] = {}
     if not record.setup and c is not None:
         ident = name_of_first_three(points, c)
@@ -105,26 +125,19 @@ def check_record(record: Record, ruleset: Ruleset, read: list[int] | None = None
             summary.update(ident.to_json())
         for finding in declared_id_findings(record, ident, points):
             found.put(finding)
-    state: WalkState | None = None
-    stones_read: int | None = None  # of the first moves, when only they decide the check
-    if protocol is not None:
-        summary = {"id": None, "name": None, "symmetry": None, **summary}
-        summary["protocol"] = protocol.name
-        if record.setup:
-            found.put(_setup_finding(record, protocol))
-            stones_read = 0  # (the setup and the events decide it)
-        else:
-            ctx = Context(record, ruleset, protocol, tuple(points), width, height, c, events)
-            state, found = _follow(ctx, found, summary)
-            stones_read = ctx.read[0] if state is not None else None
-    elif not record.setup:
-        _events_without_protocol(ruleset, board, found)
-    if read is not None and stones_read is not None:  # (and the moves of the board events)
-        read[0] = max([stones_read, *(n + 1 for n in board)]) if board else stones_read
-    course, more = course_of(record, ruleset, state, board)
-    for finding in more:
-        found.put(finding)
-    return OpeningCheck(summary or None, found.listed(), course, found.dropped)
+    return summary
+
+
+def _check_protocol(
+    ctx: Context, found: CappedFindings, summary: dict[str, Any], budget: Budget
+) -> tuple[WalkState | None, CappedFindings, int | None]:
+    """The record against its protocol: the walk's end, the findings so far, and how many of
+    the first moves decide it (0: a setup, which the protocol does not check)."""
+    if ctx.record.setup:
+        found.put(_setup_finding(ctx.record, ctx.protocol))
+        return None, found, 0
+    state, found = _follow(ctx, found, summary, budget)
+    return state, found, ctx.read[0] if state is not None else None
 
 
 def _name_only(record: Record, width: int, height: int) -> dict[str, Any] | None:
@@ -132,8 +145,7 @@ def _name_only(record: Record, width: int, height: int) -> dict[str, Any] | None
     pay for the walk, which would find nothing more)."""
     c = board_center(width, height, None)
     moves = record.moves
-    # (stone 1 off the centre names no opening: nearly every record of a batch of distinct
-    # games, which must not pay for placing its first stones to learn that)
+    # (stone 1 off the centre names no opening: no need to place the first stones)
     if len(moves) < 3 or record.setup or c is None or moves[0].point != c:
         return None
     ident = name_of_first_three(placed_points(record, width, height, 3, {}), c)
@@ -165,17 +177,15 @@ def _setup_finding(record: Record, protocol: Protocol) -> Finding:
 
 
 def _follow(
-    ctx: Context, found: CappedFindings, summary: dict[str, Any]
+    ctx: Context, found: CappedFindings, summary: dict[str, Any], budget: Budget
 ) -> tuple[WalkState | None, CappedFindings]:
     """Walk the protocol over the record; the walk's end (``None`` when it could not be
     walked) and the findings so far.  The summary gets what the walk learnt."""
     protocol = ctx.protocol
-    budget = Budget()
     try:
         # (a copy: a walk that fails part way leaves the findings made before it)
         state = walk(ctx, protocol.steps, WalkState(findings=found.copy()), budget)
     except RecursionError:  # a user's protocol nested beyond reason
-        _take_steps(budget.paths + budget.steps)
         found.put(
             Finding(
                 "unchecked",
@@ -185,7 +195,6 @@ def _follow(
             )
         )
         return None, found
-    _take_steps(budget.paths + budget.steps)  # (a path tried costs a step)
     if budget.cut:
         state.findings.put(
             Finding(
@@ -197,28 +206,12 @@ def _follow(
                 severity=WARNING,
             )
         )
-    _leftover_events(ctx, state)
+    leftover_events(ctx, state)
     summary.update(_protocol_summary(state))
     if state.base and ctx.center is not None:  # name the opening played after a rejection
         ident = name_of_first_three(ctx.points[state.base :], ctx.center)
         summary.update(ident.to_json() if ident else {"id": None, "name": None})
     return state, state.findings
-
-
-#: ``steps_taken``, per thread.
-_STEPS_TAKEN = threading.local()
-
-
-def steps_taken() -> int:
-    """Steps of opening-protocol walks this thread took so far (the run is charged the
-    difference a walk makes): a thread's own, so that threads checking records at once (a
-    Dask worker's, a library user's pool) are not charged each other's steps."""
-    taken: int = getattr(_STEPS_TAKEN, "n", 0)
-    return taken
-
-
-def _take_steps(n: int) -> None:
-    _STEPS_TAKEN.n = steps_taken() + n
 
 
 def board_center(width: int, height: int, protocol: Protocol | None) -> Point | None:
@@ -238,9 +231,8 @@ def placed_points(
     taken: dict[Point, int] = {p: 0 for p, _ in record.setup}
     out: list[Point | None] = []
     for n, move in enumerate(record.moves[:limit], 1):
-        for _, e in board.get(n - 1, ()) if board else ():
-            if e.after == n - 1:  # (one recorded before move 1 as after -1 is not applied)
-                move_stones(taken, e, width, height)
+        if board:
+            _board_events_before(taken, board.get(n - 1, ()), n, width, height)
         p = move.point
         if p is None or not p.on_board(width, height) or p in taken:
             out.append(None)
@@ -248,6 +240,19 @@ def placed_points(
         taken[p] = n
         out.append(p)
     return out
+
+
+def _board_events_before(
+    taken: dict[Point, int],
+    events: Sequence[tuple[int, OpeningEvent]],
+    n: int,
+    width: int,
+    height: int,
+) -> None:
+    """Apply to ``taken`` the board events recorded just before move ``n``."""
+    for _, e in events:
+        if e.after == n - 1:  # (one recorded before move 1 as after -1 is not applied)
+            move_stones(taken, e, width, height)
 
 
 def declared_id(record: Record) -> str:
@@ -311,19 +316,24 @@ def _first_three(record: Record) -> str:
     return " ".join(m.point.name if m.point else "pass" for m in record.moves[:3])
 
 
+def _offers_summary(state: WalkState, out: dict[str, Any]) -> None:
+    """The offers and the kept move, in ``out``; by move when there were several."""
+    if state.offers is not None:
+        out["offers"] = offer_names(state.offers)
+    if state.kept is not None:
+        out["kept"] = state.kept.name
+    if len(state.offered) > 1:  # Lijing, xsir317: offers for moves 4 and 5
+        out["offers_by_move"] = {str(n): offer_names(pts) for n, pts in state.offered}
+        out["kept_by_move"] = {str(n): p.name for n, p in state.kept_moves}
+
+
 def _protocol_summary(state: WalkState) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if state.branches:
         out["branch"] = list(state.branches)
     if state.declared is not None:
         out["declared"] = state.declared
-    if state.offers is not None:
-        out["offers"] = list(offer_names(state.offers))
-    if state.kept is not None:
-        out["kept"] = state.kept.name
-    if len(state.offered) > 1:  # Lijing, xsir317: offers for moves 4 and 5
-        out["offers_by_move"] = {str(n): list(offer_names(pts)) for n, pts in state.offered}
-        out["kept_by_move"] = {str(n): p.name for n, p in state.kept_moves}
+    _offers_summary(state, out)
     if state.base:
         out["rejected_after"] = state.base
     if state.relocated:
@@ -331,191 +341,3 @@ def _protocol_summary(state: WalkState) -> dict[str, Any]:
     out["black"] = state.holders[0]
     out["white"] = state.holders[1]
     return out
-
-
-def _events_without_protocol(ruleset: Ruleset, board: BoardEvents, found: CappedFindings) -> None:
-    """A rejection or a moved stone under a ruleset without an opening protocol.  Only those
-    the report can list are looked at one by one (in the report's order); the others are
-    counted by code, all at once (a record may reject after every move)."""
-    # (a finding's move is ``e.after or None``, and the report puts ``None`` as -1)
-    events = sorted(
-        (-1 if e.after == 0 else e.after, i, e) for i, e in chain.from_iterable(board.values())
-    )
-    left = Counter(LEFTOVER_CODES[e.kind] for _, _, e in events)
-    for _, _, e in events:
-        if not found.takes(e.after or None):
-            break  # nor any after it: their findings come later in the report
-        code = LEFTOVER_CODES[e.kind]
-        left[code] -= 1
-        found.add(code, e.after or None, partial(_no_protocol_finding, ruleset, e))
-    for code, count in left.items():
-        found.skip(code, count)
-
-
-def _no_protocol_finding(ruleset: Ruleset, e: OpeningEvent) -> Finding:
-    code = LEFTOVER_CODES[e.kind]
-    what = "a rejection of the opening" if e.kind == "reject" else "a moved stone"
-    return Finding(
-        code,
-        f"{what} after move {e.after}: ruleset {ruleset.name} has no opening protocol",
-        move=e.after or None,
-        line=e.line,
-    )
-
-
-def course_of(
-    record: Record, ruleset: Ruleset, state: WalkState | None, board: BoardEvents
-) -> tuple[Course | None, list[Finding]]:
-    """What the replay must follow besides alternation: colours, board events, seat rules."""
-    walked = state.colors if state is not None else ()
-    if not board and walked == _ALTERNATION[: len(walked)] and not restricted_seat(ruleset):
-        return None, []  # plain alternation (most records): what the loops below would find
-    events = {n: tuple(e for _, e in pairs) for n, pairs in board.items()}
-    colors = _colors(record, walked, events)
-    rules, findings = _seat_rules(ruleset, state)
-    if not colors and not events and len(rules) <= 1 and (not rules or rules[0][1] is ruleset):
-        return None, findings
-    until = max([*colors, *(n + 1 for n in events), *(m for m, _ in rules), 1])
-    return Course(colors, events, rules, until), findings
-
-
-def _colors(
-    record: Record, walked: tuple[int, ...], events: dict[int, tuple[OpeningEvent, ...]]
-) -> dict[int, int]:
-    """The colour of each move of the opening, when some is not the one alternation from
-    black gives (empty otherwise)."""
-    colors: dict[int, int] = {}
-    last = max([len(walked), *(n + 1 for n in events)])
-    color = WHITE  # the colour of the stone before move 1
-    for n in range(1, min(last, len(record.moves)) + 1):
-        if any(e.kind == "reject" for e in events.get(n - 1, ())) and n > len(walked):
-            color = WHITE  # an opening rejected beyond the protocol's steps starts with black
-        color = walked[n - 1] if n <= len(walked) else BLACK + WHITE - color
-        colors[n] = color
-    if all(c == (BLACK if n % 2 else WHITE) for n, c in colors.items()):
-        return {}  # plain alternation: the replay needs no help
-    return colors
-
-
-#: Colours in plain alternation from black, as far as a walk may place stones.
-_ALTERNATION = tuple(BLACK if n % 2 == 0 else WHITE for n in range(4096 + 1))
-
-
-def _seat_rules(
-    ruleset: Ruleset, state: WalkState | None
-) -> tuple[tuple[tuple[int, Ruleset], ...], list[Finding]]:
-    """From which move which rules apply, as the seats hold the colours (seat-bound rules)."""
-    seat = restricted_seat(ruleset)
-    if seat is None:
-        return (), []
-    known: Holders = ("P1", "P2")
-    out: list[tuple[int, Ruleset]] = [(1, rules_for(ruleset, known))]
-    for n, holders in state.holder_log if state is not None else ():
-        if None in holders:
-            continue  # not recorded: the last known holders stay
-        known = holders
-        rules = rules_for(ruleset, holders)
-        if rules is not out[-1][1]:
-            out.append((n + 1, rules))
-    findings = []
-    if state is None or None in state.holders:
-        black, white = known
-        findings.append(
-            Finding(
-                "unchecked",
-                f"the record does not show who holds which colour after the opening; forbidden "
-                f"moves bind seat {seat} and are judged as if {black} holds black and {white} "
-                "white",
-            )
-        )
-    return tuple(out), findings
-
-
-def _leftover_events(ctx: Context, state: WalkState) -> None:
-    """Recorded decisions and offers that no step of the protocol explains.  Only those the
-    report can list are looked at one by one (``EventIndex.leftover`` is in the report's
-    order); the others are counted by code, all at once."""
-    index, consumed, found = ctx.events, state.consumed, state.findings
-    if not index.leftover or len(consumed) >= len(index.events):
-        return
-    steps = ctx.protocol.steps
-    places = PER_PROTOCOL.get((steps, "places"), lambda: decision_places(steps))
-    name = ctx.protocol.name
-    allowed = (
-        f"{name} allows colour changes only {places}"
-        if places
-        else f"{name} has no swap or colour choice"
-    )
-    # the codes of the events looked at (explained, or added below): the others are skipped
-    # (counted apart from ``index.codes``, a Counter whose copy cost as much as this loop)
-    seen: dict[str, int] = {}
-    for i in consumed:
-        code = LEFTOVER_CODES.get(index.events[i].kind)
-        if code is not None:
-            seen[code] = seen.get(code, 0) + 1
-    for move, i, code in index.leftover:
-        if i in consumed:
-            continue
-        if not found.takes(move):
-            break  # nor any after it: their findings come later in the report
-        seen[code] = seen.get(code, 0) + 1
-        event = index.events[i]
-        found.add(code, None if move < 0 else move, partial(_leftover_finding, ctx, event, allowed))
-    for code, count in index.codes.items():
-        found.skip(code, count - seen.get(code, 0))
-
-
-def _leftover_finding(ctx: Context, e: OpeningEvent, allowed: str) -> Finding:
-    """The finding of a recorded event that no step of the protocol explains."""
-    when = f"after move {e.after}" if e.after > 0 else "before move 1"
-    number = e.after if e.after > 0 else None
-    rules = ctx.ruleset.name
-    if e.kind in ("swap", "choose"):
-        return _leftover_decision(ctx, e, allowed, when, number)
-    if e.kind == "offers":
-        pts = " ".join(p.name for p in e.points)
-        return make_finding(
-            ctx,
-            "offer-invalid",
-            f"offers {{{pts}}} {when}: {rules} has no offer step there",
-            e.after + 1 if e.after >= 0 else None,
-        )
-    if e.kind == "declare":
-        return make_finding(
-            ctx,
-            "offer-count",
-            f"{e.value} offers declared {when}: {rules} has no declaration there",
-            number,
-        )
-    if e.kind == "reject":
-        return make_finding(
-            ctx,
-            "reject-not-allowed",
-            f"the opening is rejected {when}: {rules} allows no rejection there (the stones "
-            "are taken off all the same, as the record says)",
-            number,
-        )
-    shown = "-".join(p.name for p in e.points)
-    return make_finding(
-        ctx,
-        "relocation-invalid",
-        f"a stone is moved ({shown}) {when}: {rules} allows no moved stone there",
-        number,
-        e.points[-1] if e.points else None,
-    )
-
-
-def _leftover_decision(
-    ctx: Context, e: OpeningEvent, allowed: str, when: str, number: int | None
-) -> Finding:
-    """The finding of a swap or colour choice that no step explains."""
-    if e.after == -1 and e.value and e.kind == "swap":
-        text = (
-            f"the record's swap flag {e.value} marks a swap, but "
-            f"{ctx.protocol.name} has fewer swap opportunities ({allowed})"
-        )
-        return make_finding(ctx, "swap-not-allowed", text, None)
-    what = "a swap" if e.kind == "swap" else f"a colour choice ({e.value})"
-    return make_finding(
-        ctx, "swap-not-allowed", f"{what} {when}: {allowed} (ruleset {ctx.ruleset.name})", number
-    )

@@ -241,6 +241,14 @@ class _Linter:
         stone = number - at.base
         if s.move is not None and s.move != stone:
             self.problems.append(f"step {s.label}: move {s.move}, but it is move {stone}")
+        self.colour(s, stone)
+        if s.kind == "offer":
+            return dataclasses.replace(at, pending=at.pending + 1)
+        pending = max(0, at.pending - 1) if s.kind == "keep" else at.pending
+        return _Count(number, at.base, pending)
+
+    def colour(self, s: Step, stone: int) -> None:
+        """The step's colour against the colour of its stone."""
         if self.alternate:
             colour = COLORS[(stone - 1) % 2]
             if s.color is not None and s.color != colour:
@@ -250,10 +258,6 @@ class _Linter:
                 f"step {s.label}: stones do not alternate in this opening "
                 "(alternate: false), so the step must name the colour"
             )
-        if s.kind == "offer":
-            return dataclasses.replace(at, pending=at.pending + 1)
-        pending = max(0, at.pending - 1) if s.kind == "keep" else at.pending
-        return _Count(number, at.base, pending)
 
     def branch(self, s: Step, at: _Count, more: bool) -> _Count:
         ends = sorted({self.walk(o.steps, at) for o in s.options if not o.repeat})

@@ -11,14 +11,13 @@ from typing import Any
 
 from renju_cli.coords import Point
 from renju_cli.limits import DECLARED_KEPT as DECLARED_KEPT
-from renju_cli.memo import remember
 from renju_cli.record import OpeningEvent
 
 #: Record events that change the stones on the board (the referee applies them too).
 BOARD_EVENTS = ("reject", "relocate")
 #: Record events that a ``swap`` or ``choose`` step explains.
 DECISIONS = ("swap", "no-swap", "choose")
-#: Events of a record (and points of an event) that memos key at most (``small_events``).
+#: Events of a record (and points of an event) that a memo keys at most (``small_events``).
 SMALL_EVENTS = 8
 
 #: The finding of a recorded event that no step explains, by the event's kind.
@@ -45,8 +44,8 @@ def has_board_events(events: list[OpeningEvent]) -> bool:
 
 
 def small_events(events: list[OpeningEvent]) -> bool:
-    """Whether ``events`` are few and small enough to be part of a memo's key (the index's, the
-    referee's memo of short records): ``SMALL_EVENTS`` at most, of as many points at most (an
+    """Whether ``events`` are few and small enough to be part of a memo's key (the referee's
+    memo of short records): ``SMALL_EVENTS`` at most, of as many points at most (an
     offer may name thousands: a thousand such indexes kept 80 MB), values of ``DECLARED_KEPT``
     characters at most (a memo of a run would keep a long one thousands of times)."""
     if len(events) > SMALL_EVENTS:
@@ -88,8 +87,6 @@ class EventIndex:
     """A record's opening events, looked up by kind and by the moves played before them (a
     record may hold thousands).
 
-    Made once per list of events (``of``): the lines of a variation tree share the events of
-    its first nodes, and a root of 4,000 ``SW`` values was gone through in every line.
     """
 
     def __init__(self, events: list[OpeningEvent]) -> None:
@@ -114,8 +111,7 @@ class EventIndex:
         self.ahead_after = [after for after in places for _ in self.decisions[after]]
 
     def _index(self) -> None:
-        # one pass, names bound to locals: a record may hold 4,000 swap flags, and a file
-        # hundreds of such records
+        # one pass: a record may hold thousands of swap flags
         at: defaultdict[tuple[str, int], list[int]] = defaultdict(list)
         board: defaultdict[int, list[tuple[int, OpeningEvent]]] = defaultdict(list)
         decisions: defaultdict[int, list[int]] = defaultdict(list)
@@ -139,30 +135,6 @@ class EventIndex:
         self.flags = dict(flags)
         self.codes.update(code for _, _, code in leftover)
         leftover.sort()
-
-    @staticmethod
-    def of(events: list[OpeningEvent]) -> EventIndex:
-        """The index of ``events``: the last one made, when its events are the same, or the
-        same but for their lines and hold no rejection or moved stone (only the findings of
-        those name an event's line: the games of a collection that each say ``SW[1]``)."""
-        global _LAST_EVENTS
-        last = _LAST_EVENTS
-        # (the lines of a tree hold the same event objects: compared in C, one by one)
-        if last is not None and len(last.events) == len(events):
-            if last.events == events:
-                return last
-            if not last.board and all(map(_alike, last.events, events)):
-                return last
-        # a few events without a rejection or a moved stone: by what they say (the lines of a
-        # tree whose leaves each say their own SW[1]..SW[4])
-        key = _said(events) if small_events(events) else None
-        made = _SAID.get(key) if key is not None else None
-        if made is None:
-            made = EventIndex(events)
-            if key is not None and not made.board:
-                remember(_SAID, key, made, _SAID_ENTRIES)
-        _LAST_EVENTS = made
-        return made
 
     def first(self, indices: Sequence[int], consumed: set[int]) -> int | None:
         """The first of ``indices`` that no step has explained yet."""
@@ -193,30 +165,6 @@ class EventIndex:
         return any(i not in consumed for i in ahead)
 
 
-_LAST_EVENTS: EventIndex | None = None
-
-
-def _alike(a: OpeningEvent, b: OpeningEvent) -> bool:
-    """Whether two events say the same but for their lines."""
-    return a.kind == b.kind and a.after == b.after and a.value == b.value and a.points == b.points
-
-
-def _said(events: list[OpeningEvent]) -> tuple[object, ...]:
-    """What ``events`` say, but for their lines (a key of ``_SAID``)."""
-    return tuple((e.kind, e.after, e.value, *e.points) for e in events)
-
-
-#: Indexes of a few events (``small_events``), by what they say; none with a rejection or a
-#: moved stone, whose findings name the event's line.  Cleared when full.
-_SAID: dict[tuple[object, ...], EventIndex] = {}
-_SAID_ENTRIES = 1024
-
-
 def board_events(events: list[OpeningEvent]) -> BoardEvents:
-    """``EventIndex.board`` of ``events``: a few events are first looked at for a rejection or
-    a moved stone (records past the bound on walks, by the ten thousand, mostly have none, and
-    their index cost more than the rest of their check); many, by the index (the lines of a
-    tree share theirs, found in one comparison)."""
-    if not events or (len(events) <= SMALL_EVENTS and not has_board_events(events)):
-        return {}
-    return EventIndex.of(events).board
+    """``EventIndex.board`` of ``events``."""
+    return EventIndex(events).board if has_board_events(events) else {}

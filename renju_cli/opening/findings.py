@@ -12,9 +12,8 @@ from renju_cli.report import CODES, ERROR, INFO, MAX_FINDINGS, Finding
 class CappedFindings:
     """At most ``MAX_FINDINGS`` findings, the first by move (those without one first), then as
     made; the others are only counted by code and severity.  A finding past the cap is never
-    worded (a hostile record offers one point 4,000 times, and wording each offer's finding
-    cost more than the rest of the check), so most are added as ``make``, called only if the
-    finding is kept."""
+    worded (a record may offer one point thousands of times), so most are added as ``make``,
+    called only if the finding is kept."""
 
     __slots__ = ("dropped", "errors", "heap", "made", "unchecked")
 

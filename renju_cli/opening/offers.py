@@ -7,7 +7,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
-from typing import TYPE_CHECKING, Any
 
 from renju_cli.board import Board
 from renju_cli.coords import Point
@@ -26,9 +25,7 @@ from renju_cli.opening.state import (
 )
 from renju_cli.opening.steps import COLORS, Region, Step
 from renju_cli.opening.symmetry import Isometry, symmetric_pairs
-
-if TYPE_CHECKING:
-    from renju_cli.ruleset import Ruleset
+from renju_cli.report import Finding
 
 #: How much a recorded list of offers or a declared count weighs against a swap flag (1) when
 #: the record's events choose between the options of a branch.
@@ -41,11 +38,7 @@ def offer(ctx: Context, step: Step, state: WalkState) -> WalkState:
     """An ``offer`` step: find the recorded offers for the next move and check them."""
     number = state.n + 1 + len(state.pending)  # the move the offers are for
     color = stone_color(ctx, step, state, number)
-    at, consumed = ctx.events.at, state.consumed
-    recorded = chain(at.get(("offers", state.n), ()), at.get(("offers", state.n + 1), ()))
-    found = [i for i in sorted(recorded) if i not in consumed]
-    if step.stacked:  # several offer steps before their keeps: one recorded group each
-        found = found[:1]
+    found = _recorded(ctx, step, state)
     if not found:
         state.offers = None
         state.pending = (*state.pending, (number, color, None))
@@ -71,6 +64,16 @@ def offer(ctx: Context, step: Step, state: WalkState) -> WalkState:
         state.add(no_center(ctx, step, number))
     _report_offers(ctx, step, state, check, number)
     return state
+
+
+def _recorded(ctx: Context, step: Step, state: WalkState) -> list[int]:
+    """The recorded offers (event indices) for the next move that no step explained yet."""
+    at = ctx.events.at
+    recorded = chain(at.get(("offers", state.n), ()), at.get(("offers", state.n + 1), ()))
+    found = [i for i in sorted(recorded) if i not in state.consumed]
+    if step.stacked:  # several offer steps before their keeps: one recorded group each
+        return found[:1]
+    return found
 
 
 def _report_offers(
@@ -99,13 +102,8 @@ class OfferCheck:
     that cannot be (with why), in order, and the symmetric pairs of the others (with the
     symmetry mapping the first onto the second).
 
-    It depends on the offers and the board only, so the last one made is kept (``of``): the
-    lines of a variation tree that share the first moves and the offers (an ``FA`` of 4,000
-    points before the fifth moves of 500 lines) do not check each offer again.
     """
 
-    key: tuple[Any, ...]
-    rules: Ruleset
     stones: dict[Point, int]
     invalid: tuple[tuple[Point, str], ...]
     symmetric: SymmetricPairs
@@ -115,24 +113,12 @@ class OfferCheck:
         ctx: Context, step: Step, state: WalkState, color: int, points: tuple[Point, ...]
     ) -> OfferCheck:
         """The check of ``points`` offered for a stone of ``color`` by ``step``."""
-        global _LAST_OFFER_CHECK
-        stones_at = layout(ctx, state)
-        rules = rules_for(ctx.ruleset, state.holders)
-        key = (stones_at, state.pending, points, step, color, ctx.width, ctx.height, ctx.center)
-        last = _LAST_OFFER_CHECK
-        if last is not None and last.rules is rules and last.key == key:
-            return last
-        stones = {p: c for p, (_, c) in stones_at.items()}
+        stones = {p: c for p, (_, c) in layout(ctx, state).items()}
         for _, c, offered in state.pending:  # offered stones not yet kept stand there too
             stones.update({p: c for p in offered or () if p not in stones})
         invalid, good = _check_offers(ctx, step, state, stones, color, points)
         symmetric = symmetric_pairs(stones, ctx.width, ctx.height, step.symmetry, good)
-        made = OfferCheck(key, rules, stones, invalid, symmetric)
-        _LAST_OFFER_CHECK = made
-        return made
-
-
-_LAST_OFFER_CHECK: OfferCheck | None = None
+        return OfferCheck(stones, invalid, symmetric)
 
 
 def _check_offers(
@@ -205,9 +191,9 @@ def _forbidden_judge(
     judge = rules.judge()
     # Within a bound of their own, from a fresh memo (the answer depends on the offers alone):
     # offers stand on the board while others are judged, and a ruleset of two offer steps
-    # could fill it with columns of stones whose double-threes recurse down the columns (a
-    # user's ruleset: 1 MB in 50 s).  An offer whose threes need more is taken as not a
-    # double-three; real offers (a few stones on the board) need none or one or two.
+    # could fill it with columns of stones whose double-threes recurse down the columns.  An
+    # offer whose threes need more is taken as not a double-three; real offers (a few stones
+    # on the board) need none or one or two.
     judge.forget()
     bound = Judgements(OFFER_JUDGEMENTS)
     return lambda p: judge.bounded_kinds(board, board.index(p), stone, bound)[0]
@@ -215,19 +201,24 @@ def _forbidden_judge(
 
 def _offer_count(ctx: Context, step: Step, state: WalkState, got: int, number: int) -> WalkState:
     expected = step.count if step.count is not None else state.declared
-    if expected is not None:
-        if got == expected:
-            return state
-        said = "declared " if step.count is None else ""
-        return state.add(
-            make_finding(
-                ctx,
-                "offer-count",
-                f"{got} offer(s) recorded for move {number}, {expected} {said}required "
-                f"({where(ctx, step)})",
-                number,
-            )
+    if expected is None:
+        return _offer_bounds(ctx, step, state, got, number)
+    if got == expected:
+        return state
+    said = "declared " if step.count is None else ""
+    return state.add(
+        make_finding(
+            ctx,
+            "offer-count",
+            f"{got} offer(s) recorded for move {number}, {expected} {said}required "
+            f"({where(ctx, step)})",
+            number,
         )
+    )
+
+
+def _offer_bounds(ctx: Context, step: Step, state: WalkState, got: int, number: int) -> WalkState:
+    """The number of offers against the declared bounds, when the count is not recorded."""
     low, high = state.bounds or (1, None)
     if got < low or (high is not None and got > high):
         bound = f"{low} to {high}" if high is not None else f"at least {low}"
@@ -278,35 +269,30 @@ def keep(ctx: Context, step: Step, state: WalkState) -> WalkState:
     offers = target[2] if target is not None else None
     if state.ended or offers is None:
         return state
-    move = ctx.record.moves[number - 1]
-    if move.point is None or move.point not in offers:
-        shown = move.point.name if move.point is not None else "a pass"
-        return state.add(
-            make_finding(
-                ctx,
-                "kept-not-offered",
-                f"move {number} ({shown}) is not one of the offers "
-                f"{' '.join(offer_names(offers))} ({where(ctx, step)})",
-                number,
-                move.point,
-            )
-        )
+    played = ctx.record.moves[number - 1].point
+    if played is None or played not in offers:
+        return state.add(_not_offered(ctx, step, number, played, offers))
     state.kept = point
     if point is not None:
         state.kept_moves = (*state.kept_moves, (number, point))
     return state
 
 
-def offer_names(points: tuple[Point, ...]) -> tuple[str, ...]:
-    """The names of offered points; the last asked for are kept (every line of a variation
-    tree may name the same thousands of offers)."""
-    global _LAST_NAMES
-    last = _LAST_NAMES
-    if last is not None and last[0] == points:
-        return last[1]
-    names = tuple(p.name for p in points)
-    _LAST_NAMES = (points, names)
-    return names
+def _not_offered(
+    ctx: Context, step: Step, number: int, played: Point | None, offers: tuple[Point, ...]
+) -> Finding:
+    """The finding of a kept move that is none of the offers."""
+    shown = played.name if played is not None else "a pass"
+    return make_finding(
+        ctx,
+        "kept-not-offered",
+        f"move {number} ({shown}) is not one of the offers "
+        f"{' '.join(offer_names(offers))} ({where(ctx, step)})",
+        number,
+        played,
+    )
 
 
-_LAST_NAMES: tuple[tuple[Point, ...], tuple[str, ...]] | None = None
+def offer_names(points: tuple[Point, ...]) -> list[str]:
+    """The names of offered points."""
+    return [p.name for p in points]

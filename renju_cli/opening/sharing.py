@@ -1,17 +1,17 @@
 """``check_opening``: the check of a record's opening as the referee asks for it, shared between
 records that begin alike, and bounded by the run's walk steps and the file's walks.
 
-Records that begin with the same stones and record nothing else, or the same few opening events
-(swaps, offers, declared counts, colour choices), get the same check (the walk reads no move past
-the protocol's reach): it is made once and given to each with the lines of its own moves.
-Opening books, RenLib trees and databases repeat a few openings thousands of times, and a walk
-costs more than the rest of a short record.  A line of a variation tree shares the check of the
-line before it when both begin alike as far as that check read them.
+Records that begin with the same stones and record nothing else get the same check (the walk
+reads no move past the protocol's reach): it is made once and given to each with the lines of
+its own moves.  Opening books, RenLib trees and databases repeat a few openings thousands of
+times, and a walk costs more than the rest of a short record.  A line of a variation tree shares
+the check of the line before it when both begin alike as far as that check read them.  The
+file's bound on walks (``limits.bound_walks``) counts walks as these share them, so what a file
+costs is bounded by its size.
 """
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections import Counter
 from collections.abc import Hashable
@@ -26,26 +26,22 @@ from renju_cli.opening.canonical import name_of_first_three
 from renju_cli.opening.check import (
     OpeningCheck,
     board_center,
+    board_size,
     check_record,
-    course_of,
     declared_id,
     declared_id_findings,
     placed_points,
-    steps_taken,
 )
-from renju_cli.opening.events import BOARD_EVENTS, DECLARED_KEPT, board_events
+from renju_cli.opening.course import course_of
+from renju_cli.opening.events import DECLARED_KEPT, board_events
 from renju_cli.opening.rules import usable_protocol
 from renju_cli.opening.steps import Protocol
+from renju_cli.opening.walk import Budget
 from renju_cli.record import Color, OpeningEvent, Record, same_events
 from renju_cli.report import WARNING, Finding
 
 if TYPE_CHECKING:
     from renju_cli.ruleset import Ruleset
-
-#: Records of at most this many opening events, each of at most this many points, have their
-#: checks remembered with their events (``_events_key``).
-_MEMO_EVENTS = 8
-_MEMO_EVENT_POINTS = 8
 
 
 def check_opening(
@@ -56,12 +52,9 @@ def check_opening(
     ``within``: the run's bound, whose ``walk_steps`` the walks are charged to; past it, a
     record that would be walked is not (``not_followed``), and its check is not remembered.
     """
-    if record.protocol_not_followed is not None and ruleset.opening and not record.setup:
-        # past the file's bound on walks: never a remembered check either, which would depend
-        # on what this process judged before (``--jobs``)
-        protocol = usable_protocol(ruleset)
-        if protocol is not None:
-            return not_followed(record, ruleset, protocol, record.protocol_not_followed)
+    past = _past_the_file_bound(record, ruleset)
+    if past is not None:
+        return past
     steps = within.walk_steps if within is not None else None
     key = memo_key(record, ruleset)
     if key is None:
@@ -75,12 +68,22 @@ def check_opening(
         return _walked(record, ruleset, steps)  # (named only: never remembered)
     check = _walked(record, ruleset, steps)
     # kept in containers of its own, the findings shared (nothing changes a finding once
-    # made): records that all begin differently (a hostile batch of distinct games) must not
-    # pay for a copy each, nor for a second walk of stones seen twice
+    # made), so that records that all begin differently do not pay for a second copy
     remember(
         _CHECKED, key, (ruleset, _with_findings(check, list(check.findings))), _CHECKED_ENTRIES
     )
     return check
+
+
+def _past_the_file_bound(record: Record, ruleset: Ruleset) -> OpeningCheck | None:
+    """The check of a record past its file's bound on walks, whose protocol is not followed:
+    never a remembered one either, which would depend on what this process judged before
+    (``--jobs``).  ``None`` for any other record."""
+    why = record.protocol_not_followed
+    if why is None or not ruleset.opening or record.setup:
+        return None
+    protocol = usable_protocol(ruleset)
+    return None if protocol is None else not_followed(record, ruleset, protocol, why)
 
 
 def _tree_line(record: Record, ruleset: Ruleset, steps: WalkSteps | None) -> OpeningCheck:
@@ -100,8 +103,7 @@ def _tree_line(record: Record, ruleset: Ruleset, steps: WalkSteps | None) -> Ope
 #: ``check_opening``'s checks by ``memo_key``, with the ruleset they were made under (its id
 #: is in the key; kept, so that a reused id is never mistaken).  Bounded: cleared when full;
 #: room for more than the distinct openings a megabyte may walk (``ReadOptions.max_walks``),
-#: so that a file's opening is walked once however far apart its records are (about 1.5 kB a
-#: check: 25 MB full).
+#: so that a file's opening is walked once however far apart its records are.
 _CHECKED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck]] = {}
 _CHECKED_ENTRIES = 16384
 
@@ -125,46 +127,23 @@ def _walked(
                 f"protocol walks (each step applied in each option tried) that a run may "
                 f"take{steps.terms}",
             )
-    before = steps_taken()
-    check = check_record(record, ruleset, read)
-    steps.left -= steps_taken() - before
+    spent = Budget()
+    check = check_record(record, ruleset, read, spent)
+    steps.left -= spent.paths + spent.steps  # (a path tried costs a step)
     return check
 
 
 def memo_key(record: Record, ruleset: Ruleset) -> tuple[Any, ...] | None:
     """What a check of ``record`` under ``ruleset`` depends on, when that is only its first
-    stones and its declared opening id, and its opening events when it has a few
-    (``_events_key``): no setup, and a protocol that reaches a known number of moves (RenjuNet
-    declares the id of every game).  ``None`` otherwise (and for rulesets without a protocol,
-    whose check is cheaper than the key)."""
-    if record.setup or not ruleset.opening:
+    stones and its declared opening id: no setup, no opening events, and a protocol that
+    reaches a known number of moves (RenjuNet declares the id of every game).  ``None``
+    otherwise (and for rulesets without a protocol, whose check is cheaper than the key)."""
+    if record.setup or record.opening_events or not ruleset.opening:
         return None
     protocol = usable_protocol(ruleset)
     if protocol is None:
         return None
-    if record.opening_events:
-        return _events_key(record, ruleset, protocol)
     return stones_key(record, ruleset, protocol)
-
-
-def _events_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[Any, ...] | None:
-    """``stones_key`` of a record with a few opening events, and the events (their kind,
-    place, value and points: a finding takes its line from a move, never from an event, under
-    a protocol).  As without events, the walk reads no stone past the protocol's reach: an
-    event after it is only told as not explained, by its own words and move number.  Files of
-    swap and offer lines repeat a few openings thousands of times, and each was walked anew.
-    ``None`` for a line of a variation tree (``_LastLine`` shares its walks), for many events,
-    for a rejection or a moved stone, and for a protocol of no known reach."""
-    events = record.opening_events
-    if record.source.variation is not None or len(events) > _MEMO_EVENTS:
-        return None
-    signature = []
-    for e in events:
-        if len(e.points) > _MEMO_EVENT_POINTS or e.kind in BOARD_EVENTS:
-            return None  # (a board event's course holds the event itself, its line too)
-        signature.append((e.kind, e.after, e.value, *e.points))
-    stones = stones_key(record, ruleset, protocol)
-    return None if stones is None else (*stones, "events", tuple(signature))
 
 
 def stones_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> tuple[Any, ...] | None:
@@ -215,6 +194,13 @@ def walk_key(record: Record, ruleset: Ruleset) -> Hashable | None:
             return key
     if record.source.variation is None:
         return (object(),)  # no memo serves it
+    return _line_key(record, ruleset, protocol)
+
+
+def _line_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> AfterLast:
+    """The walk key of a line of a tree: what ``_LastLine`` compares, with the stones as far
+    as the protocol and the events reach (at least what a walk reads)."""
+    events = record.opening_events
     reach = protocol.reach
     if reach is not None and events:
         reach = max(reach, max(map(_AFTER, events)) + 2)
@@ -232,19 +218,8 @@ def not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str)
     declared id compared, one finding saying so; the referee still applies its board events
     and seat rules, which cost no walk.  (A plain list of findings, in the report's order:
     those without a move, then those of the declared id's move 3; too few to cap.)"""
-    width = record.width or ruleset.width
-    height = record.height or record.width or ruleset.height
+    width, height = board_size(record, ruleset)
     board = board_events(record.opening_events)
-    key: tuple[Any, ...] | None = None
-    hit = None
-    if not board and not record.setup and len(record.opening_id or "") <= DECLARED_KEPT:
-        # what the check depends on then: the first three stones, the declared id, the size
-        # (a hostile file's records past the bound on walks, by the ten thousand, begin alike)
-        first = tuple(m.point for m in record.moves[:3])
-        key = (id(ruleset), why, width, height, record.opening_id, first)
-        hit = _NOT_FOLLOWED.get(key)
-        if hit is not None and hit[0] is ruleset and hit[1] is not None:
-            return _with_findings(hit[1], list(hit[1].findings))
     summary: dict[str, Any] = {"id": None, "name": None, "symmetry": None}
     declared: list[Finding] = []
     c = board_center(width, height, protocol)
@@ -255,34 +230,13 @@ def not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str)
             summary.update(ident.to_json())
         declared = declared_id_findings(record, ident, points)
     summary.update(protocol=protocol.name, black=None, white=None)
-    said = _not_followed_finding(protocol.name, why)
-    course, seats = course_of(record, ruleset, None, board)
-    check = OpeningCheck(summary, [said, *seats, *declared], course)
-    if key is not None:
-        # kept from the second record that begins so on (records that all begin otherwise
-        # must not pay for a copy each); its findings name no line (the declared id's are of
-        # move 3 without one)
-        kept = None if hit is None else _with_findings(check, list(check.findings))
-        remember(_NOT_FOLLOWED, key, (ruleset, kept), _CHECKED_ENTRIES)
-    return check
-
-
-#: ``not_followed`` checks of records without board events or setup, by what they depend on,
-#: with the ruleset they were made under (its id is in the key; ``None``: seen once).  Cleared
-#: when full.
-_NOT_FOLLOWED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck | None]] = {}
-
-
-@functools.lru_cache(maxsize=64)
-def _not_followed_finding(protocol: str, why: str) -> Finding:
-    """The finding that says a record's protocol is not followed: the same words for every
-    record past the bound that cut it (a hostile file's records, by the ten thousand), shared
-    (nothing changes a finding once made)."""
-    return Finding(
+    said = Finding(
         "unchecked",
-        f"the {protocol} opening protocol is not followed for this record: {why}",
+        f"the {protocol.name} opening protocol is not followed for this record: {why}",
         severity=WARNING,
     )
+    course, seats = course_of(record, ruleset, None, board)
+    return OpeningCheck(summary, [said, *seats, *declared], course)
 
 
 def _for_record(check: OpeningCheck, record: Record) -> OpeningCheck:
@@ -334,6 +288,17 @@ class _Line:
     points: list[Point | None]
     check: OpeningCheck
 
+    def same_start(self, record: Record, ruleset: Ruleset) -> bool:
+        """Whether ``record`` is of the same rules, board, setup and events, and has as many
+        moves as far as the check read."""
+        return (
+            ruleset is self.rules
+            and record.setup == self.setup  # (a tree's lines share its root's list: in C)
+            and (record.width, record.height, record.opening_id) == self.board
+            and same_events(record.opening_events, self.events)
+            and min(len(record.moves), self.read) == self.length
+        )
+
 
 class _LastLine:
     """The check of the last line of a variation tree, and what it read.
@@ -350,17 +315,10 @@ class _LastLine:
         kept = self.kept  # (once: another thread may keep another line meanwhile)
         if kept is None:
             return None
-        moves = record.moves
-        if (
-            ruleset is not kept.rules
-            or record.setup != kept.setup  # (a tree's lines share its root's list: in C)
-            or (record.width, record.height, record.opening_id) != kept.board
-            or not same_events(record.opening_events, kept.events)
-            or min(len(moves), kept.read) != kept.length
-        ):
+        if not kept.same_start(record, ruleset):
             return None
         # (the moves past those read do not matter: the shorter list ends the loop)
-        for move, point in zip(moves, kept.points, strict=False):
+        for move, point in zip(record.moves, kept.points, strict=False):
             if move.point != point:
                 return None
         return kept.check

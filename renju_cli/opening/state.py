@@ -96,9 +96,10 @@ class WalkState:
 
     def fork(self) -> WalkState:
         """A copy to walk apart (a branch's option tried)."""
-        # (not copy.copy: its generic protocol cost more than the rest of a short walk)
+        # (the fields copied as they are, but for the two containers a walk changes in place;
+        # every option tried forks, so no generic copy protocol)
         other = object.__new__(WalkState)
-        fields = self.__dict__.copy()  # (a copy given whole: cheaper than an update)
+        fields = self.__dict__.copy()
         fields["consumed"] = set(self.consumed)
         fields["findings"] = self.findings.copy()
         other.__dict__ = fields

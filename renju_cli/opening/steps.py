@@ -7,12 +7,11 @@ steps (``walk``).  Each step kind is documented in ``docs/openings.md``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar, cast
 
 from renju_cli.coords import Point
-from renju_cli.memo import remember
 from renju_cli.opening.canonical import chebyshev
 
 COLORS = ("black", "white")
@@ -75,6 +74,20 @@ class Step:
         """The step in plain words (``P1 places black 3 in the central 5x5``)."""
         by = self.by or (self.color or "the player to move")
         return _WORDS[self.kind](self, by)
+
+    # A branch's options as the walk takes them, worked out once for the compiled step (the
+    # same steps are walked for every record, and the run's bound on walk steps counts steps,
+    # so a step must not cost more than its work).
+
+    @functools.cached_property
+    def chosen(self) -> tuple[tuple[Step, ...], ...]:
+        """A branch's options' steps, with its chooser as ``by`` where they name nobody."""
+        return tuple(inherit(o.steps, self.by) for o in self.options)
+
+    @functools.cached_property
+    def handed_over(self) -> Step:
+        """A branch whose choice passes to the other seat (a ``repeat`` option's next round)."""
+        return dataclasses.replace(self, by=other(self.by))
 
 
 def _place_words(s: Step, by: str) -> str:
@@ -207,25 +220,37 @@ class Protocol:
     #: how many moves the steps consume at most (``None``: unbounded), worked out once: asked
     #: of every record read and checked
     reach: int | None = field(init=False, compare=False)
+    #: where the steps let a colour change, in words (``decision_places``)
+    decision_places: str = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reach", reach(self.steps))
+        object.__setattr__(self, "decision_places", decision_places(self.steps))
 
 
 def reach(steps: tuple[Step, ...]) -> int | None:
     """How many moves the steps consume at most (``None``: unbounded, a repeated branch)."""
     n = 0
     for s in steps:
-        if s.kind in ("place", "keep"):
-            n += 1
-        elif s.kind == "turns":
-            n += s.until  # an upper bound: the turns end at stone ``until`` after a restart
-        elif s.kind == "branch":
-            ends = [None if o.repeat else reach(o.steps) for o in s.options]
-            if any(e is None for e in ends):
-                return None
-            n += max(e for e in ends if e is not None)
+        moves = _moves(s)
+        if moves is None:
+            return None
+        n += moves
     return max(n, 3)
+
+
+def _moves(s: Step) -> int | None:
+    """How many moves one step consumes at most (``None``: unbounded)."""
+    if s.kind in ("place", "keep"):
+        return 1
+    if s.kind == "turns":
+        return s.until  # an upper bound: the turns end at stone ``until`` after a restart
+    if s.kind != "branch":
+        return 0
+    ends = [None if o.repeat else reach(o.steps) for o in s.options]
+    if any(e is None for e in ends):
+        return None
+    return max(e for e in ends if e is not None)
 
 
 def decision_places(steps: tuple[Step, ...]) -> str:
@@ -261,34 +286,6 @@ def other(by: str | None) -> str | None:
 
 def inherit(steps: tuple[Step, ...], by: str | None) -> tuple[Step, ...]:
     """An option's steps with the branch's chooser as ``by`` where they name nobody."""
-    return PER_PROTOCOL.get(
-        (steps, f"inherit {by}"),
-        lambda: tuple(s if s.by is not None else dataclasses.replace(s, by=by) for s in steps),
-    )
-
-
-_T = TypeVar("_T")
-
-
-class ByIdentity:
-    """What a protocol's steps give, worked out once and found by the steps' identity and what
-    is worked out (each use its own tag: ``()`` is one object, the steps of every empty
-    option and protocol): the same compiled steps are walked for every record, and hashing
-    them is as slow as the work (the steps are kept beside the result, so a reused id is never
-    mistaken)."""
-
-    def __init__(self) -> None:
-        self._hits: dict[tuple[int, str], tuple[object, object]] = {}
-
-    def get(self, key: tuple[object, str], make: Callable[[], _T]) -> _T:
-        """The value ``make()`` gives for ``key``, made once."""
-        steps, extra = key
-        hit = self._hits.get((id(steps), extra))
-        if hit is not None and hit[0] is steps:
-            return cast(_T, hit[1])
-        value = make()
-        remember(self._hits, (id(steps), extra), (steps, value), 1024)
-        return value
-
-
-PER_PROTOCOL = ByIdentity()
+    if by is None or all(s.by is not None for s in steps):
+        return steps
+    return tuple(s if s.by is not None else dataclasses.replace(s, by=by) for s in steps)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 
 from renju_cli.board import BLACK
 from renju_cli.coords import COLUMNS, Point
@@ -107,37 +106,33 @@ def stone_symmetries(
     """
     if frame == "none":
         return []
-    black = frozenset((p.x, p.y) for p, s in stones.items() if s == BLACK)
-    white = frozenset((p.x, p.y) for p, s in stones.items() if s != BLACK)
-    return list(_symmetries(black, white, width, height, frame == "board"))
-
-
-@lru_cache(maxsize=4096)
-def _symmetries(
-    black: frozenset[Offset],
-    white: frozenset[Offset],
-    width: int,
-    height: int,
-    board_only: bool,
-) -> tuple[Isometry, ...]:
-    # cached: a database repeats the same few thousand opening positions
+    black = {(p.x, p.y) for p, s in stones.items() if s == BLACK}
+    white = {(p.x, p.y) for p, s in stones.items() if s != BLACK}
     corners = {(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)}
     anchors = black or white
-    out = []
-    for kind, m in SYMMETRIES.items():
-        for tx, ty in _translations(m, anchors, corners):
-            if kind == "identity" and (tx, ty) == (0, 0):
-                continue
-            if not (_maps_onto(m, tx, ty, black) and _maps_onto(m, tx, ty, white)):
-                continue
-            if (board_only or not anchors) and not _maps_onto(m, tx, ty, corners):
-                continue
-            out.append(Isometry(kind, tx, ty))
-    return tuple(out)
+    # the board must map onto itself in its own frame, and with no stones to map
+    sets = [black, white, corners] if frame == "board" or not anchors else [black, white]
+    return [g for kind, m in SYMMETRIES.items() for g in _of_kind(kind, m, anchors, corners, sets)]
+
+
+def _of_kind(
+    kind: str,
+    m: tuple[int, int, int, int],
+    anchors: set[Offset],
+    corners: set[Offset],
+    sets: list[set[Offset]],
+) -> list[Isometry]:
+    """The symmetries of linear part ``m`` that map each of ``sets`` onto itself."""
+    return [
+        Isometry(kind, tx, ty)
+        for tx, ty in _translations(m, anchors, corners)
+        if (kind != "identity" or (tx, ty) != (0, 0))
+        and all(_maps_onto(m, tx, ty, points) for points in sets)
+    ]
 
 
 def _translations(
-    m: tuple[int, int, int, int], anchors: frozenset[Offset], corners: set[Offset]
+    m: tuple[int, int, int, int], anchors: set[Offset], corners: set[Offset]
 ) -> list[Offset]:
     """The translations that may complete ``m`` into a symmetry, in order: those that take the
     first anchor onto a stone of its colour (no stones: the board's own symmetries)."""
@@ -147,9 +142,7 @@ def _translations(
     return sorted({(x - ax, y - ay) for x, y in anchors})
 
 
-def _maps_onto(
-    m: tuple[int, int, int, int], tx: int, ty: int, points: set[Offset] | frozenset[Offset]
-) -> bool:
+def _maps_onto(m: tuple[int, int, int, int], tx: int, ty: int, points: set[Offset]) -> bool:
     """Whether ``p -> m p + t`` maps ``points`` onto themselves."""
     a, b, c, d = m
     return all((a * x + b * y + tx, c * x + d * y + ty) in points for x, y in points)
@@ -160,8 +153,8 @@ def symmetric_pairs(
 ) -> tuple[tuple[tuple[Point, Point], Isometry], ...]:
     """Each offer that a symmetry of the stones (in ``frame``) maps an earlier offer onto, with
     the first such offer and the first such symmetry.  A symmetry maps one point onto an offer,
-    so each offer costs a look-up per symmetry, not one per earlier offer (672 offers on 26x26
-    took 0.7 s a record)."""
+    so each offer costs a look-up per symmetry, not one per earlier offer (a record may offer
+    every point of the board)."""
     if frame == "none" or len(offers) < 2:
         return ()
     symmetries = stone_symmetries(stones, width, height, frame)
@@ -172,14 +165,24 @@ def symmetric_pairs(
     out: list[tuple[tuple[Point, Point], Isometry]] = []
     first_at: dict[Offset, int] = {}  # where each offer is first in the list, so far
     for k, q in enumerate(offers):
-        x, y = q
-        best: tuple[int, Isometry] | None = None  # the earliest offer mapped onto q, and how
-        for g, a, b, c, d, tx, ty in inverses:
-            u, v = x - tx, y - ty
-            j = first_at.get((a * u + c * v, b * u + d * v))
-            if j is not None and (best is None or j < best[0]):
-                best = (j, g)
+        best = _earliest_mapped(q, inverses, first_at)
         first_at.setdefault(q, k)
         if best is not None:
             out.append(((offers[best[0]], q), best[1]))
     return tuple(out)
+
+
+def _earliest_mapped(
+    q: Point,
+    inverses: list[tuple[Isometry, int, int, int, int, int, int]],
+    first_at: dict[Offset, int],
+) -> tuple[int, Isometry] | None:
+    """The earliest offer (its index) that one of the symmetries maps onto ``q``, and which."""
+    x, y = q
+    best: tuple[int, Isometry] | None = None
+    for g, a, b, c, d, tx, ty in inverses:
+        u, v = x - tx, y - ty
+        j = first_at.get((a * u + c * v, b * u + d * v))
+        if j is not None and (best is None or j < best[0]):
+            best = (j, g)
+    return best

@@ -16,7 +16,6 @@ from renju_cli.coords import Point
 from renju_cli.limits import MAX_PATHS as MAX_PATHS
 from renju_cli.limits import MAX_ROUNDS as MAX_ROUNDS
 from renju_cli.limits import MAX_STEPS as MAX_STEPS
-from renju_cli.memo import remember
 from renju_cli.opening.canonical import canonical_fault
 from renju_cli.opening.offers import EVIDENCE_DATA, keep, offer
 from renju_cli.opening.state import (
@@ -30,7 +29,7 @@ from renju_cli.opening.state import (
     no_center,
     where,
 )
-from renju_cli.opening.steps import COLORS, PER_PROTOCOL, SEATS, Step, inherit, number_list, other
+from renju_cli.opening.steps import COLORS, SEATS, Step, number_list, other
 from renju_cli.record import OpeningEvent
 from renju_cli.report import WARNING, Finding
 
@@ -43,6 +42,10 @@ class Budget:
     paths: int = 0
     steps: int = 0
     cut: bool = False
+
+    def spent(self) -> bool:
+        """Whether the walk has tried as many paths or applied as many steps as it may."""
+        return self.paths > MAX_PATHS or self.steps > MAX_STEPS
 
 
 def walk(ctx: Context, steps: tuple[Step, ...], state: WalkState, budget: Budget) -> WalkState:
@@ -66,23 +69,18 @@ def _branch(
     options = step.options
     last = len(options) - 1
     branches, order = state.branches, state.order
-    # each option's steps as ``inherit`` gives them, looked up once per branch walked
-    afters = PER_PROTOCOL.get(
-        (step, "inherit"), lambda: tuple(inherit(o.steps, step.by) for o in options)
-    )
     for j, option in enumerate(options):
-        if best is not None and (budget.paths > MAX_PATHS or budget.steps > MAX_STEPS):
+        if best is not None and budget.spent():
             budget.cut = True  # (the walk says so)
             break
         # the last option tried walks ``state`` itself: nothing reads it after the branch
-        # (a fork per option was most of a short walk's allocations)
         tried = state.fork() if j < last else state
         tried.branches = (*branches, option.name)
         tried.order = (*order, j)
         if option.repeat:
-            sub = _repeat(ctx, step, afters[j], rest, tried, budget)
+            sub = _repeat(ctx, step, step.chosen[j], rest, tried, budget)
         else:
-            sub = walk(ctx, afters[j] + rest, tried, budget)
+            sub = walk(ctx, step.chosen[j] + rest, tried, budget)
         score = sub.score()
         if best_score is None or score < best_score:  # (set with ``best``)
             best, best_score = sub, score
@@ -100,7 +98,6 @@ def _repeat(
 ) -> WalkState:
     """An option that hands the same choice to the other seat, once it placed something, for
     as long as a recorded decision is left to explain (its stones go anywhere)."""
-    again = PER_PROTOCOL.get((step, "again"), lambda: dataclasses.replace(step, by=other(step.by)))
     start = state.n
     sub = walk(ctx, after, state, budget)
     if (
@@ -109,7 +106,7 @@ def _repeat(
         and len(sub.branches) < MAX_ROUNDS
         and ctx.events.decisions_ahead(sub.n, sub.consumed)
     ):
-        return walk(ctx, (again, *rest), sub, budget)
+        return walk(ctx, (step.handed_over, *rest), sub, budget)
     return walk(ctx, rest, sub, budget)
 
 
@@ -136,53 +133,49 @@ def _place(ctx: Context, step: Step, state: WalkState) -> WalkState:
 
 
 def _region_words(ctx: Context, step: Step, state: WalkState, number: int, point: Point) -> str:
-    """The message of an ``opening-region`` finding, worded once per step, move, point and
-    restart: a batch of openings played off the centre words the same few hundred messages
-    again and again, and the wording cost a third of their walk."""
-    key = (id(step), number, point, state.base, ctx.ruleset.name)
-    hit = _REGION_WORDS.get(key)
-    if hit is not None and hit[0] is step:
-        return hit[1]
-    words = f"{move_words(state, number, point)} is not {step.region.words()} ({where(ctx, step)})"
-    # (the step kept: its id is never another's)
-    remember(_REGION_WORDS, key, (step, words), 1 << 16)
-    return words
-
-
-_REGION_WORDS: dict[tuple[int, int, Point, int, str], tuple[Step, str]] = {}
+    """The message of an ``opening-region`` finding."""
+    return f"{move_words(state, number, point)} is not {step.region.words()} ({where(ctx, step)})"
 
 
 def _canonical(ctx: Context, step: Step, state: WalkState) -> WalkState:
-    base = state.base
-    stones = ctx.points[base : base + 3]
-    if ctx.center is None or any(p is None for p in stones):
-        return state  # passes and impossible stones are findings of their own
-    if any(base < (move or 9) <= base + 3 for move in state.region_moves):
-        return state  # the region finding already says why
-    first = [p for p in stones if p is not None]
+    """Stones 1-3 (since the last restart) must be one of the canonical openings."""
+    first = _first_three(ctx, state)
+    c = ctx.center
+    if first is None or c is None:
+        return state
     reach = 3 if step.canonical == 52 else 2
-    fault = canonical_fault(first, ctx.center, reach)
+    fault = canonical_fault(first, c, reach)
     if fault is None:
         return state
-    c = ctx.center.name
     k = 2 * reach + 1
     why = {
-        1: f"stone 1 is not at the centre {c}",
-        2: f"stone 2 is not next to the centre {c} (central 3x3)",
-        3: f"stone 3 is not in the central {k}x{k} around {c}",
+        1: f"stone 1 is not at the centre {c.name}",
+        2: f"stone 2 is not next to the centre {c.name} (central 3x3)",
+        3: f"stone 3 is not in the central {k}x{k} around {c.name}",
     }[fault]
-    point = first[fault - 1]
+    number, point = state.base + fault, first[fault - 1]
     which = "a canonical opening" if step.canonical == 26 else "one of the 52 openings"
     return state.add(
         make_finding(
             ctx,
             "opening-not-canonical",
-            f"{move_words(state, base + fault, point)}: stones 1-3 "
+            f"{move_words(state, number, point)}: stones 1-3 "
             f"({' '.join(p.name for p in first)}) are not {which}: {why} ({where(ctx, step)})",
-            base + fault,
+            number,
             point,
         )
     )
+
+
+def _first_three(ctx: Context, state: WalkState) -> list[Point] | None:
+    """Stones 1-3 since the last restart, when a canonical check has something to say."""
+    base = state.base
+    stones = ctx.points[base : base + 3]
+    if any(p is None for p in stones):
+        return None  # passes and impossible stones are findings of their own
+    if any(base < (move or 9) <= base + 3 for move in state.region_moves):
+        return None  # the region finding already says why
+    return [p for p in stones if p is not None]
 
 
 def _decision(ctx: Context, step: Step, state: WalkState) -> WalkState:
@@ -250,9 +243,8 @@ def _declare(ctx: Context, step: Step, state: WalkState) -> WalkState:
         return state
     e = ctx.record.opening_events[i]
     state.use(i, EVIDENCE_DATA)
-    try:
-        n = int(str(e.value).strip())
-    except ValueError:
+    n = _number(e.value)
+    if n is None:
         return state.add(
             make_finding(
                 ctx,
@@ -272,6 +264,14 @@ def _declare(ctx: Context, step: Step, state: WalkState) -> WalkState:
             )
         )
     return state
+
+
+def _number(value: str | None) -> int | None:
+    """A declared number of offers as written (``None``: no number)."""
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
 
 
 def _find_event(ctx: Context, state: WalkState, kind: str) -> int | None:
@@ -355,12 +355,26 @@ def _relocation_fault(
     """Why a stone cannot move from ``source`` (stone ``number``) to ``target``, if it cannot."""
     if source is None or target is None:
         return "does not name two points"
+    return _stone_fault(step, state, source, number) or _target_fault(
+        ctx, step, stones, source, target
+    )
+
+
+def _stone_fault(step: Step, state: WalkState, source: Point, number: int | None) -> str | None:
+    """Why the stone on ``source`` may not be moved, if it may not."""
     if number is None:
         return f"moves no stone: {source.name} is empty"
     if number not in step.stones:
         return f"moves stone {number} ({source.name}); only stones {number_list(step.stones)}"
     if number in state.relocated and not step.again:
         return f"moves stone {number} ({source.name}) a second time"
+    return None
+
+
+def _target_fault(
+    ctx: Context, step: Step, stones: dict[Point, tuple[int, int]], source: Point, target: Point
+) -> str | None:
+    """Why a stone may not be moved to ``target``, if it may not."""
     if not target.on_board(ctx.width, ctx.height):
         return f"moves {source.name} off the {ctx.width}x{ctx.height} board"
     if target in stones:
@@ -382,16 +396,19 @@ def _require(ctx: Context, step: Step, state: WalkState) -> WalkState:
     last = state.base + max(step.stones)
     if last > state.n:
         return state  # the record ended before those stones
+    return state.add(_none_standing(ctx, step, listed, last))
+
+
+def _none_standing(ctx: Context, step: Step, listed: list[Point | None], last: int) -> Finding:
+    """The finding of a ``require`` step none of whose stones stands in its region."""
     shown = ", ".join(p.name for p in listed if p is not None) or "none on the board"
-    return state.add(
-        make_finding(
-            ctx,
-            "opening-region",
-            f"none of stones {number_list(step.stones)} ({shown}) is {step.region.words()} "
-            f"({where(ctx, step)})",
-            last,
-            ctx.points[last - 1],
-        )
+    return make_finding(
+        ctx,
+        "opening-region",
+        f"none of stones {number_list(step.stones)} ({shown}) is {step.region.words()} "
+        f"({where(ctx, step)})",
+        last,
+        ctx.points[last - 1],
     )
 
 
@@ -399,7 +416,7 @@ def _standing(ctx: Context, state: WalkState, stones: tuple[int, ...]) -> list[P
     """Where the stones of these numbers (from ``state.base``) stand after the moves walked,
     ``None`` for one not on the board.  Without board events a stone stays where its move put
     it (``ctx.points`` places a point once): looked up there, with no layout of the board (a
-    user's protocol of 199 ``require`` steps laid the board out 199 times a record)."""
+    protocol may have many ``require`` steps)."""
     base, n = state.base, state.n
     if ctx.events.board:
         numbers = {k - base: p for p, (k, _) in layout(ctx, state).items()}
