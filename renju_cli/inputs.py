@@ -470,6 +470,20 @@ def read_path(
         raw.close()
 
 
+def read_binary(
+    file: BinaryIO,
+    name: str = "<stream>",
+    fmt: str | None = None,
+    options: ReadOptions | None = None,
+    walk_key: limits.WalkKey | None = None,
+) -> Iterator[Record]:
+    """Every record of a binary file object from where it stands, read as a pipe is (its
+    format told from its first kilobytes, read ahead when the format is read whole); ``name``
+    names it in the records.  The caller closes it."""
+    read: Callable[[int], bytes] = getattr(file, "read1", file.read)
+    yield from _read_pipe(read, name, fmt, options or ReadOptions(), None, walk_key)
+
+
 #: What is said of a regular file of size 0.
 EMPTY_FILE = (
     "the file is empty (its size is 0; a file of /proc or /sys that holds "
