@@ -111,7 +111,7 @@ def analyze(
     ``internal-error`` finding.  An unknown ruleset raises ``RulesetError`` (a configuration
     error, not a record's).  The function is picklable and keeps no state between calls.
     """
-    path = os.fspath(path)  # (a Path in the report made it no JSON)
+    path = os.fspath(path)  # (a Path in the report would be no JSON)
     if isinstance(record, (str, bytes, bytearray, memoryview)):
         records = analyze_all(record, rules, path=path, fmt=fmt)
         return records[0]
@@ -203,7 +203,7 @@ def check_paths(
     as a ``str`` or a path, is one input).  An input that cannot be found is an unreadable
     record.  An unknown ``fmt`` raises ``ValueError``."""
     if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]  # (a str iterated gave its characters: "/" walked the whole disk)
+        paths = [paths]  # (a str iterated gives its characters: "/" would walk the whole disk)
     paths = list(paths)
     if not all(isinstance(p, (str, os.PathLike)) for p in paths):
         raise TypeError("paths are str or os.PathLike (a list of them, or one)")

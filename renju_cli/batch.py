@@ -165,10 +165,10 @@ def _submit_held(
     executor: cf.Executor, items: Sequence[Item], settings: Settings
 ) -> cf.Future[Results]:
     """``executor.submit(judge_chunk, ...)`` with ``_HELD`` signals held back until it returns:
-    a submit may fork the pool's workers, and an exception a handler raised inside the
-    interpreter's fork hooks was printed and dropped ("Exception ignored in: _releaseLock"):
-    the run went on as if never interrupted (seen once in some hundred SIGHUPs).  Held, the
-    signal is handled once the submit is back, where its exception ends the run.  The threads
+    a submit may fork the pool's workers, and an exception a handler raises inside the
+    interpreter's fork hooks is printed and dropped ("Exception ignored in: _releaseLock"):
+    the run would go on as if never interrupted.  Held, the signal is handled once the
+    submit is back, where its exception ends the run.  The threads
     the pool starts here inherit the mask: signals go to this one, as Python wants anyway."""
     with signals_held():
         return executor.submit(judge_chunk, items, settings)
@@ -224,8 +224,8 @@ def _stop(executor: cf.Executor, wait: bool = False) -> None:
 def _unblock_broken(executor: cf.Executor) -> None:
     """Let a process pool that lost a worker end: before Python 3.11.5 (and 3.12), its feeder
     thread could wait for ever to write work for the dead workers into a full pipe, and the
-    interpreter waits for that thread at exit (CPython gh-94777; seen in CI on Debian's 3.11.2:
-    a run that had lost a worker never exited).  Closing this process's read end of that pipe,
+    interpreter waits for that thread at exit (CPython gh-94777, Debian's 3.11.2 among them: a
+    run that lost a worker would never exit).  Closing this process's read end of that pipe,
     as later versions do, makes the write fail instead."""
     if _pool_closes_its_pipe():
         return  # (closing it twice, from two threads, could close a descriptor reused since)
@@ -517,8 +517,8 @@ class Batch:
         records = 0  # in the chunk so far: a slice of a file counts its lines
         for item in self._items(by_name and self.read_in_workers):
             items.append(item)
-            # (a slice holds 64 lines or more: 32 slices to a chunk made results of thousands
-            # of reports, 7 MB pickled and 30 MB unpickled at once in the parent)
+            # (a slice holds 64 lines or more: 32 slices to a chunk would make results of
+            # thousands of reports, megabytes unpickled at once in the parent)
             records += item.lines if isinstance(item, TextSlice) else 1
             if records >= self.chunk_records:
                 yield Chunk(items, self._read.bytes)

@@ -148,8 +148,8 @@ def _pattern_inputs(
 
 def _missing(path: str) -> bool:
     """Whether ``path`` names nothing (not: a directory on the way may not be searched, the
-    name is too long...: ``os.path.exists`` says False for those too, and a file in a
-    directory without permission was reported as no such file, and alone as a usage error)."""
+    name is too long...: ``os.path.exists`` says False for those too, but such a file is
+    there, and ``read_path`` says why it cannot be read)."""
     try:
         os.stat(path)
     except OSError as e:
@@ -262,13 +262,15 @@ def _walk(
 # -- glob patterns -------------------------------------------------------------------------------
 def _glob(pattern: str) -> tuple[list[str], list[InputError]]:
     """The paths ``pattern`` matches, as ``glob.glob(recursive=True)`` gives them, and what
-    kept a part of it from being searched: a directory that cannot be listed (``glob`` passes
-    over it in silence, and the files in it would be lost without a word), a symbolic link to
-    a directory that contains it.  ``**`` (any number of directories) never follows a
-    directory twice: ``glob`` follows symbolic links under ``**``, so a link to ``.`` gave
-    every file 40 times (x/x/x/...) and two such links took gigabytes before the first file
-    came out.  The files a final ``**`` reaches and the directories other patterns match (the
-    caller walks them), never a directory reached a second time."""
+    kept a part of it from being searched: a directory that cannot be listed, a symbolic link
+    to a directory that contains it.  The files a final ``**`` reaches and the directories
+    other patterns match (the caller walks them), never a directory reached a second time.
+
+    The standard library's ``glob`` is not used as it is: it passes over a directory it cannot
+    list in silence (the files in it would be lost without a word), and it follows symbolic
+    links under ``**`` again and again (a link to ``.`` gives every file once more under
+    x/, x/x/, x/x/x/..., and two such links make the search exponential).  Names are matched
+    part by part with ``fnmatch``, as ``glob`` matches them."""
     search = _Search(_Pattern.of(pattern))
     search.run()
     return search.out, search.errors
@@ -719,10 +721,11 @@ def _nothing_more(n: int) -> bytes:
 class _Spool:
     """A pipe read to its end (``limit`` bytes at most), in memory up to ``MEMORY`` bytes and
     in a temporary file past that, then read again (``read``): its size is then known, and it
-    is bounded by it as a file of that size (a megabyte of RenLib library piped in made
-    524,277 records in 9.0 s, 51,883 in 1.0 s named).  A pipe longer than ``limit``, or whose
-    rest no temporary file can hold (a full disk), is read on past what was spooled, as a
-    stream of unknown size; a read error of the pipe ends it (``failure``)."""
+    is bounded by it as a file of that size is (a RenLib library piped in, unbounded, would
+    make ten times the records of the file named, in ten times the time).  A pipe longer
+    than ``limit``, or whose rest no temporary file can hold (a full disk), is read on past
+    what was spooled, as a stream of unknown size; a read error of the pipe ends it
+    (``failure``)."""
 
     #: Bytes kept in memory; the rest goes to a temporary file.
     MEMORY = 4 << 20
@@ -731,7 +734,7 @@ class _Spool:
         self, read: Callable[[int], bytes], limit: int, on_read: Callable[[int], None] | None
     ) -> None:
         #: the first bytes, in one buffer read back from ``at`` (a pipe written a byte at a
-        #: time gives a read a byte: kept one by one, they made reading back quadratic)
+        #: time gives a read a byte: kept one by one, reading them back would be quadratic)
         self.memory = bytearray()
         self.at = 0
         self.file: io.FileIO | None = None  # the bytes after them

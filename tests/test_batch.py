@@ -116,9 +116,9 @@ def test_glob_patterns_and_standard_input(capsys: pytest.CaptureFixture[str], ga
 
 
 def test_a_pattern_reads_each_file_once_and_follows_no_loop(tmp_path: Path) -> None:
-    """``glob`` follows symbolic links under ``**``: a link to ``.`` gave each file 40 times
-    (x/x/x/...), two such links took gigabytes; and ``dir/**`` matches the directory and the
-    files in it, which were read twice.
+    """``glob`` follows symbolic links under ``**``: a link to ``.`` gives each file again
+    under x/x/x/..., two such links make the search exponential; and ``dir/**`` matches the
+    directory and the files in it, which must be read once.
 
         tree/a.txt  tree/sub/b.txt  tree/.hidden.txt  tree/x -> .  tree/y -> .
     """
@@ -498,8 +498,8 @@ def test_a_slice_of_a_file_written_anew_in_place_since_it_was_cut_is_a_finding(
     tmp_path: Path,
 ) -> None:
     # the same inode and size, other bytes (a program rewriting its output while the parent
-    # cuts the next slices): the worker read the new lines as the file's, and --jobs 2 gave
-    # 8,156 records of a file of 4,001, with no finding (red team 6). The checksum of the
+    # cuts the next slices): a worker must not read the new lines as the file's (--jobs 2
+    # would report more records than the file holds, with no finding). The checksum of the
     # bytes cut tells.
     import zlib
 
@@ -646,8 +646,8 @@ def test_a_file_past_its_records_bound_that_changes_while_read_says_both(
     tmp_path: Path, jobs: int
 ) -> None:
     """The refusal past ``max_records``, then the change, with any ``--jobs``: with 2 the
-    slicer stopped at the bound without a look at the file, and the change was lost (red team
-    11: a file appended to, or truncated, while checked)."""
+    slicer stops at the bound, and must still look at the file (appended to, or truncated,
+    while checked) for the change to be said."""
     from renju_cli.batch import Batch
 
     f = tmp_path / "games.txt"
@@ -670,9 +670,10 @@ def test_jobs_2_says_once_that_a_file_changed_while_it_was_cut(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """With ``--jobs 2`` a slice past ``SLICE_DATA_BYTES`` is read by the worker from the file:
-    a file replaced or deleted by then gave one unreadable record per slice (1,800 for a 30 MB
-    file).  The first says it; the file's later slices are not reported, as the reader of the
-    whole file stops there; and the slicer's own check ends it when it changed under it."""
+    a file replaced or deleted by then must not give one unreadable record per slice (a big
+    file has thousands).  The first says it; the file's later slices are not reported, as the
+    reader of the whole file stops there; and the slicer's own check ends it when it changed
+    under it."""
     from renju_cli import batch
 
     monkeypatch.setattr(batch, "SLICE_DATA_BYTES", 0)  # every slice is read by place
@@ -700,8 +701,8 @@ def test_jobs_2_says_once_that_a_file_changed_while_it_was_cut(
 
 
 def test_a_named_pipe_with_jobs_is_opened_once(tmp_path: Path) -> None:
-    # opened to look at it, closed, opened again: the writer's bytes were lost, or the second
-    # open waited for ever
+    # opened to look at it, closed, opened again, the writer's bytes would be lost, or the
+    # second open would wait for ever
     import threading
 
     pipe = tmp_path / "games.txt"
@@ -1235,8 +1236,9 @@ def test_a_file_given_twice_is_numbered_from_0_each_time_with_jobs(
 def test_a_file_emptied_while_it_is_read_is_one_record(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Emptied after it was opened, before it was read: "no record found" and "the file
-    changed while it was read" made two records of one path; the second says it all."""
+    """Emptied after it was opened, before it was read: one record says that the file
+    changed while it was read ("no record found" as well would be two records of one
+    path)."""
     from renju_cli import formats
     from renju_cli.inputs import read_path
 
@@ -1261,9 +1263,9 @@ def test_a_file_emptied_while_it_is_read_is_one_record(
 
 
 def test_a_directory_reached_twice_is_read_once_and_blamed_for_nothing(tmp_path: Path) -> None:
-    """``latest -> 2024`` beside ``2024``: the real directory, reached second, was an unreadable
-    record "read before (a symbolic link to it)", exit 1 on clean records.  It is read once,
-    under the first path; only a loop (a link to a directory that contains it) is said.
+    """``latest -> 2024`` beside ``2024``: the real directory, reached second, is no
+    unreadable record (which would exit 1 on clean records).  It is read once, under the
+    first path; only a loop (a link to a directory that contains it) is said.
 
         games/2024/a.txt  games/latest -> 2024  games/2024/up -> ..
     """
@@ -1284,9 +1286,9 @@ def test_a_directory_reached_twice_is_read_once_and_blamed_for_nothing(tmp_path:
 
 
 def test_a_chunk_of_slices_counts_their_lines(tmp_path: Path) -> None:
-    # A slice of a big move-list file holds 64 lines or more: 32 slices to a chunk made results
-    # of thousands of reports (7 MB pickled, 30 MB unpickled at once in the parent).  A chunk
-    # now closes once its slices hold ``chunk_records`` lines: here one slice each.
+    # A slice of a big move-list file holds 64 lines or more: 32 slices to a chunk would make
+    # results of thousands of reports, unpickled at once in the parent.  A chunk closes once
+    # its slices hold ``chunk_records`` lines: here one slice each.
     from renju_cli import batch
     from renju_cli.tasks import TextSlice
 

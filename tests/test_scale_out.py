@@ -116,9 +116,10 @@ def test_check_paths_with_jobs_is_check_paths() -> None:
 
 
 def test_the_library_takes_what_its_callers_pass_or_says_what_it_wants(tmp_path: Path) -> None:
-    # red team 11: a lone surrogate in a str (UnicodeEncodeError), a bytearray or a Path
-    # (AttributeError deep in the batch), a str as check_paths' paths (its characters: "/"
-    # walked the disk), an unknown format (every file an internal error), a NUL in a path
+    # a lone surrogate in a str (no UnicodeEncodeError), a bytearray or a Path (no
+    # AttributeError deep in the batch), a str as check_paths' paths (one path, not its
+    # characters: "/" would walk the disk), an unknown format (a ValueError, not an internal
+    # error in every file), a NUL in a path
     lone = json.loads('"h8 h9 \\udc80 i10"')
     assert api.analyze(lone)["source"]["path"] == "<string>"  # (its byte 0x80 reads as .pos)
     surrogate = api.analyze(lone, fmt="notation")
@@ -194,7 +195,7 @@ def test_dask_without_dask_is_a_usage_error(
         ("not-json", "not a Dask scheduler file (Expecting value"),
         ("no-address", 'not a Dask scheduler file (JSON that gives the scheduler\'s "address")'),
         ("tls", "cannot reach the Dask scheduler tls://127.0.0.1:1: TypeError: "),
-        # refused at once, where Dask retried for its 10 s timeout (stop 27's list)
+        # refused at once, without waiting for Dask's connection timeout
         ("tcp://127.0.0.1:99999", "tcp://127.0.0.1:99999: port 99999 is out of range"),
         ("tcp://[::1", "tcp://[::1: invalid address '[::1'"),
     ],
@@ -202,8 +203,8 @@ def test_dask_without_dask_is_a_usage_error(
 def test_a_dask_address_that_cannot_be_reached_is_a_usage_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str, said: str
 ) -> None:
-    # any file names a scheduler file: one of another kind made Dask fail an assertion (exit
-    # 3, red team 10); a scheme Dask needs more for raised a TypeError (exit 3 too)
+    # any file names a scheduler file: one of another kind must be a usage error, not an
+    # assertion failing in Dask (exit 3), nor a TypeError for a scheme Dask needs more for
     pytest.importorskip(
         "distributed", reason="Dask is not installed (pip install 'renju-cli[dask]')"
     )

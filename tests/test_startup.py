@@ -1,8 +1,8 @@
 """What ``renju check`` of a move list imports at start-up.
 
-A hostile file must be checked within 2 s, start-up included, and start-up was mostly imports
-that the run never used: the process pool (logging, sockets, pickle), temporary files, OpenSSL's
-hashes, the XML parser.  They are imported where they are used; this keeps them there.  Nothing
+A hostile file must be checked within 2 s, start-up included, and start-up is mostly imports:
+those the run never uses (the process pool with logging, sockets and pickle, temporary files,
+OpenSSL's hashes, the XML parser) are imported where they are used; this keeps them there.  Nothing
 here is timed (``bench/bench_check.py`` measures start-up).
 """
 
