@@ -14,6 +14,7 @@ point with one shift and one mask (``Geometry.slots``) instead of walking the ar
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 from renju_cli.coords import COLUMNS, MAX_SIZE, MIN_SIZE, Point
@@ -284,12 +285,9 @@ class Board:
         return board
 
     # -- diagrams -------------------------------------------------------------------------
-    def diagram(
-        self,
-        marks: dict[int, str] | None = None,
-        labels: bool = True,
-    ) -> str:
-        """The board as text, top row first: ``X`` black, ``O`` white, ``.`` empty.
+    def to_diagram(self, marks: dict[int, str] | None = None, labels: bool = True) -> str:
+        """The board as text, top row first: ``X`` black, ``O`` white, ``.`` empty, with row
+        numbers and column letters unless ``labels`` is false (``from_diagram`` reads it back).
 
         ``marks`` overrides what is drawn at some points (a move number, a forbidden-point
         sign); each cell is as wide as the widest mark.
@@ -309,8 +307,49 @@ class Board:
             rows.append("   " + " ".join(c.rjust(cell_w) for c in COLUMNS[: self.width]))
         return "\n".join(rows)
 
+    diagram = to_diagram
+
     def __str__(self) -> str:
-        return self.diagram()
+        return self.to_diagram()
+
+    @classmethod
+    def from_diagram(cls, text: str) -> Board:
+        """The board a diagram draws: rows of cells, top row first (``X``/``x``/``●`` black,
+        ``O``/``o``/``○`` white, ``.``/``+``/``·`` empty, spaces between them or not), a row
+        number at either end of a row or none; blank lines, ``#`` comments, column labels
+        and the legend ``renju show`` writes under a board are passed over.  Rows numbered
+        1, 2, ... from the top are read as numbered (row 1 at the bottom).
+
+        Raises ``ValueError`` saying why when the text is not one diagram of equal rows.
+        """
+        rows: list[list[int]] = []
+        numbers: list[str] = []  # the number each row starts with ("" when none)
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        for n, line in enumerate((line.strip() for line in lines), 1):
+            cells = _diagram_row(line)
+            if isinstance(cells, str):
+                raise ValueError(f"line {n}: {line!r} is no row of a diagram ({cells})")
+            if cells is not None:
+                rows.append(cells)
+                numbers.append(line[: len(line) - len(line.lstrip("0123456789"))])
+        if not rows:
+            raise ValueError("no board rows found in the diagram")
+        width = len(rows[0])
+        for k, cells in enumerate(rows, 1):
+            if len(cells) != width:
+                raise ValueError(
+                    f"diagram row {k} from the top has {len(cells)} cells where row 1 has {width}"
+                )
+        board = cls(width, len(rows))  # (ValueError for a side off the sizes boards take)
+        upward = numbers == [str(k) for k in range(1, len(rows) + 1)]
+        stones = [
+            (board.index_of(x, y), stone)
+            for y, cells in enumerate(rows if upward else reversed(rows))
+            for x, stone in enumerate(cells)
+            if stone != EMPTY
+        ]
+        board.place_all(stones)
+        return board
 
 
 #: Characters a diagram may use for each kind of point.
@@ -328,18 +367,35 @@ DIAGRAM_CELLS = {
 
 
 def parse_diagram(text: str) -> Board:
-    """Read a board diagram: N lines of N cells, top row first, as the diagram format reads
-    it (``formats.diagram``: row numbers, column labels and ``#`` comments passed over).
+    """``Board.from_diagram(text)``."""
+    return Board.from_diagram(text)
 
-    Raises ``ValueError`` saying why when the text is not one readable diagram.
-    """
-    from renju_cli.formats.diagram import records_from_text
 
-    records = list(records_from_text(text))
-    if not records:
-        raise ValueError("no board rows found in the diagram")
-    bad = [p.message for r in records for p in r.problems]
-    if bad or len(records) != 1:
-        raise ValueError("; ".join(bad) or "more than one diagram")
-    [record] = records
-    return Board.from_stones(record.setup, record.width or 15)
+def _diagram_row(line: str) -> list[int] | str | None:
+    """The cells of a diagram's line (stripped), ``None`` for a line passed over, or why it is
+    neither (a character that is no cell)."""
+    if not line or line.startswith("#"):
+        return None
+    cells: list[int] = []
+    for ch in line.strip("0123456789"):  # row numbers at either end are no cells
+        stone = DIAGRAM_CELLS.get(ch)
+        if stone is not None:
+            cells.append(stone)
+        elif not ch.isspace():
+            break
+    else:
+        return cells or None  # (numbers alone: column numbers)
+    letters = "".join(line.split())
+    if letters.isascii() and letters.isalpha() and letters.lower() in _LABEL_STARTS:
+        return None
+    if _LEGEND.fullmatch(line):
+        return None
+    return f"{ch!r} is none of the cells X, O, ."
+
+
+#: Column label lines: the letters of the columns, with ``i`` or (the Go habit) without.
+_LABEL_STARTS = frozenset(
+    label[:k] for label in (COLUMNS, COLUMNS.replace("i", "")) for k in range(1, len(label) + 1)
+)
+#: The legend ``renju show`` writes under its board.
+_LEGEND = re.compile(r"\d+ move\(s\), (?:black|white) to move(?:;.*)?")

@@ -26,8 +26,7 @@ from collections.abc import Callable
 from typing import cast
 
 from renju_cli.coords import MAX_SIZE, Point
-from renju_cli.memo import remember
-from renju_cli.record import Color, Record, SourceLocation
+from renju_cli.record import Color, Record, SourceLocation, place
 from renju_cli.report import Finding
 from renju_cli.ruleset import Ruleset
 
@@ -88,13 +87,6 @@ def _stones(record: Record) -> tuple[list[_Stone], list[_Stone]]:
     return setup, moves
 
 
-#: Games of at most this many stones have their keys remembered by their codes (``game_key``),
-#: up to ``_KEYS_KEPT`` of them (then forgotten all at once).
-_REMEMBERED_STONES = 64
-_KEYS_KEPT = 4096
-_KEYS: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], bytes] = {}
-
-
 def game_key(record: Record, ruleset: Ruleset) -> bytes | None:
     """The duplicate key of a record judged under ``ruleset`` (its board size when the record
     states none); ``None`` when the record has no stone."""
@@ -104,16 +96,7 @@ def game_key(record: Record, ruleset: Ruleset) -> bytes | None:
     height = record.height or record.width or ruleset.height
     codes = _record_codes(record, width, height)
     if codes is not None:
-        stones, played = codes
-        if len(stones) + len(played) > _REMEMBERED_STONES:
-            return _key_of_codes(stones, played, width, height)
-        # a short game is looked up by its codes first: a batch repeats a few games thousands
-        # of times (each copy keyed: 8 images and a digest, a third of a copy's check)
-        seen = (width, height, tuple(stones), tuple(played))
-        key = _KEYS.get(seen)
-        if key is None:
-            key = remember(_KEYS, seen, _key_of_codes(stones, played, width, height), _KEYS_KEPT)
-        return key
+        return _key_of_codes(*codes, width, height)
     # a stone off the board: the symmetries worked out stone by stone
     setup, moves = _stones(record)
     head, tail = moves[:OPENING_STONES], moves[OPENING_STONES:]
@@ -140,9 +123,8 @@ def game_key(record: Record, ruleset: Ruleset) -> bytes | None:
     return hashlib.blake2b(text, digest_size=16).digest()
 
 
-# -- the same key, by table: the lines of a variation tree are keyed whole, each of them, and
-# -- a megabyte comb of long lines took 20 s with a Python call per stone and symmetry, then
-# -- 3 s with a Python step per stone and all 8 symmetries mapped whole (lines of 4,000 moves)
+# -- the same key, by table: every line of a variation tree is keyed whole, so the stones are
+# -- mapped by tables in C, not by a Python call per stone and symmetry
 def _record_codes(record: Record, width: int, height: int) -> tuple[list[int], list[int]] | None:
     """The setup stones and the moves of ``record`` as ``_stones`` gives them, each as one
     number (``colour * (cells + 1) + cell``, the pass as cell ``cells``); ``None`` when a
@@ -152,7 +134,7 @@ def _record_codes(record: Record, width: int, height: int) -> tuple[list[int], l
     cells = width * height
     stride = cells + 1
     cell_of = _cells(width, height)
-    setup = _setup_codes(record.setup, width, height) if record.setup else []
+    setup = _coded([p for p, _ in record.setup], [c for _, c in record.setup], width, height)
     if setup is None:
         return None
     moves = record.moves
@@ -175,20 +157,6 @@ def _record_codes(record: Record, width: int, height: int) -> tuple[list[int], l
     return setup, codes
 
 
-def _setup_codes(setup: list[tuple[Point, Color]], width: int, height: int) -> list[int] | None:
-    """The codes of setup stones (``_record_codes``), by loops in C; the last big setup's are
-    kept: the records of a file often share one (a 676-stone ``AB[aa:zz]`` in every game
-    took a Python step per stone for each)."""
-    global _LAST_SETUP
-    last = _LAST_SETUP
-    if last is not None and last[1] == (width, height) and last[0] == setup:
-        return last[2]
-    codes = _coded([p for p, _ in setup], [c for _, c in setup], width, height)
-    if codes is not None and len(setup) >= _BIG_SETUP:
-        _LAST_SETUP = (list(setup), (width, height), codes)
-    return codes
-
-
 def _coded(
     points: list[Point | None], colors: list[Color | None], width: int, height: int
 ) -> list[int] | None:
@@ -201,17 +169,10 @@ def _coded(
     return list(map(int.__add__, map(base.__getitem__, colors), cast("list[int]", found)))
 
 
-#: Setups of this many stones or more are remembered (the last one: ``_setup_codes``, and its
-#: images: ``_setup_images``).
-_BIG_SETUP = 32
-_LAST_SETUP: tuple[list[tuple[Point, Color]], tuple[int, int], list[int]] | None = None
-
-
 # The tables of a board size are kept for every size met (boards are 5x5 to 26x26: 484 sizes,
-# 12 MB for all, built in 0.09 s): a file that cycles through more sizes than a bounded cache
-# holds missed it at every record (red team 9: 17 sizes in turn, ``--duplicates report``
-# 1.0 -> 14.7 s).
-# The tables share their points and numbers (``_GRID``, ``_CODES``) across sizes.
+# a few megabytes for all): a file that cycles through more sizes than a bounded cache holds
+# would miss it at every record.  The tables share their points and numbers (``_GRID``,
+# ``_CODES``) across sizes.
 
 
 @functools.cache
@@ -268,7 +229,8 @@ def _least_image(
     Tuples compare from their first element, so a symmetry whose image is greater within the
     first moves of the tail is greater whole: the symmetries are narrowed on the first
     ``FIRST_TAIL`` moves, and in a real game one is left, the only one mapped to the end (a
-    tree keys each of its lines, each of 4,000 moves in a hostile comb).  Those still alike
+    tree keys each of its lines, and a hostile comb's are thousands of moves long).  Those
+    still alike
     (a line of passes and centre stones, alike under all eight) are mapped whole and compared,
     as each image was before the narrowing."""
     stones = _setup_images(setup, tables)
@@ -288,23 +250,8 @@ def _least_image(
 
 
 def _setup_images(setup: list[int], tables: tuple[tuple[int, ...], ...]) -> list[tuple[int, ...]]:
-    """The images of the setup stones under each symmetry, sorted (the last big setup's are
-    kept, as its codes are)."""
-    global _LAST_SETUP_IMAGES
-    if not setup:
-        return [()] * len(tables)  # (most games)
-    last = _LAST_SETUP_IMAGES
-    if last is not None and last[1] is tables and last[0] == setup:
-        return last[2]
-    images = [tuple(sorted(map(t.__getitem__, setup))) for t in tables]
-    if len(setup) >= _BIG_SETUP:
-        _LAST_SETUP_IMAGES = (list(setup), tables, images)
-    return images
-
-
-_LAST_SETUP_IMAGES: tuple[list[int], tuple[tuple[int, ...], ...], list[tuple[int, ...]]] | None = (
-    None
-)
+    """The images of the setup stones under each symmetry, sorted."""
+    return [tuple(sorted(map(t.__getitem__, setup))) for t in tables]
 
 
 def _key_of_codes(setup: list[int], moves: list[int], width: int, height: int) -> bytes:
@@ -340,22 +287,8 @@ class DuplicateIndex:
 
 def duplicate_finding(first: SourceLocation) -> Finding:
     """The ``duplicate`` finding of a record that repeats the game at ``first``."""
-    global _LAST_DUPLICATE
-    last = _LAST_DUPLICATE  # (once: read and written in one step, as threads may share it)
-    if last is not None and last[0] is first:
-        # the copies of one game in a row name the same first occurrence: one finding,
-        # shared (nothing changes a finding once made)
-        return last[1]
-    from renju_cli.output.text import place
-
-    finding = Finding(
+    return Finding(
         "duplicate",
         f"the same game as {place(first)} (up to a board symmetry and the order of the "
         f"opening stones)",
     )
-    _LAST_DUPLICATE = (first, finding)
-    return finding
-
-
-#: The last ``duplicate`` finding made, and the first occurrence it names.
-_LAST_DUPLICATE: tuple[SourceLocation, Finding] | None = None

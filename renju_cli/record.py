@@ -8,10 +8,12 @@ referee decides what is legal.  Readers never raise on a malformed record: they 
 
 from __future__ import annotations
 
+import functools
 import operator
 import stat
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 from renju_cli.coords import Point
@@ -231,3 +233,32 @@ def printable(text: str) -> str:
     if text.isprintable():  # nearly always: one call in C
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def place(source: SourceLocation) -> str:
+    """``path:line [id]`` (or ``path@offset [id]``) of a source location, its id the one
+    ``--record`` selects (control characters of the path escaped: see ``printable``)."""
+    loc = printable(source.path)
+    if source.line is not None:
+        loc += f":{source.line}"
+    elif source.offset is not None:
+        loc += f"@{source.offset}"
+    return f"{loc} [{source.id}]"
+
+
+# -- the rules a record may name ----------------------------------------------------------------
+def shipped_dir() -> Path:
+    """The directory of shipped rulesets: inside the installed package, or the source checkout."""
+    # the package's directory, as ``importlib.resources.files("renju_cli")`` gives it for a
+    # package on disk, without that import (it pulls in tempfile and zipfile) at every start
+    packaged = Path(__file__).parent / "rulesets"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "rulesets"
+
+
+@functools.cache
+def shipped_rule_names() -> tuple[str, ...]:
+    """The names of the shipped rulesets (files under ``rulesets/``, subdirectories included),
+    which a record may name as its rule (``Record.rule``); listed once per process."""
+    return tuple(sorted({path.stem for path in shipped_dir().rglob("*.yaml")}))

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from renju_cli import api
+from renju_cli import inputs as renju_inputs
 from renju_cli.cli import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
@@ -283,7 +284,7 @@ def test_a_file_that_cannot_be_opened_is_a_finding(
                 raise PermissionError(errno.EACCES, "Permission denied", str(file))
             return real_open(file, *args, **kwargs)
 
-        monkeypatch.setattr(api, "open", refusing_open, raising=False)
+        monkeypatch.setattr(renju_inputs, "open", refusing_open, raising=False)
     code, out = run_main([str(secret), str(ok), "--format", "jsonl"], capsys)
     recs = [json.loads(line) for line in out.splitlines()]
     assert code == 1 and len(recs) == 2
@@ -360,7 +361,7 @@ def test_a_file_that_fails_while_read_keeps_its_records_and_the_batch_goes_on(
             return _FailingFile(str(file), good=len(lines) // 2)
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(api, "open", flaky_open, raising=False)
+    monkeypatch.setattr(renju_inputs, "open", flaky_open, raising=False)
     code, out = run_main([str(broken), str(ok), "--format", "jsonl"], capsys)
     recs = [json.loads(line) for line in out.splitlines()]
     assert code == 1
@@ -373,8 +374,8 @@ def test_a_file_that_fails_while_read_keeps_its_records_and_the_batch_goes_on(
 def test_a_file_that_grows_while_read_is_read_as_big_as_it_was_and_says_so(
     tmp_path: Path,
 ) -> None:
-    # read to its end, a file that grows as fast as it is read held the batch for as long as
-    # it grew: a sparse file extended to 100 GB took 48 s, to 16 TB hours (red team 5)
+    # read to its end, a file that grows as fast as it is read would hold the batch for as
+    # long as it grows (a sparse file extended by terabytes)
     path = tmp_path / "growing.txt"
     path.write_bytes(b"h8 h9\n" * 3)
     recs = api.read_path(str(path))
@@ -511,8 +512,8 @@ def test_a_file_of_no_size_is_not_read_and_says_how_to_read_it(tmp_path: Path) -
 
 
 def test_a_file_without_records_that_grows_while_read_says_both(tmp_path: Path) -> None:
-    # comment lines only, appended to while read: "no record found" was dropped by --jobs 1
-    # (the growth said alone), where --jobs 2 said both (review of stop 25)
+    # comment lines only, appended to while read: "no record found" and the growth are both
+    # said, with --jobs 1 as with --jobs 2
     path = tmp_path / "comments.txt"
     path.write_bytes(b"# a comment\n" * 10)
 
@@ -523,15 +524,15 @@ def test_a_file_without_records_that_grows_while_read_says_both(tmp_path: Path) 
 
     nothing, grew = api.read_path(str(path), on_read=append)
     assert nothing.source.index == 0 and "no record found" in nothing.problems[0].message
-    assert grew.source.index == 1 and grew.problems[0].message.startswith(api.GREW)
+    assert grew.source.index == 1 and grew.problems[0].message.startswith(renju_inputs.GREW)
 
 
 def test_a_file_in_a_directory_that_cannot_be_searched_is_no_missing_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # red team 11: os.path.exists says False when a directory on the way is mode 000, and the
-    # file was "no such file or directory", alone a usage error (exit 2); it is one record
-    # saying why it cannot be opened (exit 1), as a file of mode 000 is.  (Permissions are
+    # os.path.exists says False when a directory on the way is mode 000: the file is no
+    # "no such file or directory" usage error (exit 2) but one record saying why it cannot be
+    # opened (exit 1), as a file of mode 000 is.  (Permissions are
     # played here: root searches and opens anything.)
     (tmp_path / "locked").mkdir()
     game = tmp_path / "locked" / "game.txt"
@@ -549,7 +550,7 @@ def test_a_file_in_a_directory_that_cannot_be_searched_is_no_missing_file(
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "stat", stat)
-    monkeypatch.setattr(api, "open", opener, raising=False)
+    monkeypatch.setattr(renju_inputs, "open", opener, raising=False)
     assert list(api.expand_inputs([str(game)])) == [str(game)]
     code, out = run_main([str(game), "--format", "jsonl"], capsys)
     (rec,) = map(json.loads, out.splitlines())
@@ -561,9 +562,8 @@ def test_a_file_in_a_directory_that_cannot_be_searched_is_no_missing_file(
 def test_a_file_reached_by_several_inputs_is_read_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # red team 11: overlapping inputs reported a file's records twice, under the same source,
-    # and the summary counted them twice; as pytest and ruff take paths, a file is read where
-    # it is first reached
+    # overlapping inputs must not report a file's records twice, under the same source, nor
+    # count them twice: as pytest and ruff take paths, a file is read where it is first reached
     (tmp_path / "ov" / "sub").mkdir(parents=True)
     (tmp_path / "ov" / "a.txt").write_text("h8 h9 i8\n")
     (tmp_path / "ov" / "sub" / "b.txt").write_text("h8 h9 i8 g8\n")

@@ -221,8 +221,8 @@ def test_plain_move_lists_read_as_the_tokenizer_reads_them(
 
 
 def test_one_table_of_stone_keys_serves_every_size_and_holds_no_key_twice() -> None:
-    # made at import, never grown: boards built by threads at once interleaved their appends
-    # to a table grown on demand, and two black stones could hash as the empty board (review)
+    # made at import, never grown: boards built by threads at once would interleave their
+    # appends to a table grown on demand, and two black stones could hash as the empty board
     from renju_cli import board as board_module
 
     keys = board_module._ZOBRIST

@@ -19,7 +19,8 @@ from helpers import run_cli
 
 from renju_cli.formats.notation import parse_record
 from renju_cli.judge import Judgements, Listings
-from renju_cli.referee import _unlisted, replay
+from renju_cli.referee import replay
+from renju_cli.referee.walk import unlisted
 from renju_cli.report import MAX_FINDINGS
 from renju_cli.ruleset import load
 from renju_cli.tasks import Settings, _bound_of
@@ -77,12 +78,12 @@ def test_by_default_each_record_adds_two_to_the_bound(tmp_path: Path, capsys: An
     assert bound.listed is not None
     assert (bound.listed.limit, bound.listed.gain, bound.listed.every) == (16384, 2, 1)
     # (the terms, not the bound so far: the same words in every record past it)
-    assert _unlisted(bound.listed) == (
+    assert unlisted(bound.listed) == (
         "the run's reports may list no more findings (at most 16384 + 2 per record; "
         "--limit findings=N sets it)"
     )
     bound.listed.next_record()
-    assert "no more findings (at most 16384 + 2 per record" in _unlisted(bound.listed)
+    assert "no more findings (at most 16384 + 2 per record" in unlisted(bound.listed)
 
 
 def test_an_unreadable_record_always_lists_why(tmp_path: Path, capsys: Any) -> None:

@@ -184,9 +184,8 @@ def test_hostile_rulesets_are_refused_with_a_message(name: str, message: str) ->
 
 
 def test_symmetric_offers_on_the_board_a_rejection_emptied() -> None:
-    # the message named a stone of the board (next(iter(stones))): after "reject" there is
-    # none, and StopIteration made the record an internal error (exit 3) under 9 of 10
-    # opening rulesets; the red team's structured fuzzer found it
+    # the message names a stone of the board: after "reject" there is none, and the record
+    # must not become an internal error (exit 3) under any opening ruleset
     from renju_cli.referee import replay_uncached
 
     for record in records("opening-symmetric-offers-after-a-rejection.jsonl"):

@@ -2,8 +2,8 @@
 
 The double-three recursion is exact and has no depth limit (rules.md: a three is real only if
 a point that makes it a straight four is itself legal, and so on).  On columns of black stones
-every completion point is a double-three again, down the column: the red team's file of 5,000
-such records took a minute.  A run's records may make ``judgements_allowance`` (8,192) + one
+every completion point is a double-three again, down the column, and a file of thousands of
+such records would take minutes.  A run's records may make ``judgements_allowance`` (8,192) + one
 per four records double-three judgements (points whose threes are judged, at the top of the
 recursion or in it); past that, a move whose threes would need judging is taken as not a
 double-three, with an ``unchecked`` warning.  Real games need next to none.
@@ -24,6 +24,7 @@ from renju_cli import api, referee
 from renju_cli.board import BLACK, Board
 from renju_cli.formats import read_stream
 from renju_cli.judge import Judgements
+from renju_cli.limits import UNDECIDED_NAMED
 from renju_cli.ruleset import load
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
@@ -129,14 +130,14 @@ def test_one_warning_per_record_names_every_move_left_undecided(
     # past ``UNDECIDED_NAMED`` later moves, the rest are counted
     record = next(iter(read_stream(io.BytesIO(STRIPES + b";B[hf])"), "s.sgf")))
     rules = load("renju")
-    replay = referee._Replay(record, rules, referee._new_report(record, rules))
+    replay = referee.Replay(record, rules, referee.new_report(record, rules))
     bound, move = Judgements(0), record.moves[0]
     assert move.point is not None
-    for n in range(1, referee.UNDECIDED_NAMED + 5):
+    for n in range(1, UNDECIDED_NAMED + 5):
         replay._undecided(n, move, move.point, BLACK, bound)
     replay._list_undecided()
     (only,) = replay.report.findings
-    assert only.message.endswith(f"{referee.UNDECIDED_NAMED + 1} (h10) and 3 more")
+    assert only.message.endswith(f"{UNDECIDED_NAMED + 1} (h10) and 3 more")
 
 
 def test_the_lines_of_a_tree_name_their_own_undecided_moves(
@@ -183,7 +184,6 @@ def test_a_remembered_report_is_charged_what_its_replay_spent() -> None:
     text = b"(;AB[hg][hf][ih][jh];B[hh])\n"
     record = next(iter(read_stream(io.BytesIO(text), "d.sgf")))
     ruleset = api.choose_ruleset(record, "renju")
-    referee._MEMOS.clear()
     bound = Judgements(3)
     reports = [referee.replay(record, ruleset, bound).to_json() for _ in range(5)]
     kinds = [[f["kinds"] for f in r["forbidden_moves"]] for r in reports]
@@ -238,7 +238,7 @@ def test_renju_diff_has_the_bound_of_renju_check() -> None:
 
 
 #: A user's ruleset of two black offer steps (``renju rules check`` finds nothing wrong): the
-#: first offers stand on the board while the second are judged (the red team's).
+#: first offers stand on the board while the second are judged.
 TWO_OFFERS = """\
 name: two-offers
 extends: renju

@@ -22,7 +22,7 @@ from renju_cli.record import (
     Record,
     SourceLocation,
 )
-from renju_cli.referee import MEMO_MOVES, replay, replay_uncached
+from renju_cli.referee import replay, replay_uncached
 from renju_cli.report import (
     MAX_FINDINGS,
     Finding,
@@ -242,14 +242,14 @@ def test_a_quiet_colour_s_moves_are_judged_as_if_looked_at(
     # ``Judge.quiet``: the replay does not look at the lines of a colour with too few stones
     # for a five or a forbidden shape; with the shortcut off (quiet 0) the reports are the same
     # (moves crowded on the central 6x6: fives, fouls, occupied points and setups alike)
-    from renju_cli.referee import _judge_of
+    from renju_cli.referee.walk import judge_of
 
     ruleset = load(name)
     stones = [Point(x + 4, y + 4) for x, y in points]
     moves = stones[3:] if setup else stones
     record = Record([Move(p) for p in moves], SourceLocation("<test>", 0))
     record.setup = [(p, Color.WHITE) for p in stones[:3]] if setup else []
-    judge = _judge_of(ruleset)
+    judge = judge_of(ruleset)
     quiet = judge.quiet
     shortcut = replay_uncached(record, ruleset).to_json()
     try:
@@ -410,7 +410,7 @@ _EVENTS = [
 @given(
     picks=st.lists(
         st.tuples(st.integers(0, 5), st.sampled_from([None, Color.BLACK, Color.WHITE])),
-        max_size=MEMO_MOVES + 1,
+        max_size=9,
     ),
     rules=st.sampled_from(
         ["renju", "freestyle", "swap2", "renju-rif", "lianhuan", "two-board-gomoku"]
@@ -418,7 +418,7 @@ _EVENTS = [
     declared=st.sampled_from([None, "black", "white", "draw"]),
     size=st.sampled_from([None, 15, 19]),
     starts=st.lists(st.integers(1, 1000), min_size=2, max_size=2),
-    spread=st.lists(st.integers(0, 3), min_size=MEMO_MOVES + 1, max_size=MEMO_MOVES + 1),
+    spread=st.lists(st.integers(0, 3), min_size=9, max_size=9),
     setup=st.lists(
         st.tuples(st.integers(0, 4), st.sampled_from([Color.BLACK, Color.WHITE])), max_size=3
     ),
@@ -443,7 +443,7 @@ _EVENTS = [
         max_size=3,
     ),
 )
-def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
+def test_short_records_of_every_kind_are_replayed_alike_wherever_they_stand(
     picks: list[tuple[int, Color | None]],
     rules: str,
     declared: str | None,
@@ -454,9 +454,10 @@ def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
     problems: list[tuple[str, int, bool]],
     events: list[tuple[tuple[str, str | None], int, list[int], int]],
 ) -> None:
-    # the same record at two places of a file (other lines, offsets): each gets its own lines,
-    # its opening events' findings too
+    # the same record at two places of a file (other lines, offsets): the same report but for
+    # the lines and offsets, each its own; a report handed out is the caller's to change
     ruleset = load(rules)
+    reports = []
     for start in starts:
         line = start
         moves = []
@@ -479,13 +480,29 @@ def test_the_memo_gives_every_short_record_the_report_a_replay_gives(
                 for (kind, value), after, points, step in events
             ],
         )
-        expected = replay_uncached(record, ruleset).to_json()
         got = replay(record, ruleset)
-        assert got.to_json() == expected
-        # the report handed out is the caller's: changing it leaves the memo as it was
+        expected = got.to_json()
+        reports.append(_unplaced(expected, start))
         got.findings.append(Finding("duplicate", "x"))
         got.result.winner = "nobody"
         assert replay(record, ruleset).to_json() == expected
+    assert all(r == reports[0] for r in reports)
+
+
+def _unplaced(report: dict[str, Any], start: int) -> dict[str, Any]:
+    """``report`` without its source, and its findings' lines and offsets made relative to
+    the record's start (``start`` and ``start * 7``)."""
+    out = dict(report, source=None)
+    out["findings"] = [
+        dict(
+            f,
+            line=f.get("line", start) - start,
+            offset=f.get("offset", start * 7) - start * 7,
+            message=f["message"].replace(f"line {f.get('line')}", "line N"),
+        )
+        for f in report["findings"]
+    ]
+    return out
 
 
 def test_a_record_with_more_problems_than_are_listed() -> None:
@@ -529,109 +546,3 @@ def test_the_field_order_the_referee_builds_positionally() -> None:
         "code", "message", "severity", "move", "point", "line", "offset", "counts", "unlisted",
         "why",
     ]  # fmt: skip
-
-
-def test_the_memo_rests_after_a_run_of_distinct_records(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a flood of distinct short games: every key built was seen once and never again (a tenth
-    # of the time of such a flood); after MEMO_SIZE of them in a row the memo rests for as
-    # many, then keys records again (and remembers what repeats)
-    from renju_cli import referee
-
-    monkeypatch.setattr(referee, "MEMO_SIZE", 8)
-    rules = from_text("name: rest\nextends: renju\n")
-    memo = referee._Memo.of(rules)
-    keyed = 0
-    real = referee._Memo.key
-
-    def counted(self: referee._Memo, record: Record) -> Any:
-        nonlocal keyed
-        keyed += 1
-        return real(self, record)
-
-    monkeypatch.setattr(referee._Memo, "key", counted)
-    points = [Point(x, y) for x in range(15) for y in range(15)]
-    distinct = [
-        # every other one the only line of a tree (an SGF collection of bare games)
-        Record(
-            [Move(points[k]), Move(points[k + 1])],
-            SourceLocation("d", k, None, None, "main" if k % 2 else None),
-        )
-        for k in range(24)
-    ]
-    reports = [replay(r, rules) for r in distinct]
-    assert keyed == 8 + 8  # 8 keyed, 8 rested, 8 keyed again: resting again
-    assert (memo.resting, memo.unseen) == (8, 0)
-    assert [r.to_json() for r in reports] == [replay_uncached(r, rules).to_json() for r in distinct]
-    # rested, the memo remembers what repeats again: the second copy makes a template
-    for _ in range(8):
-        replay(distinct[0], rules)
-    assert memo.resting == 0
-    again = distinct[1]
-    for _ in range(3):
-        assert replay(again, rules).to_json() == replay_uncached(again, rules).to_json()
-    key = real(memo, again)
-    assert key is not None and isinstance(memo.reports[key], referee._Template)
-
-
-# -- records that share a setup -------------------------------------------------------------------
-#: Pairs of SGF games of the same 28 setup stones (columns c and m, every row but the top one:
-#: 14 black and 14 white), on one board size or on 15x15 and 19x19: a setup the record before
-#: placed is copied, not placed again (a file of 5,000 records of 208 setup stones each spent a
-#: quarter of its check placing them); the copy must be the board placing them would make.
-#:
-#:  15 . . . . . . . . . . . . . . .
-#:  14 . . X . . . . . . . . . O . .
-#:      ... (rows 13 to 2 alike) ...
-#:   1 . . X . . . . . . . . . O . .
-#:     a b c d e f g h i j k l m n o
-_SHARED = b"AB[cb:co]AW[mb:mo]"
-
-
-@pytest.mark.parametrize(
-    "games",
-    [
-        [b"(;SZ[15]" + _SHARED + b";W[hh];B[ih];W[hi])", b"(;SZ[15]" + _SHARED + b";W[aa])"],
-        [b"(;SZ[15]" + _SHARED + b";W[hh])", b"(;SZ[19]" + _SHARED + b";W[hh])"],
-        # the same stones, one taken off by the moves' own board (an occupied setup point)
-        [b"(;SZ[15]" + _SHARED + b";W[cb])", b"(;SZ[15]" + _SHARED + b";W[cb])"],
-    ],
-)
-def test_a_shared_setup_gives_the_report_a_fresh_board_gives(games: list[bytes]) -> None:
-    import io
-
-    from renju_cli import referee
-    from renju_cli.formats import read_stream
-
-    records = list(read_stream(io.BytesIO(b"\n".join(games)), "shared.sgf"))
-    assert len(records) == 2 and len(records[0].setup) == 28
-    ruleset = load("renju")
-    in_turn = [replay_uncached(r, ruleset).to_json() for r in records]
-    alone = []
-    for r in records:
-        referee._LAST_SETUP = None
-        alone.append(replay_uncached(r, ruleset).to_json())
-    assert in_turn == alone
-    assert referee._LAST_SETUP is not None  # (the setup was kept)
-
-
-def test_the_memo_keeps_no_long_opening_id_nor_event_value() -> None:
-    # the key holds the declared id and the events' values: a JSON Lines "opening" of 64 kB in
-    # each short record of 400 files held 412 MB for the run (red team 9); such records are
-    # replayed as they are, and their reports are those of a replay
-    from renju_cli import referee
-
-    ruleset = load("renju")
-    memo = referee._Memo.of(ruleset)
-    memo.reports.clear()
-    for n in range(40):
-        long_id = f"{n}" + "x" * 10_000
-        value = "y" * 10_000 if n % 2 else None
-        record = Record(
-            moves=[Move(Point(7, 7)), Move(Point(8, 8))],
-            source=SourceLocation("ids.jsonl", n, n + 1),
-            opening_id=long_id if n % 2 == 0 else None,
-            opening_events=[OpeningEvent("declare", 3, value)] if value else [],
-        )
-        assert replay(record, ruleset).to_json() == replay_uncached(record, ruleset).to_json()
-    kept = sum(len(str(k)) for k in memo.reports)
-    assert kept < 10_000

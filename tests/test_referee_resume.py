@@ -1,4 +1,4 @@
-"""Lines of a variation tree are replayed by resuming the line before (``referee._Memo``).
+"""Lines of a variation tree are replayed by resuming the line before (``referee.lines``).
 
 Every line must get exactly the report a replay from scratch gives: on the real libraries of
 ``../shared/corpus`` (when present), on our own tree seeds and regressions, and on hostile combs,
@@ -15,7 +15,7 @@ import pytest
 
 from renju_cli import api
 from renju_cli.formats import read_stream
-from renju_cli.referee import replay, replay_uncached
+from renju_cli.referee import lines, replay, replay_uncached
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
 
@@ -75,13 +75,11 @@ def test_resumed_lines_of_the_real_libraries(rules: str | None) -> None:
 def test_a_comb_resumes_instead_of_replaying_every_line_whole() -> None:
     # a line of 300 moves with a side leaf at every node: 300 lines; resumed, each line costs
     # its new moves, so the checkpoints (one per move walked) stay at the depth of the tree
-    from renju_cli import referee
-
     data = hostile.HOSTILE["sgf-comb"](300 * 16)
     ruleset = api.choose_ruleset(next(iter(read_stream(io.BytesIO(data), "c.sgf"))), None)
     reports = [replay(r, ruleset) for r in read_stream(io.BytesIO(data), "c.sgf")]
     assert len(reports) > 250
-    walker = referee._Memo.of(ruleset).walker
+    walker = lines.last_walk(ruleset)
     assert walker is not None and walker.checkpoints is not None
     assert len(walker.checkpoints) <= 302
 
@@ -104,35 +102,29 @@ def test_threads_replaying_trees_at_once_do_not_share_a_resumed_replay() -> None
 
 
 def test_the_first_line_of_a_tree_is_replayed_as_any_record() -> None:
-    # most trees are one line (the games of a collection): their replay keeps no checkpoint
-    # (one before each move cost a tenth of their check); a tree's second line starts the
-    # resumable replay, and the lines after it resume it
-    from renju_cli import referee
-
+    # most trees are one line (the games of a collection): their replay keeps no checkpoint;
+    # a tree's second line starts the resumable replay, and the lines after it resume it
     games = b"".join(
         b"(;B[hh];W[hi];B[ij];W[gj];B[ik];W[jk];B[gg];W[ff];B[%s];W[ab])" % p
         for p in (b"aa", b"ca", b"ea")
     )
     ruleset = api.choose_ruleset(next(iter(read_stream(io.BytesIO(games), "g.sgf"))), None)
-    referee._MEMOS.clear()
+    lines.forget()
     for record in read_stream(io.BytesIO(games), "g.sgf"):
-        assert len(record.moves) > referee.MEMO_MOVES  # (not one the memo of short records takes)
         assert replay(record, ruleset).to_json() == replay_uncached(record, ruleset).to_json()
-    assert referee._Memo.of(ruleset).walker is None
+    assert lines.last_walk(ruleset) is None
     tree = b"(;B[hh];W[hi];B[ij];W[gj];B[ik];W[jk];B[gg];W[ff];B[aa](;W[ab])(;W[ac])(;W[ad]))"
     records = list(read_stream(io.BytesIO(tree), "t.sgf"))
     assert [r.source.variation for r in records] == ["main", "1", "2"]
     for record in records:
         assert replay(record, ruleset).to_json() == replay_uncached(record, ruleset).to_json()
-    walker = referee._Memo.of(ruleset).walker
+    walker = lines.last_walk(ruleset)
     assert walker is not None and walker.record is records[-1]
 
 
 def test_lines_of_as_many_problems_resume_with_their_own() -> None:
     # a comb of bad leaves: each line says one problem of its own (its line); the lines resume
     # the line before, with their own problem where its was (it was replayed whole: 16 s a MB)
-    from renju_cli import referee
-
     data = hostile.HOSTILE["sgf-comb-bad-leaves"](8_000)
     records = list(read_stream(io.BytesIO(data), "c.sgf"))
     assert records[-1].unreadable  # (past the file's budget of moves: the rest refused)
@@ -143,7 +135,7 @@ def test_lines_of_as_many_problems_resume_with_their_own() -> None:
     said = [[f["line"] for f in r["findings"] if f["code"] == "parse-error"] for r in reports]
     assert [len(s) for s in said[1:]] == [1] * (len(said) - 1)  # (the first: the trunk alone)
     assert [s[0] for s in said[1:]] == list(range(2, len(said) + 1))  # (each its own line)
-    walker = referee._Memo.of(ruleset).walker
+    walker = lines.last_walk(ruleset)
     assert walker is not None and walker.checkpoints is not None
     assert len(walker.checkpoints) <= 207  # (resumed: never more than the trunk walked)
     for record, got in zip(records, reports, strict=True):

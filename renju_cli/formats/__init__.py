@@ -29,9 +29,16 @@ from encodings.aliases import aliases as _ALIASES
 from types import ModuleType
 from typing import Any, BinaryIO, cast, overload
 
-from renju_cli import limits
+import renju_cli.limits as limits
 from renju_cli.memo import remember
-from renju_cli.record import OpeningEvent, ParseProblem, Record, SourceLocation, same_events
+from renju_cli.record import (
+    OpeningEvent,
+    ParseProblem,
+    Record,
+    SourceLocation,
+    same_events,
+    shipped_rule_names,
+)
 from renju_cli.record import special_kind as special_kind
 
 #: Format name -> module, in the order detection tries them.
@@ -250,7 +257,7 @@ TEXT_PER_MOVE = limits.TEXT_PER_MOVE
 def text_cost(record: Record) -> int:
     """What the text of a line of a variation tree costs against the file's move budget: its
     metadata, notes, declared result and the words of its problems, which every line of the
-    tree repeats (an SGF ``RE`` of half a megabyte over 40,000 leaves: a report of gigabytes)."""
+    tree repeats (a long ``RE`` over thousands of leaves would make a report of gigabytes)."""
     # (``map``: no generator frame, for each line of a tree)
     chars = sum(map(len, record.metadata.values())) + sum(map(len, record.notes))
     declared = record.declared_result
@@ -290,8 +297,8 @@ def lazy_compile(pattern: str, flags: int = 0) -> re.Pattern[str]: ...
 def lazy_compile(pattern: bytes, flags: int = 0) -> re.Pattern[bytes]: ...
 def lazy_compile(pattern: str | bytes, flags: int = 0) -> re.Pattern[Any]:
     """``re.compile(pattern, flags)`` done at the pattern's first use, for the expressions a
-    reader alone uses: detection imports every reader (for its ``sniff``), and compiling them
-    took milliseconds that a run on another format paid at start-up.  What it gives is no
+    reader alone uses: detection imports every reader (for its ``sniff``), and a run on another
+    format need not compile them at start-up.  What it gives is no
     ``re.Pattern`` (``isinstance`` says so, ``re.sub`` does not take it): only its methods and
     ``pattern`` are for use."""
     return cast("re.Pattern[Any]", _LazyPattern(pattern, flags))
@@ -300,10 +307,9 @@ def lazy_compile(pattern: str | bytes, flags: int = 0) -> re.Pattern[Any]:
 def one_line(json_text: str) -> str:
     """``json_text`` (a JSON value, non-ASCII as is) with NEL, LINE SEPARATOR and PARAGRAPH
     SEPARATOR escaped, as the same JSON: a JSON Lines record must read as one line to a
-    consumer that splits text at every line break (``str.splitlines``; a record quoting a
-    Latin-1 byte 0x85 was two lines to it, and a batch's count of records was off)."""
-    # (searches in C: ``translate`` maps character by character, and a flood of records with
-    # non-ASCII text doubled its time)
+    consumer that splits text at every line break (``str.splitlines``: a record quoting a
+    Latin-1 byte 0x85 would be two lines to it)."""
+    # (searches in C: ``translate`` would map every character of every record)
     if json_text.isascii() or not (
         "\x85" in json_text or "\u2028" in json_text or "\u2029" in json_text
     ):
@@ -354,15 +360,15 @@ def lookup_codec(name: str | None) -> codecs.CodecInfo | None:
     Remembered (a file names its charset in every game), and asked of Python only under a
     name that the standard library's codecs answer to: ``codecs.lookup`` tries to import a
     module for every new name and remembers the name for the life of the process, known or
-    not (``encodings._cache``), so an SGF file naming a new charset in each of 40,000 games took
-    2 s and 3.7 MB that no later file gave back.  Asked under its normal spelling (as
+    not (``encodings._cache``), so a file naming a new charset in every game would grow the
+    process for good.  Asked under its normal spelling (as
     ``codecs.lookup`` spells it), so that the spellings of one name are one.  So a codec that a
     program registers (``codecs.register``) is not known by name here, nor by the readers.
     """
     if not name:
         return None
     if len(name) > _CODEC_NAME_KEPT:
-        return _lookup_known(name)  # (not kept: a key of a megabyte, 1,024 times)
+        return _lookup_known(name)  # (not kept: long keys would make the memo big)
     hit = _CODECS.get(name)
     if hit is None:
         hit = remember(_CODECS, name, (_lookup_known(name),), _CODECS_KEPT)
@@ -450,9 +456,7 @@ def swap_flags(events: list[OpeningEvent]) -> str | None:
 @functools.cache
 def shipped_by_lower_name() -> dict[str, str]:
     """The shipped rulesets' names by their lower-case form (a record's ``Freestyle``)."""
-    from renju_cli.ruleset import shipped_names
-
-    return {n.lower(): n for n in shipped_names()}
+    return {n.lower(): n for n in shipped_rule_names()}
 
 
 @functools.lru_cache(maxsize=64)
@@ -470,10 +474,9 @@ def ascii_compatible(codec: str) -> bool:
             return False
     except (UnicodeError, LookupError, ValueError):
         return False
-    # Johab's second bytes may be "<", "=" or ">": a byte of a name in another charset took
-    # the "<" of the tag after it, and a RenjuNet game was lost to a false syntax error (red
-    # team 10); shift_jis, big5, gbk... take none of these (their "]" and "\\" the SGF reader
-    # knows)
+    # Johab's second bytes may be "<", "=" or ">": a byte of a name in another charset would
+    # take the "<" of the tag after it, a false syntax error; shift_jis, big5, gbk... take none
+    # of these (their "]" and "\\" the SGF reader knows)
     return not any(
         _second_byte(bytes((lead, ch)), codec) for lead in range(0x80, 0x100) for ch in b"<>&\"'="
     )
@@ -571,9 +574,9 @@ def detect_file(head: bytes, path: str) -> str | None:
         # a text file: its recoded text tells (a UTF-16 head without byte order mark looked
         # like a .pos position, its count and pairs of small numbers); a binary format sure of
         # its head stays (a RenLib library of long lines has a zero byte in every other place,
-        # and named .txt it was taken for UTF-16), and one that its head shows at all stays
-        # under a byte order mark (one named by the extension alone did: an SGF game saved as
-        # UTF-16 and named .pos was an unreadable position, red team 13)
+        # and named .txt it would be taken for UTF-16), and one that its head shows at all
+        # stays under a byte order mark (not one named by the extension alone: an SGF game
+        # saved as UTF-16 and named .pos is SGF)
         recoded = detect(_recoded_head(head, how), path)
         if fmt not in RAW_FORMATS or recoded not in RAW_FORMATS | {None}:
             fmt = recoded

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from typing import TextIO
 
 from renju_cli.output.base import Renderer
-from renju_cli.record import SourceLocation, printable
+from renju_cli.record import place as place
+from renju_cli.record import printable as printable
 from renju_cli.report import ERROR, Finding, GameReport, Summary
 
 
@@ -31,17 +32,6 @@ _SEVERITY_COLOR = {"error": "31", "warning": "33", "info": "36"}
 def where(report: GameReport) -> str:
     """``path:line [index]`` (or ``path@offset [index]``) of a record, for messages."""
     return place(report.source)
-
-
-def place(s: SourceLocation) -> str:
-    """``path:line [id]`` (or ``path@offset [id]``) of a source location, its id the one
-    ``--record`` selects (control characters of the path escaped: see ``printable``)."""
-    loc = printable(s.path)
-    if s.line is not None:
-        loc += f":{s.line}"
-    elif s.offset is not None:
-        loc += f"@{s.offset}"
-    return f"{loc} [{s.id}]"
 
 
 def result_words(report: GameReport) -> str:

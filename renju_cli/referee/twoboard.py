@@ -24,7 +24,7 @@ from __future__ import annotations
 from renju_cli.board import BLACK, EMPTY, WHITE, Board
 from renju_cli.coords import Point
 from renju_cli.record import Move
-from renju_cli.referee import COLOR_NAME, _Checkpoint, _Replay
+from renju_cli.referee.walk import COLOR_NAME, Checkpoint, Replay
 from renju_cli.report import FirstFive
 
 BOARDS = "ab"
@@ -42,11 +42,11 @@ def turn_ends(number: int) -> bool:
     return number % 2 == 1
 
 
-class TwoBoardReplay(_Replay):
+class TwoBoardReplay(Replay):
     """The referee's replay on two boards, with turns of two stones and the both-boards win."""
 
-    def run(self, resume: _Checkpoint | None = None, stop: int | None = None) -> None:
-        assert resume is None  # two-board records are never resumed (see referee._Memo)
+    def run(self, resume: Checkpoint | None = None, stop: int | None = None) -> None:
+        assert resume is None  # two-board records are never resumed (``referee.replay``)
         width, height = self.board.width, self.board.height
         self.second_board = Board(width, height)
         boards = {"a": self.board, "b": self.second_board}
@@ -60,7 +60,7 @@ class TwoBoardReplay(_Replay):
         for number, move in enumerate(moves[:last], 1):
             stone = turn_color(number)
             if self.result.winner is not None and not self.after_end_reported:
-                self._after_end(number, move)
+                self.note_after_end(number, move)
             letter = named[number - 1] if number <= len(named) else "-"
             if move.point is None:
                 if not rules.passes_allowed:
@@ -95,8 +95,8 @@ class TwoBoardReplay(_Replay):
                 moves[unnamed[0] - 1],
                 unnamed[0],
             )
-        self._count_after_end()
-        self._check_declared()
+        self.word_after_end()
+        self.check_declared()
 
     def _stone(
         self,
