@@ -36,9 +36,11 @@ SGF's draw: ``read_black_score`` reads it.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from renju_cli.record import DeclaredResult
 
@@ -183,6 +185,8 @@ LOSS_ENDINGS = frozenset({"负", "負", "負け", "패"})
 
 def _normal(text: str) -> str:
     """``text`` as words are compared: NFKC, case folded, ``ё`` as ``е``, blanks made one."""
+    if text.isascii():  # (NFKC and case folding leave ASCII as its lower case)
+        return " ".join(text.lower().split())
     folded = unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
     return " ".join(folded.split())
 
@@ -193,36 +197,76 @@ def _alternatives(words: Iterable[str]) -> str:
     return "|".join(re.escape(k) for k in keys)
 
 
-_UNDECLARED = frozenset(map(_normal, UNDECLARED))
-_WORDS = {_normal(k): v for k, v in WORDS.items()}
-_REASONS = {_normal(k): v for k, v in REASONS.items()}
-_COLOURS = {_normal(k): v for k, v in (COLOURS | COLOURS_CJK).items()}
+class _Vocabulary(NamedTuple):
+    """The words normalised as they are compared, and the patterns of phrases."""
 
-_GO = re.compile(r"([bw]) ?\+ ?(\S*)")
-_SCORE = re.compile(r"[0-9.,]+")
-_REASON = rf"(?P<r>{_alternatives(REASONS)})"
-_BY = rf"(?: (?:by|on|по) {_REASON})?"
-_COLOUR_VERB = re.compile(
-    rf"(?P<c>{_alternatives(COLOURS)})(?: (?P<v>{_alternatives(WIN_VERBS | set(LOSS_VERBS))}))?"
-    + _BY
-)
-_NOUN_COLOUR = re.compile(rf"(?:{_alternatives(WIN_NOUNS)}) (?P<c>{_alternatives(COLOURS)})" + _BY)
-_CJK = re.compile(
-    rf"(?P<c>{_alternatives(COLOURS_CJK)})の?(?P<r>{_alternatives(REASONS)})?"
-    rf"(?P<e>{_alternatives(WIN_ENDINGS | LOSS_ENDINGS)})"
-)
-_CJK_RESIGNS = re.compile(rf"(?P<c>{_alternatives(COLOURS_CJK)})(?:认输|認輸|投了|기권)")
-_DRAW = re.compile(
-    rf"(?P<before>{_alternatives(DRAW_REASONS_BEFORE)})? ?(?:{_alternatives(DRAWS)})"
-    rf"(?: (?:by |по )?{_REASON})?"
-)
+    undeclared: frozenset[str]
+    words: dict[str, tuple[str | None, str | None]]
+    reasons: dict[str, str]
+    colours: dict[str, str]
+    #: the ASCII words of result phrases (``may_be_in_phrase``)
+    phrase_words: frozenset[str]
+    #: the characters of the other scripts of results, full-width forms and fractions
+    scripts: re.Pattern[str]
+    go: re.Pattern[str]
+    score: re.Pattern[str]
+    colour_verb: re.Pattern[str]
+    noun_colour: re.Pattern[str]
+    cjk: re.Pattern[str]
+    cjk_resigns: re.Pattern[str]
+    draw: re.Pattern[str]
+
+
+@functools.cache
+def _vocabulary() -> _Vocabulary:
+    """The vocabulary, made at its first use: every reader is imported at start-up, and the
+    normalisation (Unicode's tables) and the patterns took milliseconds."""
+    undeclared = frozenset(map(_normal, UNDECLARED))
+    words = {_normal(k): v for k, v in WORDS.items()}
+    reasons = {_normal(k): v for k, v in REASONS.items()}
+    vocabulary = (*undeclared, *words, *DRAWS, *COLOURS, *reasons, *WIN_VERBS, *LOSS_VERBS)
+    phrase_words = frozenset(w for phrase in vocabulary for w in phrase.split() if w.isascii())
+    reason = rf"(?P<r>{_alternatives(REASONS)})"
+    by = rf"(?: (?:by|on|по) {reason})?"
+    colours, cjk_colours = _alternatives(COLOURS), _alternatives(COLOURS_CJK)
+    verbs = _alternatives(WIN_VERBS | set(LOSS_VERBS))
+    return _Vocabulary(
+        undeclared,
+        words,
+        reasons,
+        {_normal(k): v for k, v in (COLOURS | COLOURS_CJK).items()},
+        phrase_words | {"by", "on", "b", "w", "+"},
+        re.compile("[\u00bd\u0400-\u04ff\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]"),
+        re.compile(r"([bw]) ?\+ ?(\S*)"),
+        re.compile(r"[0-9.,]+"),
+        re.compile(rf"(?P<c>{colours})(?: (?P<v>{verbs}))?" + by),
+        re.compile(rf"(?:{_alternatives(WIN_NOUNS)}) (?P<c>{colours})" + by),
+        re.compile(
+            rf"(?P<c>{cjk_colours})の?(?P<r>{_alternatives(REASONS)})?"
+            rf"(?P<e>{_alternatives(WIN_ENDINGS | LOSS_ENDINGS)})"
+        ),
+        re.compile(rf"(?P<c>{cjk_colours})(?:认输|認輸|投了|기권)"),
+        re.compile(
+            rf"(?P<before>{_alternatives(DRAW_REASONS_BEFORE)})? ?(?:{_alternatives(DRAWS)})"
+            rf"(?: (?:by |по )?{reason})?"
+        ),
+    )
+
+
+def may_be_in_phrase(word: str) -> bool:
+    """Whether ``word`` (blank-separated) may be one of the words of a result phrase: a cheap
+    test before ``read_result`` for readers that look for a phrase among other words."""
+    if word.isascii():
+        lower = word.lower()
+        return lower in _vocabulary().phrase_words or lower[:2] in ("b+", "w+") or lower[:1] == "("
+    return _vocabulary().scripts.search(word) is not None
 
 
 def read_result(text: str) -> DeclaredResult | None:
     """The declared result of a record's raw result value ``text`` (see the module docstring):
     ``None`` when it declares none; ``understood`` tells a result of words not known."""
     words = _normal(text)
-    if words in _UNDECLARED:
+    if words in _vocabulary().undeclared:
         return None
     read = _read_words(words)
     if read is None:
@@ -262,14 +306,15 @@ BLACK_SCORES = {
 def _read_words(words: str, brackets: bool = True) -> tuple[str | None, str | None] | None:
     """(winner, reason) of normalised ``words``, or ``None`` when they are not known
     (``brackets``: a reason in brackets at their end may follow, once)."""
-    fixed = _WORDS.get(words)
+    vocabulary = _vocabulary()
+    fixed = vocabulary.words.get(words)
     if fixed is not None:
         return fixed
     if brackets and words.endswith(")") and "(" in words:
         # (split by hand: a pattern's backtracking over a long value of brackets is quadratic)
         at = words.rindex("(")
         return _with_reason(words[:at].rstrip(), words[at + 1 : -1])
-    go = _GO.fullmatch(words)
+    go = vocabulary.go.fullmatch(words)
     if go is not None:
         return _go_result(go.group(1), go.group(2))
     return _phrase(words) or _cjk_phrase(words.replace(" ", ""))
@@ -279,9 +324,10 @@ def _go_result(colour: str, rest: str) -> tuple[str, str | None]:
     """``B+...``/``W+...``: the winner, and the reason unless ``rest`` is empty or a score
     (one word not known is kept as the reason, as SGF writes it; more are not understood)."""
     winner = BLACK if colour == "b" else WHITE
-    if not rest or _SCORE.fullmatch(rest):
+    vocabulary = _vocabulary()
+    if not rest or vocabulary.score.fullmatch(rest):
         return winner, None
-    return winner, _REASONS.get(rest, rest)
+    return winner, vocabulary.reasons.get(rest, rest)
 
 
 def _with_reason(words: str, inside: str) -> tuple[str | None, str | None] | None:
@@ -289,21 +335,23 @@ def _with_reason(words: str, inside: str) -> tuple[str | None, str | None] | Non
     read = _read_words(words, brackets=False)
     if read is None or read[0] is None:
         return None
-    return read[0], _REASONS.get(inside.replace(" ", "")) or _REASONS.get(inside) or read[1]
+    reasons = _vocabulary().reasons
+    return read[0], reasons.get(inside.replace(" ", "")) or reasons.get(inside) or read[1]
 
 
 def _phrase(words: str) -> tuple[str, str | None] | None:
     """A phrase of words with blanks: a colour and a verb (``black wins by time``, ``white
     resigns``), a noun and a colour (``победа черных``), or a draw (``draw by agreement``)."""
-    m = _COLOUR_VERB.fullmatch(words) or _NOUN_COLOUR.fullmatch(words)
+    vocabulary = _vocabulary()
+    m = vocabulary.colour_verb.fullmatch(words) or vocabulary.noun_colour.fullmatch(words)
     if m is not None:
-        winner = _COLOURS[m.group("c")]
+        winner = vocabulary.colours[m.group("c")]
         verb = m.groupdict().get("v")
         reason = _reason(m.group("r"))
         if verb in LOSS_VERBS:
             return _OTHER[winner], reason or LOSS_VERBS[verb]
         return winner, reason
-    m = _DRAW.fullmatch(words)
+    m = vocabulary.draw.fullmatch(words)
     if m is not None:
         return DRAW, _reason(m.group("before")) or _reason(m.group("r"))
     return None
@@ -312,17 +360,18 @@ def _phrase(words: str) -> tuple[str, str | None] | None:
 def _cjk_phrase(words: str) -> tuple[str, str | None] | None:
     """A CJK or Hangul phrase (blanks taken out): a colour, a reason and a win or loss
     (``黑中盘胜``, ``黒反則負け``, ``흑불계승``), or a resignation (``白认输``)."""
-    m = _CJK.fullmatch(words)
+    vocabulary = _vocabulary()
+    m = vocabulary.cjk.fullmatch(words)
     if m is not None:
-        winner = _COLOURS[m.group("c")]
+        winner = vocabulary.colours[m.group("c")]
         if m.group("e") in LOSS_ENDINGS:
             winner = _OTHER[winner]
         return winner, _reason(m.group("r"))
-    m = _CJK_RESIGNS.fullmatch(words)
+    m = vocabulary.cjk_resigns.fullmatch(words)
     if m is not None:
-        return _OTHER[_COLOURS[m.group("c")]], "resign"
+        return _OTHER[vocabulary.colours[m.group("c")]], "resign"
     return None
 
 
 def _reason(word: str | None) -> str | None:
-    return None if word is None else _REASONS.get(word)
+    return None if word is None else _vocabulary().reasons.get(word)

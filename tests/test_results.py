@@ -7,7 +7,13 @@ import time
 import pytest
 
 from renju_cli.record import DeclaredResult
-from renju_cli.results import not_understood, read_black_score, read_result, understood
+from renju_cli.results import (
+    may_be_in_phrase,
+    not_understood,
+    read_black_score,
+    read_result,
+    understood,
+)
 
 
 def _read(text: str) -> tuple[str | None, str | None]:
@@ -206,3 +212,13 @@ def test_long_hostile_values_are_read_in_linear_time() -> None:
     for text in ("(" * 200_000, "a()" * 100_000 + ")", "黑" * 200_000 + "胜", "B+" + "(" * 200_000):
         read_result(text)
     assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize("word", ["1-0", "B+R", "black", "Wins", "unknown", "*", "黑胜", "победа"])
+def test_words_that_may_be_in_a_phrase(word: str) -> None:
+    assert may_be_in_phrase(word)
+
+
+@pytest.mark.parametrize("word", ["h8", "b12", "N=2", "swap", "3.", "{j10", "j12\ufffd", "pass"])
+def test_words_that_are_in_no_phrase(word: str) -> None:
+    assert not may_be_in_phrase(word)

@@ -35,7 +35,7 @@ from renju_cli.record import (
     Record,
     SourceLocation,
 )
-from renju_cli.results import read_result, understood
+from renju_cli.results import may_be_in_phrase, read_result, understood
 
 NAME = "notation"
 EXTENSIONS = (".txt", ".moves", ".renju", ".gomoku", ".rnj")
@@ -64,11 +64,14 @@ _PHRASE_END_CHARS = 64
 #: A word of a result phrase: what the separators around a leading result word leave.
 _PHRASE_WORD = re.compile(r"[^\s:,;]+")
 _SEPARATOR_CHARS = " \t\n\r\f\v:,;"
-#: Tokens that are never the first word of a leading result phrase, nor the last of a trailing
-#: one: points, move numbers, offers; at the end, ``black`` and ``white`` are colour choices.
-_NOT_A_RESULT = re.compile(r"[a-zA-Z][0-9]{1,2}|[0-9]+\.+")
-_NOT_A_RESULT_START = frozenset(("pass", "--", "swap", "noswap", "reject"))
-_NOT_A_RESULT_END = _NOT_A_RESULT_START | {"black", "white"}
+_FIRST_WORD = re.compile(r"\s*([^\s:,;]+)")
+#: A point as the first or the last word of a line: no result phrase there (looked for among
+#: the last characters of the line only).
+_FIRST_POINT = re.compile(r"\s*[a-zA-Z][0-9]{1,2}(?![^\s:,;])")
+_LAST_POINT = re.compile(r"(?<![^\s:,;])[a-zA-Z][0-9]{1,2}[\s:,;]*\Z")
+_LAST_POINT_CHARS = 16
+#: At the end of a line, ``black`` and ``white`` are colour choices, not results.
+_COLOUR_CHOICES = frozenset(("black", "white"))
 _CONTINUATION = re.compile(r"^\s*(\d+)\.")
 _POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
 #: Points written without blanks are read in one ``findall`` up to this many characters (a game
@@ -142,44 +145,54 @@ def split_result(text: str) -> tuple[DeclaredResult | None, str]:
 
 
 def _split_leading(text: str) -> tuple[DeclaredResult | None, str]:
+    if text.partition(" ")[0] in _POINT_OF or _FIRST_POINT.match(text):
+        return None, text  # (most lines)
+    first = _FIRST_WORD.match(text)
+    if first is None or not may_be_in_phrase(first.group(1)):
+        return None, text
     words = list(islice(_PHRASE_WORD.finditer(text), _PHRASE_WORDS))
     if not words or text[: words[0].start()].strip():
         return None, text
-    first = words[0].group()
-    if _never_a_result(first, _NOT_A_RESULT_START):
-        return None, text
-    for k in range(len(words), 0, -1):
-        phrase = text[words[0].start() : words[k - 1].end()]
-        declared = read_result(phrase)
+    k = 0  # the words that may start a result phrase
+    while k < len(words) and may_be_in_phrase(words[k].group()):
+        k += 1
+    for n in range(k, 0, -1):
+        declared = read_result(text[words[0].start() : words[n - 1].end()])
         if declared is None or understood(declared):
-            rest = text[words[k - 1].end() :]
+            rest = text[words[n - 1].end() :]
             return declared, rest.lstrip(_SEPARATOR_CHARS) if rest else rest
     return None, text
 
 
-def _never_a_result(token: str, words: frozenset[str]) -> bool:
-    """Whether ``token`` is a point, a move number, part of offers or one of ``words``."""
-    return (
-        token.lower() in words
-        or "{" in token
-        or "}" in token
-        or _NOT_A_RESULT.fullmatch(token) is not None
-    )
+def _last_word(text: str) -> str:
+    """The last word of ``text`` as ``_PHRASE_WORD`` cuts words (read from its end: a line may
+    be long)."""
+    words = text.rsplit(None, 1)
+    if not words:
+        return ""
+    word = words[-1].rstrip(":,;")
+    return word[max(word.rfind(":"), word.rfind(","), word.rfind(";")) + 1 :]
 
 
 def _split_trailing(text: str) -> tuple[DeclaredResult | None, str]:
+    if text.rpartition(" ")[2] in _POINT_OF or _LAST_POINT.search(
+        text, max(len(text) - _LAST_POINT_CHARS, 0)
+    ):
+        return None, text  # (most lines)
+    if not may_be_in_phrase(_last_word(text)):
+        return None, text
     cut = max(len(text) - _PHRASE_END_CHARS, 0)
     words = list(_PHRASE_WORD.finditer(text, cut))
     if cut and words and words[0].start() == cut:
         del words[0]  # (it may be the end of a longer word)
     words = words[-_PHRASE_WORDS:]
-    if not words:
+    if not words or words[-1].group().lower() in _COLOUR_CHOICES:
         return None, text
-    last = words[-1].group()
-    if _never_a_result(last, _NOT_A_RESULT_END):
-        return None, text
-    for k in range(len(words), 0, -1):
-        start = words[-k].start()
+    k = 0  # the words that may end a result phrase
+    while k < len(words) and may_be_in_phrase(words[-1 - k].group()):
+        k += 1
+    for n in range(k, 0, -1):
+        start = words[-n].start()
         declared = read_result(text[start : words[-1].end()])
         if declared is None or understood(declared):
             return declared, text[:start].rstrip()
@@ -298,16 +311,8 @@ class _Tokenizer:
         self.result_read = False
 
     def read(self, body: str) -> tuple[list[Move], list[OpeningEvent], ParseProblem | None]:
-        moves, limit = self.moves, self.limit
-        take = {
-            "point": self._point,
-            "board": self._board,
-            "declare": self._declare,
-            "relocate": self._relocate,
-            "word": self._word,
-            "result": self._result,
-            "offers": self._offers,
-        }
+        moves, limit, line = self.moves, self.limit, self.line
+        take = _TAKE
         pos = 0
         size = len(body)
         while pos < size:
@@ -320,12 +325,20 @@ class _Tokenizer:
             while pos < size and body[pos] == " ":  # (one space between tokens: no match for it)
                 pos += 1
             kind = m.lastgroup
+            if kind == "point":
+                # (as ``_plain_moves``: the points learnt by token, moves built positionally;
+                # a line with opening events comes here, and a file may hold 25,000 of them)
+                text = m.group(0)
+                moves.append(Move(_POINT_OF.get(text) or _learnt(text), None, line, None, text))
+                continue
             method = take.get(kind or "")
             if method is None:  # a separator or a move number
                 continue
-            problem = self._count(kind or "", m.group(0), m.start()) or method(
-                m.group(0), m.start()
-            )
+            text = m.group(0)
+            problem = None
+            if self.room is not None and kind in _EVENT_TOKENS:
+                problem = self._count(kind, text, m.start())
+            problem = problem or method(self, text, m.start())
             if problem is not None:
                 return moves, self.events, problem
         if self.boards:
@@ -335,22 +348,14 @@ class _Tokenizer:
         return moves, self.events, None
 
     def _count(self, kind: str, text: str, column: int) -> ParseProblem | None:
-        """Count an opening token against ``room``; its problem when there is none left."""
-        if (
-            self.room is not None
-            and kind in _EVENT_TOKENS
-            and (kind != "word" or _WORDS[text.lower()][2])
-        ):
+        """Count an opening token against ``room`` (not ``None``); its problem when there is
+        none left."""
+        assert self.room is not None
+        if kind != "word" or _WORDS[text.lower()][2]:
             if self.room <= 0:
                 return _too_many_events(self.line, column, self.limit)
             self.room -= 1
         return None
-
-    def _point(self, text: str, column: int) -> None:
-        # (as ``_plain_moves``: the points learnt by token, moves built positionally; a line
-        # with opening events comes here, and a file may hold 25,000 of them)
-        point = _POINT_OF.get(text) or _learnt(text)
-        self.moves.append(Move(point, None, self.line, None, text))
 
     def _board(self, text: str, column: int) -> None:
         boards, moves = self.boards, self.moves
@@ -401,6 +406,17 @@ class _Tokenizer:
         if cut:  # the group holds more points than are read
             return _too_many_events(self.line, column, self.limit)
         return None
+
+
+#: What ``_Tokenizer`` does with each kind of token but points, separators and move numbers.
+_TAKE: dict[str, Callable[[_Tokenizer, str, int], ParseProblem | None]] = {
+    "board": _Tokenizer._board,
+    "declare": _Tokenizer._declare,
+    "relocate": _Tokenizer._relocate,
+    "word": _Tokenizer._word,
+    "result": _Tokenizer._result,
+    "offers": _Tokenizer._offers,
+}
 
 
 def _not_a_token(body: str, pos: int, line: int, moves: int) -> ParseProblem:
@@ -461,13 +477,24 @@ class _SimpleEvents:
         self.offered: list[Point] | None = None  # the points of a group of offers not closed yet
 
     def read(self, tokens: list[str]) -> tuple[list[Move], list[OpeningEvent]] | None:
+        point_of, moves, line, limit = _POINT_OF, self.moves, self.line, self.limit
         for token in tokens:
-            ok = self._outside(token) if self.offered is None else self._inside(token)
+            if self.offered is None:
+                if limit is not None and len(moves) > limit:
+                    return None
+                point = point_of.get(token)
+                if point is not None:  # (most tokens: no call)
+                    moves.append(Move(point, None, line, None, token))  # positional: see Record
+                    continue
+                word = _WORDS.get(token.lower())
+                ok = self._outside(token) if word is None else self._word(token, word)
+            else:
+                ok = self._inside(token)
             if not ok:
                 return None
         if self.offered is not None:  # never closed: the tokenizer says where
             return None
-        return self.moves, self.events
+        return moves, self.events
 
     def _take(self, need: int) -> bool:
         """Count ``need`` opening tokens against the room left; ``False`` past it."""
@@ -478,17 +505,9 @@ class _SimpleEvents:
         return True
 
     def _outside(self, token: str) -> bool:
-        """A token outside a group of offers; ``False`` for one this reader does not read."""
+        """A token outside a group of offers but a point seen before and a word; ``False`` for
+        one this reader does not read."""
         moves = self.moves
-        if self.limit is not None and len(moves) > self.limit:
-            return False
-        point = _POINT_OF.get(token)
-        if point is not None:
-            moves.append(Move(point, None, self.line, None, token))  # positional: see Record
-            return True
-        word = _WORDS.get(token.lower())
-        if word is not None:
-            return self._word(token, word)
         declared = _TOKEN.fullmatch(token) if token[0] in "nN" else None
         if declared is not None and declared.lastgroup == "declare":  # N=2, as the tokenizer
             if not self._take(1):
@@ -506,8 +525,10 @@ class _SimpleEvents:
 
     def _word(self, token: str, word: tuple[str | None, str | None, bool]) -> bool:
         kind, value, counted = word
-        if counted and not self._take(1):
-            return False
+        if counted and self.room is not None:
+            if self.room <= 0:
+                return False
+            self.room -= 1
         if kind is None:
             self.moves.append(Move(None, line=self.line, token=token))
         elif kind:
