@@ -26,8 +26,7 @@ from collections.abc import Callable
 from typing import cast
 
 from renju_cli.coords import MAX_SIZE, Point
-from renju_cli.record import Color, Record, SourceLocation, place
-from renju_cli.report import Finding
+from renju_cli.record import Color, Finding, Record, SourceLocation, place
 from renju_cli.ruleset import Ruleset
 
 #: Moves at the start of a record that form a set of stones rather than a sequence.

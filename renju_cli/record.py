@@ -208,6 +208,119 @@ class Record:
         return False
 
 
+# -- findings: what the referee and the opening check say of a record ---------------------------
+ERROR = "error"
+WARNING = "warning"
+INFO = "info"
+SEVERITIES = (INFO, WARNING, ERROR)
+
+#: Every finding code, with its default severity.
+CODES: dict[str, str] = {
+    "parse-error": ERROR,
+    "off-board": ERROR,
+    "occupied": ERROR,
+    "wrong-color": ERROR,
+    "illegal-pass": ERROR,
+    "forbidden-move": ERROR,
+    "unclaimed-foul": WARNING,
+    "move-after-end": ERROR,
+    "result-mismatch": ERROR,
+    "board-size": WARNING,
+    "opening-region": ERROR,
+    "opening-not-canonical": ERROR,
+    "opening-id-mismatch": ERROR,
+    "swap-not-allowed": ERROR,
+    "offer-count": ERROR,
+    "offer-invalid": ERROR,
+    "offer-symmetric": ERROR,
+    "kept-not-offered": ERROR,
+    "reject-not-allowed": ERROR,
+    "relocation-invalid": ERROR,
+    "board-not-named": ERROR,
+    "unchecked": INFO,
+    # batch findings (``renju check``)
+    "duplicate": WARNING,
+    "internal-error": ERROR,
+    # a record with more findings than are listed (``limits.MAX_FINDINGS``)
+    "too-many-findings": WARNING,
+}
+
+
+def severity_rank(severity: str) -> int:
+    """The rank of a severity: info 0, warning 1, error 2."""
+    return _RANK[severity]
+
+
+_RANK = {severity: rank for rank, severity in enumerate(SEVERITIES)}
+
+
+@dataclass(slots=True)
+class Finding:
+    """One problem or fact about a record, with where it is."""
+
+    code: str
+    message: str
+    severity: str = ""
+    move: int | None = None
+    point: str | None = None
+    line: int | None = None
+    offset: int | None = None
+    #: ``too-many-findings`` only: the findings not listed, by code
+    counts: dict[str, int] | None = None
+    #: ``too-many-findings`` only: the findings not listed, by code and severity (not in the
+    #: JSON: what the summary counts by severity, and what ``filter_findings`` needs to give the
+    #: finding the severity of what it still counts)
+    unlisted: dict[tuple[str, str], int] | None = None
+    #: ``too-many-findings`` only: why fewer are listed than the cap (not in the JSON:
+    #: its message says it, and ``filter_findings`` words it again)
+    why: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.severity:
+            self.severity = CODES.get(self.code, ERROR)
+
+    def unlisted_tally(self) -> dict[tuple[str, str], int]:
+        """The findings a ``too-many-findings`` finding stands for, by code and severity: its
+        ``unlisted``, or (one made by hand, with ``counts`` only) its counts at its own
+        severity; empty for any other finding."""
+        if self.unlisted is not None:
+            return self.unlisted
+        return {(code, self.severity): n for code, n in (self.counts or {}).items()}
+
+    def at(self, line: int | None, offset: int | None) -> Finding:
+        """A copy of this finding at another line and offset (built positionally, as the
+        fields are declared: a third of what ``replace`` costs).  Its counts are shared, as
+        whole findings are where they do not move: nothing changes a finding once made."""
+        return Finding(
+            self.code,
+            self.message,
+            self.severity,
+            self.move,
+            self.point,
+            line,
+            offset,
+            self.counts,
+            self.unlisted,
+            self.why,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": self.code,
+            "severity": self.severity,
+            "move": self.move,
+            "point": self.point,
+            "message": self.message,
+        }
+        if self.line is not None:
+            out["line"] = self.line
+        if self.offset is not None:
+            out["offset"] = self.offset
+        if self.counts is not None:
+            out["counts"] = self.counts
+        return out
+
+
 # -- where records come from, and their text in messages ------------------------------------------
 def special_kind(mode: int) -> str | None:
     """What a file of ``st_mode`` ``mode`` is when it is neither a regular file nor a directory

@@ -31,8 +31,7 @@ from renju_cli.opening.rules import protocol_of, restricted_seat
 from renju_cli.opening.state import Context, WalkState
 from renju_cli.opening.steps import Protocol, ProtocolError
 from renju_cli.opening.walk import MAX_PATHS, MAX_STEPS, Budget, walk
-from renju_cli.record import OpeningEvent, Record
-from renju_cli.report import WARNING, Finding
+from renju_cli.record import WARNING, Finding, OpeningEvent, Record
 
 if TYPE_CHECKING:
     from renju_cli.ruleset import Ruleset

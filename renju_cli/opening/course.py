@@ -10,8 +10,7 @@ from renju_cli.board import BLACK, WHITE
 from renju_cli.opening.events import BoardEvents
 from renju_cli.opening.rules import restricted_seat, rules_for
 from renju_cli.opening.state import Holders, WalkState
-from renju_cli.record import OpeningEvent, Record
-from renju_cli.report import Finding
+from renju_cli.record import Finding, OpeningEvent, Record
 
 if TYPE_CHECKING:
     from renju_cli.ruleset import Ruleset

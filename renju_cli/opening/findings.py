@@ -6,7 +6,8 @@ import heapq
 from collections import Counter
 from collections.abc import Callable
 
-from renju_cli.report import CODES, ERROR, INFO, MAX_FINDINGS, Finding
+from renju_cli.limits import MAX_FINDINGS
+from renju_cli.record import CODES, ERROR, INFO, Finding
 
 
 class CappedFindings:

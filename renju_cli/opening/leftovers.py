@@ -18,8 +18,7 @@ from renju_cli.opening.events import LEFTOVER_CODES, BoardEvents, EventIndex
 from renju_cli.opening.findings import CappedFindings
 from renju_cli.opening.state import Context, WalkState, make_finding
 from renju_cli.opening.steps import Protocol
-from renju_cli.record import OpeningEvent
-from renju_cli.report import Finding
+from renju_cli.record import Finding, OpeningEvent
 
 if TYPE_CHECKING:
     from renju_cli.ruleset import Ruleset

@@ -25,7 +25,7 @@ from renju_cli.opening.state import (
 )
 from renju_cli.opening.steps import COLORS, Region, Step
 from renju_cli.opening.symmetry import Isometry, symmetric_pairs
-from renju_cli.report import Finding
+from renju_cli.record import Finding
 
 #: How much a recorded list of offers or a declared count weighs against a swap flag (1) when
 #: the record's events choose between the options of a branch.

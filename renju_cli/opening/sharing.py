@@ -37,8 +37,7 @@ from renju_cli.opening.events import DECLARED_KEPT, board_events
 from renju_cli.opening.rules import usable_protocol
 from renju_cli.opening.steps import Protocol
 from renju_cli.opening.walk import Budget
-from renju_cli.record import Color, OpeningEvent, Record, same_events
-from renju_cli.report import WARNING, Finding
+from renju_cli.record import WARNING, Color, Finding, OpeningEvent, Record, same_events
 
 if TYPE_CHECKING:
     from renju_cli.ruleset import Ruleset

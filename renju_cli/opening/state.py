@@ -12,8 +12,7 @@ from renju_cli.coords import Point
 from renju_cli.opening.events import EventIndex, move_stones
 from renju_cli.opening.findings import CappedFindings
 from renju_cli.opening.steps import COLORS, Protocol, Step
-from renju_cli.record import Record
-from renju_cli.report import Finding
+from renju_cli.record import Finding, Record
 
 if TYPE_CHECKING:
     from renju_cli.ruleset import Ruleset

@@ -30,8 +30,7 @@ from renju_cli.opening.state import (
     where,
 )
 from renju_cli.opening.steps import COLORS, SEATS, Step, number_list, other
-from renju_cli.record import OpeningEvent
-from renju_cli.report import WARNING, Finding
+from renju_cli.record import WARNING, Finding, OpeningEvent
 
 
 @dataclasses.dataclass
