@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from renju_cli import analyze
 from renju_cli.api import judge_record
-from renju_cli.coords import Point
+from renju_cli.coords import Point, parse_point
 from renju_cli.formats.notation import parse_record
 from renju_cli.record import (
     Color,
@@ -141,6 +141,14 @@ def test_board_full_is_a_draw() -> None:
     moves = "b2 b4 d2 e2 e3 e4 c5 a1 a2 a3 b1 d1 e1 d5 c1 c2 b5 a5 c4 d3 e5 d4 c3 b3 a4"
     r = analyze(parse_record(moves), small)
     assert r["result"] == {"winner": "draw", "reason": "board-full", "move": 25, "point": "a4"}
+    # the same board with its first 20 stones set up: full at move 5, a pass in between
+    record = parse_record(" ".join(moves.split()[20:22]) + " pass " + " ".join(moves.split()[22:]))
+    record.setup = [
+        (parse_point(p), Color.BLACK if k % 2 == 0 else Color.WHITE)
+        for k, p in enumerate(moves.split()[:20])
+    ]
+    r = analyze(record, small)
+    assert r["result"] == {"winner": "draw", "reason": "board-full", "move": 6, "point": "a4"}
 
 
 def test_move_limit_is_a_draw() -> None:

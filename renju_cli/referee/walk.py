@@ -288,16 +288,30 @@ class Replay:
         self, start: int, last: int, to_move: int, passes: int, pending: Pending | None
     ) -> tuple[int, int, Pending | None]:
         """Walk moves ``start + 1`` to ``last``; the walk's state after them."""
-        moves = self.record.moves
-        result, checkpoints = self.result, self.checkpoints
+        # (the loop runs for every move of every record: what it reads is bound to locals, and
+        # a move that makes no five and no shape its colour may not play is placed inline)
+        moves, rules = self.record.moves, self.rules
+        result, report, checkpoints = self.result, self.report, self.checkpoints
         guided = self.course.until if self.course is not None else 0
-        cells, index_of_point = self.board.cells, self.board.geometry.index_of_point
+        board = self.board
+        cells, index_of_point, place = board.cells, board.geometry.index_of_point, board.place
+        own, placed, numbers = self.own, self.placed, self.numbers
+        judge = self.judge
+        # the first move that may fill the board or reach the move limit (a move adds one
+        # stone at most)
+        watch = min(
+            board.width * board.height - board.stones + start
+            if rules.board_full_draw
+            else len(moves) + 1,
+            rules.move_limit if rules.move_limit is not None else len(moves) + 1,
+        )
         walked = moves if not start and last == len(moves) else moves[start:last]
         for number, move in enumerate(walked, start + 1):
             if checkpoints is not None:
                 checkpoints.append(self.checkpoint(to_move, passes, pending))
             if number <= guided:  # the opening's course: board events, colours, seat rules
                 to_move = self._follow_course(number, to_move)
+                judge = self.judge
             if result.winner is not None and not self.after_end_reported:
                 self.note_after_end(number, move)
             stone = to_move
@@ -316,27 +330,38 @@ class Replay:
             if index is None or cells[index] != EMPTY:
                 self._not_placed(number, move, point, index)
                 continue
-            pending = self._play(number, move, point, index, stone)
+            # one window lookup (``Judge.shape``) tells whether the move may be forbidden and
+            # whether it makes a five; a colour with too few stones needs none, nor a colour
+            # without forbidden moves once a five has ended the game
+            hot = judge.hot[stone]
+            code = 0
+            if own[stone] >= judge.quiet[stone] and (
+                hot or report.first_five is None or not result.decided
+            ):
+                code = judge.shape(board, index, stone)
+            if code & (hot | FIVES):
+                pending = self._play(number, move, point, index, stone, code)
+            else:
+                place(index, stone)
+                own[stone] += 1
+                placed.append(index)
+                if numbers is not None:
+                    numbers[index] = number
+            if number >= watch:
+                self._limits(number, point)
         return to_move, passes, pending
 
     def _play(
-        self, number: int, move: Move, point: Point, index: int, stone: int
+        self, number: int, move: Move, point: Point, index: int, stone: int, code: int
     ) -> Pending | None:
-        """Place move ``number`` on the empty ``index``: judged first (a forbidden move), then
-        a five looked for; a claim the opponent may make of it, if any."""
-        judge, board, report, result = self.judge, self.board, self.report, self.result
-        # one window lookup (``Judge.shape``) tells whether the move may be forbidden and
-        # whether it makes a five; a colour with too few stones needs none
-        if self.own[stone] < judge.quiet[stone]:
-            code = 0
-        elif judge.hot[stone] or report.first_five is None or not result.decided:
-            code = judge.shape(board, index, stone)
-        else:  # (a colour without forbidden moves, once a five changes nothing more)
-            code = 0
+        """Place move ``number`` on the empty ``index``, whose shape ``code`` may make a five or
+        a forbidden move: judged first, then the five looked for; a claim the opponent may make
+        of it, if any."""
+        report, result = self.report, self.result
         pending = None
-        if code & judge.hot[stone] and not code & FIVES:
+        if not code & FIVES:
             pending = self._judge_foul(number, move, point, index, stone)
-        board.place(index, stone)
+        self.board.place(index, stone)
         self.own[stone] += 1
         self.placed.append(index)
         if self.numbers is not None:
@@ -346,11 +371,6 @@ class Replay:
             five = self._five(index, stone)
             if five is not None:
                 self._record_five(number, point, stone, five)
-        rules = self.rules
-        if (rules.board_full_draw and board.full) or (
-            rules.move_limit is not None and number >= rules.move_limit
-        ):
-            self._limits(number, point)
         return pending
 
     def _close(self, pending: Pending | None) -> None:
