@@ -1,10 +1,15 @@
-"""The library API: read records, judge them.  The CLI is a thin layer over this.
+"""The library API (``import renju_cli as rj``; ``docs/api.md``): read games, judge them.
 
-``analyze`` is a plain, picklable top-level function (record text or parsed record + ruleset name
-→ JSON-ready dict), so that users can run it on any distributed engine (``multiprocessing``,
-``concurrent.futures``, Dask, Ray, Spark...): records, rulesets and reports pickle, and a bad
-record never raises (see ``docs/scale-out.md``).  Batches with ordering, duplicates and a process
-pool are in ``renju_cli.batch``; finding and reading inputs in ``renju_cli.inputs``.
+``load_rules``, ``parse_game`` and ``read_games`` give rulesets and games; ``replay`` judges a
+game into a typed ``Report`` (what ``renju check`` reports of it), ``position`` walks a game to
+a move, ``forbidden_points`` tells black's forbidden points on a board.  Nothing here raises for
+a bad record: what is wrong with it is in its report.
+
+``analyze`` is the one-call form, a plain, picklable top-level function (record text or parsed
+record + ruleset name → JSON-ready dict), so that users can run it on any distributed engine
+(``multiprocessing``, ``concurrent.futures``, Dask, Ray, Spark...; see ``docs/scale-out.md``).
+Batches with ordering, duplicates and a process pool are in ``renju_cli.batch``; finding and
+reading inputs in ``renju_cli.inputs``.  The CLI is a thin layer over these.
 """
 
 from __future__ import annotations
@@ -154,8 +159,8 @@ def _data(text: str | bytes | bytearray | memoryview) -> bytes:
 
 def _utf8(text: str) -> bytes:
     """``text`` as UTF-8 for the readers, whatever it holds: a lone surrogate (a name decoded
-    with ``surrogateescape``, or cut from JSON) raised ``UnicodeEncodeError``; its bytes are
-    given back, or written as they stand, and the reader says they are not valid UTF-8."""
+    with ``surrogateescape``, or cut from JSON) would raise ``UnicodeEncodeError``; its bytes
+    are given back, or written as they stand, and the reader says they are not valid UTF-8."""
     try:
         return text.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:
@@ -185,7 +190,8 @@ def _ruleset_or_none(rules: Rules | None) -> Ruleset | None:
 def judge_record(record: Record, rules: str | Ruleset | None = None) -> GameReport:
     """Replay one record under the chosen ruleset (see ``analyze``) and return its report.
 
-    A bug in the referee propagates; ``renju_cli.batch.judge_one`` turns it into a finding.
+    A bug in the referee propagates; ``replay`` (and ``renju_cli.tasks.judge_one``) turns it
+    into a finding.
     """
     return referee_replay(record, choose_ruleset(record, rules))
 
@@ -263,6 +269,14 @@ class Game:
     def rule(self) -> str | None:
         """The rule the record names itself, if any (a shipped one judges it by default)."""
         return self.record.rule
+
+    @property
+    def declared_result(self) -> Declared | None:
+        """The result the record states, if it states one."""
+        declared = self.record.declared_result
+        if declared is None:
+            return None
+        return Declared(declared.winner, declared.reason, declared.text)
 
     @property
     def metadata(self) -> Mapping[str, str]:
