@@ -297,6 +297,7 @@ class Replay:
         cells, index_of_point, place = board.cells, board.geometry.index_of_point, board.place
         own, placed, numbers = self.own, self.placed, self.numbers
         judge = self.judge
+        shape, hot, quiet = judge.shape, judge.hot, judge.quiet
         # the first move that may fill the board or reach the move limit (a move adds one
         # stone at most)
         watch = min(
@@ -312,6 +313,7 @@ class Replay:
             if number <= guided:  # the opening's course: board events, colours, seat rules
                 to_move = self._follow_course(number, to_move)
                 judge = self.judge
+                shape, hot, quiet = judge.shape, judge.hot, judge.quiet
             if result.winner is not None and not self.after_end_reported:
                 self.note_after_end(number, move)
             stone = to_move
@@ -333,13 +335,12 @@ class Replay:
             # one window lookup (``Judge.shape``) tells whether the move may be forbidden and
             # whether it makes a five; a colour with too few stones needs none, nor a colour
             # without forbidden moves once a five has ended the game
-            hot = judge.hot[stone]
             code = 0
-            if own[stone] >= judge.quiet[stone] and (
-                hot or report.first_five is None or not result.decided
+            if own[stone] >= quiet[stone] and (
+                hot[stone] or report.first_five is None or not result.decided
             ):
-                code = judge.shape(board, index, stone)
-            if code & (hot | FIVES):
+                code = shape(board, index, stone)
+            if code & (hot[stone] | FIVES):
                 pending = self._play(number, move, point, index, stone, code)
             else:
                 place(index, stone)
