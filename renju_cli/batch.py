@@ -40,7 +40,6 @@ import os
 import signal
 import stat
 import sys
-import threading
 import zlib
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -54,6 +53,7 @@ from renju_cli.inputs import InputError, Window, changed_while_read, file_head
 from renju_cli.record import Record
 from renju_cli.report import TOO_MANY, GameReport, Summary, filter_findings
 from renju_cli.ruleset import Ruleset
+from renju_cli.signals import HELD, signals_held
 from renju_cli.tasks import (
     FileTask,
     Item,
@@ -72,6 +72,8 @@ if TYPE_CHECKING:
     # (imported where a pool or an executor is used: ``concurrent.futures`` and
     # ``multiprocessing`` pull in logging, pickle and sockets, which ``--jobs 1`` never needs)
     import concurrent.futures as cf
+
+    from renju_cli.output.base import Renderer
 
 #: Records per work unit: enough to make the cost of sending one small (a chunk is tens of
 #: milliseconds of judging), few enough that small batches still spread over the workers.
@@ -132,7 +134,7 @@ def _worker_init(parent: int | None = None) -> None:
     # forked while the parent held them back (``_submit_held``): what came meanwhile is
     # ignored or ends the worker, as just set
     with contextlib.suppress(AttributeError, ValueError, OSError):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)
     _die_with_parent(parent)
     # What the worker inherited (modules, the parent's state when forked) lives as long as
     # it does: keep the garbage collector from walking it again after every chunk, and collect
@@ -156,15 +158,10 @@ def _die_with_parent(parent: int | None) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
 
 
-#: Signals whose handlers raise in the parent (Ctrl-C's ``KeyboardInterrupt``, SIGTERM's and
-#: SIGHUP's ``Terminated`` of the command line).
-_HELD = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-
-
 def _submit_held(
     executor: cf.Executor, items: Sequence[Item], settings: Settings
 ) -> cf.Future[Results]:
-    """``executor.submit(judge_chunk, ...)`` with ``_HELD`` signals held back until it returns:
+    """``executor.submit(judge_chunk, ...)`` with ``HELD`` signals held back until it returns:
     a submit may fork the pool's workers, and an exception a handler raises inside the
     interpreter's fork hooks is printed and dropped ("Exception ignored in: _releaseLock"):
     the run would go on as if never interrupted.  Held, the signal is handled once the
@@ -172,26 +169,6 @@ def _submit_held(
     the pool starts here inherit the mask: signals go to this one, as Python wants anyway."""
     with signals_held():
         return executor.submit(judge_chunk, items, settings)
-
-
-@contextlib.contextmanager
-def signals_held() -> Iterator[None]:
-    """Hold back Ctrl-C, SIGTERM and SIGHUP (whose handlers raise) until the block is done:
-    what must not be cut in two by their exception (a fork; a temporary file created and not
-    yet in the hands of the code that removes it) is done first, then the signal is handled.
-    Nothing is held off the main thread, or without POSIX signal masks."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    try:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-    except (AttributeError, ValueError, OSError):  # no POSIX threads' signal masks
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def process_pool(jobs: int) -> ExecutorFactory:
@@ -443,6 +420,12 @@ class Batch:
                 with contextlib.suppress(OSError):
                     total += os.stat(item).st_size
         return total
+
+    def rendered(self, renderer: Renderer) -> bool:
+        """Whether the batch wrote its reports into ``renderer`` itself, and counted them in
+        ``summary`` (a cluster's workers render them: ``renju_cli.cluster``); ``False``, as
+        here: iterate :meth:`run` and render what it yields."""
+        return False
 
     def __iter__(self) -> Iterator[tuple[Record | None, GameReport]]:
         return self.run()

@@ -99,7 +99,7 @@ def _in_place(path: str) -> Iterator[TextIO]:
 
 def _atomic(path: str, durable: bool) -> Iterator[TextIO]:
     """``path`` written to a temporary file beside it, renamed over it once whole."""
-    from renju_cli.batch import signals_held
+    from renju_cli.signals import signals_held
 
     real = os.path.realpath(path)
     # a Ctrl-C between the temporary file's creation and the ``try`` that removes it left it

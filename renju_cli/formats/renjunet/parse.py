@@ -68,7 +68,7 @@ def load_xml() -> None:
     read: ``xml.etree``, ``pyexpat`` and ``defusedxml`` take milliseconds that detection, which
     imports every reader (``sniff`` needs none of them), made every other format pay at start-up.
 
-    Ctrl-C, SIGTERM and SIGHUP are held back meanwhile (``batch.signals_held``): one that lands
+    Ctrl-C, SIGTERM and SIGHUP are held back meanwhile (``signals.signals_held``): one that lands
     in the import of a C extension may come out as an ImportError, which ElementTree's fallback
     to pure Python swallows, and the run would go on (see ``cli.check``)."""
     global ParseError, ErrorString, DefusedXmlException, EntitiesForbidden
@@ -76,7 +76,7 @@ def load_xml() -> None:
     global _ERROR_AT_NEXT_TAG, _TAG_MISMATCH, _UNCLOSED_TOKEN, _UNCLOSED_CDATA
     if _XML_LOADED:
         return
-    from renju_cli.batch import signals_held
+    from renju_cli.signals import signals_held
 
     with signals_held():
         from xml.etree.ElementTree import ParseError
