@@ -108,6 +108,24 @@ OFFER_JUDGEMENTS = 64
 PICTURE_JUDGEMENTS = 16384
 #: Characters of a declared opening id (or an event's value) kept in a remembered key.
 DECLARED_KEPT = 64
+#: Nesting of a JSON Lines line: the decoder and the encoder recurse once a level, and real
+#: records nest two or three deep (a deeper line is unreadable).
+JSON_DEPTH = 512
+#: A RenjuNet tag, comment or processing instruction, from its ``<`` to its end: the XML
+#: parser holds an unfinished one whole and scans it anew on every feed.
+MARKUP_BYTES = 1 << 23
+#: Notes and tags of one PlayOK game: a damaged file may have a note on every line, or be one
+#: endless tag section; real games have a dozen tags.
+PLAYOK_NOTES = 100
+PLAYOK_TAGS = 1024
+#: A ruleset file: its bytes, its ``extends:`` chain, the nesting of its YAML, its keys and
+#: items once aliases are followed (``&a [*b, *b]`` doubles at each level), and the characters
+#: of its scalars as aliases repeat them (the validator's messages quote values whole).
+RULESET_BYTES = 1 << 18
+EXTENDS_DEPTH = 16
+YAML_DEPTH = 64
+YAML_NODES = 10_000
+YAML_CHARS = 4 * RULESET_BYTES
 
 # -- what a process remembers ---------------------------------------------------------------------
 #: Line windows a judge's table remembers before it starts afresh (a long batch meets ever
@@ -179,7 +197,7 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "depth": (
         "max_depth",
         "nesting of XML elements, SGF variations, a RenLib line; not of JSON Lines, whose "
-        f"arrays and objects nest 512 deep at most ({DEPTH})",
+        f"arrays and objects nest {JSON_DEPTH} deep at most ({DEPTH})",
     ),
     "string": ("max_string", f"length of one comment, name or line ({_short(STRING)})"),
     "whole-file": (

@@ -24,6 +24,7 @@ from typing import Any, TypeAlias
 
 import yaml
 
+import renju_cli.limits as limits
 from renju_cli.coords import Point, center
 from renju_cli.judge import DOUBLE_FOUR, DOUBLE_THREE, KINDS, OVERLINE, ColorRules, Judge
 from renju_cli.opening.compiler import compile_protocol, lint
@@ -32,16 +33,13 @@ from renju_cli.record import printable, shipped_rule_names, special_kind
 from renju_cli.record import shipped_dir as shipped_dir
 
 SCHEMA_FILE = "ruleset.schema.json"
-#: Bound on a ruleset file's size and on the ``extends:`` chain, against hostile input.
-MAX_RULESET_BYTES = 1 << 18  # real rulesets are a few kB
-MAX_EXTENDS_DEPTH = 16
-#: Bounds on the YAML itself: nesting (the composer and the schema validator recurse) and the
-#: keys and items after aliases are followed (``&a [*b, *b]`` doubles at each level).
-MAX_YAML_DEPTH = 64
-MAX_YAML_NODES = 10_000  # (shipped rulesets: 90 at most; validation time grows with them)
-#: ... and the characters of its scalars, counted as aliases repeat them: aliases of one long
-#: string would make gigabytes (the schema validator's messages quote the value whole).
-MAX_YAML_CHARS = 4 * MAX_RULESET_BYTES
+#: Bounds on a ruleset file against hostile input: its size, its ``extends:`` chain, the
+#: nesting, keys and characters of its YAML (``renju_cli.limits``).
+MAX_RULESET_BYTES = limits.RULESET_BYTES
+MAX_EXTENDS_DEPTH = limits.EXTENDS_DEPTH
+MAX_YAML_DEPTH = limits.YAML_DEPTH
+MAX_YAML_NODES = limits.YAML_NODES
+MAX_YAML_CHARS = limits.YAML_CHARS
 #: Characters of a schema error's message kept (the validator quotes the wrong value whole).
 MAX_MESSAGE = 300
 MAX_ERRORS_SHOWN = 50  # problems a ruleset error lists (``RulesetError.errors`` holds all)

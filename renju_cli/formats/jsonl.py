@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, islice
 from typing import Any, BinaryIO, TextIO, TypeVar
 
+import renju_cli.limits as limits
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, parse_point
 from renju_cli.formats import (
     ReadOptions,
@@ -51,12 +52,10 @@ NAME = "jsonl"
 #: Swap flags read from ``swaps`` at most (a protocol has a handful of opportunities).
 _MAX_SWAP_FLAGS = 4096
 EXTENSIONS = (".jsonl", ".ndjson")
-#: Arrays and objects inside one another that a line may hold at most: the JSON decoder and
-#: encoder recurse once a level, so a deeper line is refused (``_decode``) and nothing deeper
-#: ever reaches the encoder, whatever room the caller's stack leaves (see ``_roomy``).  Real
-#: records nest two or three deep; lines some 970 deep (by the caller's stack) were decoded,
-#: then overflowed the encoder of a message (exit 3, the rest of the file lost).
-MAX_JSON_DEPTH = 512
+#: Arrays and objects inside one another that a line may hold at most (``limits.JSON_DEPTH``):
+#: a deeper line is refused (``_decode``) and nothing deeper ever reaches the encoder, whatever
+#: room the caller's stack leaves (see ``_roomy``).
+MAX_JSON_DEPTH = limits.JSON_DEPTH
 
 
 def sniff(head: bytes) -> int:

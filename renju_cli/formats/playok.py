@@ -79,6 +79,7 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import BinaryIO
 
+import renju_cli.limits as limits
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point, parse_point
 from renju_cli.formats import ReadOptions, clip, lazy_compile, too_many_records, unreadable
 from renju_cli.record import (
@@ -230,13 +231,10 @@ class _Game:
             self.comments = None
 
 
-#: Notes kept per game: a hostile file has a bad byte or an empty slot on every line, one note
-#: each (1 MB of them made 200 MB of notes); past it, one more note says how many were not kept.
-MAX_NOTES = 100
-
-#: Tags of one game that are read, well-formed or not (real games have a dozen): a file that
-#: is one endless tag section must not grow one game without bound.
-MAX_TAGS = 1024
+#: Notes kept per game (past them, one more note says how many were not kept) and tags of one
+#: game that are read, well-formed or not: ``limits.PLAYOK_NOTES`` and ``PLAYOK_TAGS``.
+MAX_NOTES = limits.PLAYOK_NOTES
+MAX_TAGS = limits.PLAYOK_TAGS
 
 #: One movetext token: its kind (a group name of ``_TOKEN_RE``), its text, its point if a stone.
 _Token = tuple[str, str, Point | None]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+import renju_cli.limits as limits
 from renju_cli.formats import ReadOptions
 from renju_cli.formats.renjunet.game import dropped, fatal, local
 from renju_cli.formats.renjunet.recoder import Recoder
@@ -34,12 +35,10 @@ if TYPE_CHECKING:  # imported by ``load_xml``, when the first database is read
         DefusedXMLParser,
     )
 
-#: Longest tag, comment or processing instruction read (from its "<" to where it ends): expat
-#: holds an unfinished one whole, and scans it anew on every feed, so a start tag whose
-#: attribute value never ends grew its buffer without bound (an endless one piped in: 214 MB
-#: in 5 s; a named file of a gigabyte, gigabytes).  Real ones are a few hundred bytes; the
-#: text between tags and CDATA sections are read as they come, whatever their length.
-MAX_MARKUP_BYTES = 1 << 23
+#: Longest tag, comment or processing instruction read, from its "<" to where it ends
+#: (``limits.MARKUP_BYTES``): the text between tags and CDATA sections are read as they come,
+#: whatever their length.
+MAX_MARKUP_BYTES = limits.MARKUP_BYTES
 
 #: expat's error codes (set by ``load_xml``): the errors found at the next tag; a mismatched tag
 _ERROR_AT_NEXT_TAG: frozenset[int]
