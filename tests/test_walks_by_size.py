@@ -194,9 +194,10 @@ def test_a_check_past_the_bound_is_never_remembered() -> None:
 
 def test_records_past_the_bound_that_begin_alike_are_checked_alike() -> None:
     # the check of a record past the bound depends on its first three stones, its declared
-    # id, the reason and the board only: a declared id that the stones contradict, a record
-    # with another id, other stones
+    # id, the reason and the board only, and is remembered by them; each record gets its own
+    # copy: a declared id that the stones contradict, a record with another id, other stones
     rif = load("renju-rif")
+    sharing._NOT_FOLLOWED.clear()
 
     def past(text: str, opening_id: str | None = None) -> opening.OpeningCheck:
         record = parse_record(text)
@@ -206,12 +207,15 @@ def test_records_past_the_bound_that_begin_alike_are_checked_alike() -> None:
 
     first = past("h8 h9 j10 a1", "D4")
     again = past("h8 h9 j10 b2 c3", "D4")
+    assert len(sharing._NOT_FOLLOWED) == 1
     assert again.findings == first.findings and again.opening == first.opening
+    assert again.opening is not first.opening  # (its own, to change)
     assert [f.code for f in first.findings] == ["unchecked", "opening-id-mismatch"]
     assert [f.code for f in past("h8 h9 j10 a1", "D3").findings] == ["unchecked"]
     other = past("h8 i9 j10")
     assert other.opening is not None and first.opening is not None
     assert other.opening["id"] != first.opening["id"]
+    assert len(sharing._NOT_FOLLOWED) == 3
 
 
 # -- the run's bound on walk steps (``ReadOptions.walk_steps_allowance``) -------------------------

@@ -53,11 +53,6 @@ def _entry(o: dict[str, Any]) -> CanonicalOpening:
     )
 
 
-@cache
-def _by_stones() -> dict[tuple[Offset, Offset], CanonicalOpening]:
-    return {(o.second, o.third): o for o in canonical_openings()}
-
-
 def lookup_opening(text: str) -> CanonicalOpening | None:
     """The opening a declared id names: ``D4``, ``d4``, ``Kagetsu``, ``D4 Kagetsu``, ``花月``."""
     key = " ".join(text.split()).casefold()
@@ -107,12 +102,30 @@ def identify(stones: Sequence[Point], c: Point) -> Identified | None:
         return None
     o2 = (stones[1].x - c.x, stones[1].y - c.y)
     o3 = (stones[2].x - c.x, stones[2].y - c.y)
-    table = _by_stones()
-    for name, m in SYMMETRIES.items():
-        entry = table.get((transform(m, o2), transform(m, o3)))
-        if entry is not None:
-            return Identified(entry, name)
-    return None  # unreachable with a complete table: the 26 classes cover all 184 openings
+    return _named().get((o2, o3))
+
+
+@cache
+def _named() -> dict[tuple[Offset, Offset], Identified]:
+    """Each of the 184 openings (stones 2 and 3 as offsets from the centre) named: the table
+    entry and the first of ``SYMMETRIES`` that maps the stones onto it."""
+    table = {(o.second, o.third): o for o in canonical_openings()}
+    named: dict[tuple[Offset, Offset], Identified] = {}
+    for second, third in _openings():
+        for name, m in SYMMETRIES.items():
+            entry = table.get((transform(m, second), transform(m, third)))
+            if entry is not None:
+                named[second, third] = Identified(entry, name)
+                break
+    return named
+
+
+def _openings() -> list[tuple[Offset, Offset]]:
+    """Stones 2 and 3 of every opening (offsets from stone 1 at the centre): stone 2 next to
+    the centre, stone 3 in the central 5x5 on a free point."""
+    near = [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)]
+    within = [(x, y) for x in range(-2, 3) for y in range(-2, 3) if (x, y) != (0, 0)]
+    return [(second, third) for second in near for third in within if third != second]
 
 
 def name_of_first_three(points: Sequence[Point | None], c: Point) -> Identified | None:

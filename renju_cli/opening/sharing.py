@@ -33,7 +33,7 @@ from renju_cli.opening.check import (
     placed_points,
 )
 from renju_cli.opening.course import course_of
-from renju_cli.opening.events import DECLARED_KEPT, board_events
+from renju_cli.opening.events import DECLARED_KEPT, BoardEvents, board_events
 from renju_cli.opening.rules import usable_protocol
 from renju_cli.opening.steps import Protocol
 from renju_cli.opening.walk import Budget
@@ -215,10 +215,35 @@ _POINT = operator.attrgetter("point")
 def not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str) -> OpeningCheck:
     """The check of a record whose protocol is not followed (``why``): its opening named, the
     declared id compared, one finding saying so; the referee still applies its board events
-    and seat rules, which cost no walk.  (A plain list of findings, in the report's order:
-    those without a move, then those of the declared id's move 3; too few to cap.)"""
-    width, height = board_size(record, ruleset)
+    and seat rules, which cost no walk.
+
+    Without board events or a setup it depends on the first three stones, the declared id,
+    the board and ``why`` only, and is remembered by them: a file past its bound on walks
+    holds tens of thousands of records, and such a file's records may all begin alike.
+    """
     board = board_events(record.opening_events)
+    if board or record.setup or len(record.opening_id or "") > DECLARED_KEPT:
+        return _not_followed(record, ruleset, protocol, why, board)
+    first = tuple(m.point for m in record.moves[:3])
+    key = (id(ruleset), why, *board_size(record, ruleset), record.opening_id, first)
+    hit = _NOT_FOLLOWED.get(key)
+    if hit is None or hit[0] is not ruleset:
+        made = _not_followed(record, ruleset, protocol, why, board)
+        hit = remember(_NOT_FOLLOWED, key, (ruleset, made), _CHECKED_ENTRIES)
+    return _with_findings(hit[1], list(hit[1].findings))
+
+
+#: ``not_followed``'s checks of records without board events or setup, by what they depend
+#: on, with the ruleset they were made under (its id is in the key).  Cleared when full.
+_NOT_FOLLOWED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck]] = {}
+
+
+def _not_followed(
+    record: Record, ruleset: Ruleset, protocol: Protocol, why: str, board: BoardEvents
+) -> OpeningCheck:
+    """``not_followed`` made anew.  (A plain list of findings, in the report's order: those
+    without a move, then those of the declared id's move 3; too few to cap.)"""
+    width, height = board_size(record, ruleset)
     summary: dict[str, Any] = {"id": None, "name": None, "symmetry": None}
     declared: list[Finding] = []
     c = board_center(width, height, protocol)

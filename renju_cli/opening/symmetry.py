@@ -109,37 +109,22 @@ def stone_symmetries(
     black = {(p.x, p.y) for p, s in stones.items() if s == BLACK}
     white = {(p.x, p.y) for p, s in stones.items() if s != BLACK}
     corners = {(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)}
-    anchors = black or white
     # the board must map onto itself in its own frame, and with no stones to map
-    sets = [black, white, corners] if frame == "board" or not anchors else [black, white]
-    return [g for kind, m in SYMMETRIES.items() for g in _of_kind(kind, m, anchors, corners, sets)]
-
-
-def _of_kind(
-    kind: str,
-    m: tuple[int, int, int, int],
-    anchors: set[Offset],
-    corners: set[Offset],
-    sets: list[set[Offset]],
-) -> list[Isometry]:
-    """The symmetries of linear part ``m`` that map each of ``sets`` onto itself."""
-    return [
-        Isometry(kind, tx, ty)
-        for tx, ty in _translations(m, anchors, corners)
-        if (kind != "identity" or (tx, ty) != (0, 0))
-        and all(_maps_onto(m, tx, ty, points) for points in sets)
-    ]
-
-
-def _translations(
-    m: tuple[int, int, int, int], anchors: set[Offset], corners: set[Offset]
-) -> list[Offset]:
-    """The translations that may complete ``m`` into a symmetry, in order: those that take the
-    first anchor onto a stone of its colour (no stones: the board's own symmetries)."""
-    if not anchors:
-        return sorted(corners)
-    ax, ay = transform(m, min(anchors))
-    return sorted({(x - ax, y - ay) for x, y in anchors})
+    keep_board = frame == "board" or not (black or white)
+    sets = [black, white, corners] if keep_board else [black, white]
+    anchor = black or white or corners
+    ax, ay = min(anchor)
+    out = []
+    for kind, (a, b, c, d) in SYMMETRIES.items():
+        if kind == "identity":
+            continue
+        # a translation keeps the order of points: only one can take the anchor stones'
+        # images onto the stones, the one from the first image to the first stone
+        mx, my = min((a * x + b * y, c * x + d * y) for x, y in anchor)
+        tx, ty = ax - mx, ay - my
+        if all(_maps_onto((a, b, c, d), tx, ty, points) for points in sets):
+            out.append(Isometry(kind, tx, ty))
+    return out
 
 
 def _maps_onto(m: tuple[int, int, int, int], tx: int, ty: int, points: set[Offset]) -> bool:
