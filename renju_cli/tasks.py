@@ -29,7 +29,9 @@ from renju_cli.ruleset import Ruleset, RulesetError, load, shipped_names
 
 #: Test hook, read only by the test suite: ``raise:NAME#INDEX`` makes judging the record of
 #: index INDEX in the file named NAME raise; ``crash:NAME#INDEX`` kills the worker process
-#: judging it (only in a worker, never in the main process).
+#: judging it (only in a worker, never in the main process); ``stall:NAME#INDEX:MARKER``
+#: makes the first worker process to judge it write its process id into the file MARKER and
+#: wait there a minute (for the test to kill it), and those after go on.
 FAULT_ENV = "RENJU_TEST_FAULT"
 
 #: Numbers of the runs of this process (``Settings.run``).
@@ -327,10 +329,30 @@ def why(e: BaseException) -> str:
 
 def _fault(record: Record, spec: str) -> None:
     kind, _, target = spec.partition(":")
+    target, _, marker = target.partition(":")
     if target != f"{os.path.basename(record.source.path)}#{record.source.index}":
         return
     import multiprocessing
 
-    if kind == "crash" and multiprocessing.parent_process() is not None:
+    in_worker = multiprocessing.parent_process() is not None
+    if kind == "crash" and in_worker:
         os._exit(70)
+    if kind == "stall":
+        if in_worker:
+            _stall(marker)
+        return
     raise RuntimeError(f"fault injected by {FAULT_ENV}")
+
+
+def _stall(marker: str) -> None:
+    """Wait a minute, the first time only: the process that creates ``marker`` writes its id
+    into it and waits."""
+    import time
+
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return
+    os.write(fd, f"{os.getpid()}\n".encode())
+    os.close(fd)
+    time.sleep(60)

@@ -1,13 +1,21 @@
 """Scale-out: records, reports and ``analyze`` pickle, run on a process pool and on a Dask
-cluster with the results of a plain loop."""
+cluster with the results of a plain loop; ``renju check --dask`` against a real scheduler and
+workers (processes of their own, on 127.0.0.1) gives the output of ``--jobs 1``, and loses no
+record when a worker dies."""
 
 from __future__ import annotations
 
 import builtins
 import json
+import os
 import pickle
+import random
+import signal
 import subprocess
 import sys
+import threading
+import time
+import zlib
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -17,8 +25,11 @@ import pytest
 from helpers import run_cli as renju
 
 import renju_cli
-from renju_cli import api
+from renju_cli import api, cluster
+from renju_cli.formats import ReadOptions
 from renju_cli.record import Record
+from renju_cli.tasks import FAULT_ENV, Settings
+from renju_cli.units import Part, Rendering, Unit, judge_unit
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -216,3 +227,276 @@ def test_a_dask_address_that_cannot_be_reached_is_a_usage_error(
     code, _, err = renju(capsys, "check", str(EXAMPLES), "--dask", address)
     assert code == 2, err
     assert said in err
+
+
+# -- Dask: a scheduler and two one-thread workers of their own --------------------------------
+NEEDS_DASK = "Dask is not installed (pip install 'renju-cli[dask]')"
+#: Seconds a cluster may take to start or to stop (the machine may be busy).
+START_SECONDS = 120
+
+
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Dask scheduler file: ``dask scheduler`` and ``dask worker --nworkers 2 --nthreads 1``
+    started here on 127.0.0.1, stopped at the end.  A unit is given up (``KilledWorker``) once
+    two workers died running it."""
+    distributed = pytest.importorskip("distributed", reason=NEEDS_DASK)
+    where = tmp_path_factory.mktemp("dask")
+    file = where / "scheduler.json"
+    env = dict(os.environ, DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="1")
+    env.pop(FAULT_ENV, None)
+    dask = [sys.executable, "-m", "dask"]
+    common = ["--no-dashboard", "--scheduler-file", str(file)]
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        started.append(
+            _start([*dask, "scheduler", "--host", "127.0.0.1", "--port", "0", *common], env, where)
+        )
+        _wait_for(file.exists, "the scheduler file")
+        worker = [*dask, "worker", "--nworkers", "2", "--nthreads", "1", "--host", "127.0.0.1"]
+        started.append(_start([*worker, "--local-directory", str(where), *common], env, where))
+        with distributed.Client(scheduler_file=str(file), timeout=START_SECONDS) as client:
+            client.wait_for_workers(2, timeout=START_SECONDS)
+        yield str(file)
+    finally:
+        for process in reversed(started):
+            _stop(process)
+
+
+def _start(args: list[str], env: dict[str, str], where: Path) -> subprocess.Popen[bytes]:
+    log = open(where / f"{args[3]}.log", "wb")  # noqa: SIM115 - the process holds it
+    return subprocess.Popen(args, env=env, stdout=log, stderr=log, start_new_session=True)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a process of the cluster and the processes it started (its own session)."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+
+def _wait_for(ready: Any, what: str) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while not ready():
+        assert time.monotonic() < deadline, f"{what} did not come"
+        time.sleep(0.1)
+
+
+def _moves(rng: random.Random, n: int) -> str:
+    points = rng.sample([f"{c}{r}" for c in "abcdefghijklmno" for r in range(1, 16)], n)
+    return " ".join(points)
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory, database: Path) -> list[str]:
+    """Inputs of every kind of unit: a big move-list file and a big JSON Lines file (cut into
+    ranges), a directory of small files (read in groups), a database (read whole), a file
+    that is not there."""
+    where = tmp_path_factory.mktemp("inputs")
+    rng = random.Random(34)
+    lines = [
+        f"{rng.choice(['black ', 'white ', ''])}{_moves(rng, rng.randint(5, 40))}"
+        for _ in range(300)
+    ]
+    lines[7] = "# a comment, then a blank line\n"
+    lines[100] = "h8 h9 zz9 i10"  # a parse error
+    lines[201] = "h8 h9 h8"  # an occupied point
+    (where / "big.txt").write_text("\n".join(lines) + "\n")
+    objects = [
+        json.dumps({"moves": _moves(rng, rng.randint(5, 30)), "rule": "freestyle"})
+        for _ in range(200)
+    ]
+    (where / "big.jsonl").write_text("\n".join(objects) + "\n")
+    small = where / "small"
+    small.mkdir()
+    for n in range(30):
+        (small / f"g{n:02d}.txt").write_text(lines[n] + "\n" + lines[n + 1] + "\n")
+    return [
+        str(where / "big.txt"),
+        str(small),
+        str(where / "big.jsonl"),
+        str(database),
+        str(EXAMPLES),
+        str(where / "missing.txt"),
+    ]
+
+
+@pytest.fixture
+def small_units(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Units of 4 KiB at least, so that the small inputs are cut into many."""
+    monkeypatch.setattr(cluster, "MIN_UNIT_BYTES", 4 << 10)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("-f", "jsonl"),
+        ("-f", "text", "--quiet", "--select", "occupied,parse-error,result-mismatch"),
+        ("-f", "json", "--limit", "records=150"),
+        ("-f", "jsonl", "--dask-ship-bytes"),
+        ("-f", "sarif", "--duplicates", "report"),
+    ],
+)
+def test_dask_gives_the_output_of_one_job_byte_for_byte(
+    capsys: pytest.CaptureFixture[str],
+    scheduler: str,
+    inputs: list[str],
+    small_units: None,
+    options: tuple[str, ...],
+) -> None:
+    one = renju(capsys, "check", *inputs, *options)
+    assert one[1].count("\n") > 30
+    assert renju(capsys, "check", *inputs, *options, "--dask", scheduler) == one
+
+
+def test_ranges_numbered_again_when_their_records_were_miscounted(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    scheduler: str,
+    inputs: list[str],
+    small_units: None,
+) -> None:
+    # a range that holds other records than the client counted (a reader and its
+    # starts_record at odds): the ranges after it are judged again, numbered as the file is
+    one = renju(capsys, "check", inputs[0], "-f", "jsonl")
+    real = cluster._Cutter.cut
+
+    def miscounted(self: Any) -> Part:
+        part = real(self)
+        return Part(**{**part.__dict__, "records": part.records + 1})
+
+    monkeypatch.setattr(cluster._Cutter, "cut", miscounted)
+    assert renju(capsys, "check", inputs[0], "-f", "jsonl", "--dask", scheduler) == one
+
+
+def test_a_worker_killed_in_the_middle_of_a_unit_loses_and_repeats_no_record(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    scheduler: str,
+    inputs: list[str],
+    small_units: None,
+) -> None:
+    one = renju(capsys, "check", inputs[0], "-f", "jsonl")
+    # the worker that judges record 150 stops there and says so; it is killed, and Dask runs
+    # its unit again on another worker (the file says it was stalled once: it goes on there)
+    marker = tmp_path / "stalled"
+    monkeypatch.setenv(FAULT_ENV, f"stall:big.txt#150:{marker}")
+    killed: list[int] = []
+
+    def kill_the_worker() -> None:
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            text = marker.read_text() if marker.exists() else ""
+            if text.endswith("\n"):
+                killed.append(int(text))
+                os.kill(killed[0], signal.SIGKILL)
+                return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_the_worker)
+    killer.start()
+    try:
+        assert renju(capsys, "check", inputs[0], "-f", "jsonl", "--dask", scheduler) == one
+    finally:
+        killer.join()
+    assert killed, "no worker judged record 150"
+
+
+def test_a_record_that_kills_every_worker_is_reported_alone(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    scheduler: str,
+    inputs: list[str],
+) -> None:
+    # its unit is given up after two workers died on it: the client reads the unit and sends
+    # each record alone, and only the one that kills its worker is reported so
+    args = ("check", inputs[1], "-f", "jsonl")
+    clean = renju(capsys, *args)[1].splitlines()
+    monkeypatch.setenv(FAULT_ENV, "crash:g05.txt#1")
+    code, out, _ = renju(capsys, *args, "--dask", scheduler)
+    assert code == 3
+    lines = out.splitlines()
+    assert len(lines) == len(clean)
+    sources = [json.loads(line)["source"] for line in clean]
+    (at,) = [n for n, s in enumerate(sources) if s["path"].endswith("g05.txt") and s["index"] == 1]
+    broken = [n for n, line in enumerate(lines) if "internal-error" in line]
+    assert broken == [at]
+    assert lines[:at] == clean[:at] and lines[at + 1 :] == clean[at + 1 :]
+    finding = json.loads(lines[at])["findings"][0]
+    assert finding["message"] == (
+        "the worker judging this record stopped: KilledWorker: every worker that judged it "
+        "died (a crash, or out of memory)"
+    )
+
+
+# -- units, without a cluster ------------------------------------------------------------------
+def _range(path: Path, data: bytes, **changes: Any) -> Unit:
+    options = ReadOptions()
+    part = Part(str(path), "notation", options, 0, len(data), 1, 0, 2, zlib.crc32(data))
+    return Unit(0, (Part(**{**part.__dict__, **changes}),))
+
+
+def test_a_range_numbers_its_records_from_its_first(tmp_path: Path) -> None:
+    data = b"h8 h9 i9\nblack h8 i9 h9 i10 h10 i11 h11 g8 h12\n"
+    path = tmp_path / "games.txt"
+    path.write_bytes(b"x" * 10 + data)
+    done = judge_unit(
+        _range(path, data, offset=10, first_line=4, first_index=7), Settings(), Rendering()
+    )
+    assert [(j.report.source.index, j.report.source.line) for j in done.judged] == [(7, 4), (8, 5)]
+    assert (done.read, done.ended, done.full) == (2, False, False)
+
+
+def test_a_range_whose_file_changed_since_it_was_cut_says_so_and_ends_the_file(
+    tmp_path: Path,
+) -> None:
+    data = b"h8 h9 i9\nh8 h9 i10\n"
+    path = tmp_path / "games.txt"
+    path.write_bytes(data.replace(b"i10", b"j10"))  # the same size, other bytes
+    done = judge_unit(
+        _range(path, data, first_line=3, first_index=5), Settings(), Rendering("jsonl")
+    )
+    assert done.ended and done.reports == 1
+    report = json.loads(done.text)
+    assert report["source"]["index"] == 5
+    assert report["findings"][0]["message"] == (
+        "the file changed while it was read: its lines from 3 on are not checked (they are not "
+        "the bytes it was cut into)"
+    )
+    path.write_bytes(data[:-1])  # shorter
+    assert judge_unit(_range(path, data), Settings(), Rendering()).ended
+
+
+def test_a_range_past_the_files_bound_on_records_ends_it(tmp_path: Path) -> None:
+    data = b"h8 h9\nh8 h10\nh8 h11\n"
+    path = tmp_path / "games.txt"
+    path.write_bytes(data)
+    options = ReadOptions(max_records=4)
+    done = judge_unit(
+        _range(path, data, options=options, first_index=3, records=3), Settings(), Rendering()
+    )
+    reports = [j.report for j in done.judged]
+    assert [r.source.index for r in reports] == [3, 4]
+    assert reports[1].unreadable and "more than 4 records" in reports[1].findings[0].message
+    assert done.full and done.read == 2
+
+
+def test_a_worker_that_cannot_see_a_file_says_what_to_do(tmp_path: Path) -> None:
+    missing = str(tmp_path / "elsewhere.txt")
+    done = judge_unit(Unit(0, (Part(missing),)), Settings(), Rendering())
+    (judged,) = done.judged
+    message = judged.report.findings[0].message
+    assert message.startswith("cannot open on the worker (")
+    assert "(shared storage), or are sent their bytes (--dask-ship-bytes)" in message
+    shipped = judge_unit(Unit(0, (Part(missing, data=b"h8 h9 i10\n"),)), Settings(), Rendering())
+    assert shipped.judged[0].report.moves == 3
+
+
+def test_units_grow_with_the_batch_within_bounds() -> None:
+    assert cluster.unit_bytes(1 << 20, 2) == cluster.MIN_UNIT_BYTES
+    assert cluster.unit_bytes(64 << 20, 2) == 4 << 20  # 8 units a worker
+    assert cluster.unit_bytes(1 << 40, 256) == cluster.MAX_UNIT_BYTES

@@ -8,6 +8,7 @@ picks the exit code.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import sys
@@ -94,12 +95,14 @@ def _progress(
 
 
 @contextlib.contextmanager
-def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
-    """A factory of Dask executors on the scheduler at ``address`` (``local``: a cluster of
-    ``jobs`` worker processes started here; a file: a Dask scheduler file), and the number of
-    chunks to keep in flight; ``None`` without ``--dask``."""
+def _dask(address: str | None, jobs: int, ship_bytes: bool) -> Iterator[Any]:
+    """The kind of batch of the run: ``Batch``, or with ``--dask`` a ``ClusterBatch`` on the
+    scheduler at ``address`` (``local``: a cluster of ``jobs`` worker processes started here; a
+    file: a Dask scheduler file)."""
     if address is None:
-        yield None
+        from renju_cli.batch import Batch
+
+        yield Batch
         return
     try:
         import distributed
@@ -118,8 +121,12 @@ def _dask(address: str | None, jobs: int) -> Iterator[tuple[Any, int] | None]:
             raise UsageProblem(
                 f"cannot reach the Dask scheduler {shown(address)}: {shown(why)}"
             ) from None
-        threads = max(1, sum(client.nthreads().values()))
-        yield (lambda: client.get_executor(pure=False)), 2 * threads
+        from renju_cli.cluster import ClusterBatch, ClusterLost
+
+        try:
+            yield functools.partial(ClusterBatch, client=client, ship_bytes=ship_bytes)
+        except ClusterLost as e:
+            raise UsageProblem(str(e)) from None
 
 
 def _dask_client(dd: Any, address: str, jobs: int, stack: contextlib.ExitStack) -> Any:
@@ -269,6 +276,12 @@ def _scheduler_address(path: str) -> str:
     "file, or 'local' for a cluster of --jobs processes here. Needs renju-cli[dask].",
 )
 @click.option(
+    "--dask-ship-bytes",
+    is_flag=True,
+    help="With --dask: send the files' bytes to the workers, for workers that do not see "
+    "the files (by default they read them from storage they share with renju).",
+)
+@click.option(
     "--html",
     "html_dir",
     default=None,
@@ -308,6 +321,7 @@ def check(
     duplicates: str,
     jobs: int,
     dask_address: str | None,
+    dask_ship_bytes: bool,
     html_dir: str | None,
     html_boards: str,
     progress: bool | None,
@@ -336,7 +350,7 @@ def check(
       renju check games.sgf --record 0.1.2     # one line of a variation tree
       cat game.txt | renju check - --format json
     """
-    from renju_cli.batch import Batch, cpu_count
+    from renju_cli.batch import cpu_count
 
     ruleset = load_rules(rules)
     options = read_options(encoding, limits=limits)
@@ -348,8 +362,8 @@ def check(
     threshold = None if fail_on == "never" else fail_on
     pages = _HtmlPages(html_dir, html_boards, ruleset)
     with contextlib.ExitStack() as stack:
-        remote = stack.enter_context(_dask(dask_address, workers))
-        batch = Batch(
+        kind = stack.enter_context(_dask(dask_address, workers, dask_ship_bytes))
+        batch = kind(
             inputs,
             rules=ruleset,
             fmt=input_format,
@@ -358,8 +372,6 @@ def check(
             ignore=ignored,
             duplicates=duplicates,
             jobs=workers,
-            executor=remote[0] if remote else None,
-            pending=remote[1] if remote else None,
             read_in_workers=html_dir is None,  # the HTML report wants every record
         )
         out = stack.enter_context(written(output))
@@ -448,13 +460,14 @@ def _report(
 
     renderer = RENDERERS[fmt](out, quiet=quiet, fail_on=threshold)
     summary = batch.summary if selected.wanted is None else Summary()
-    with contextlib.closing(batch.run()) as reports:
-        for record, report in reports:
-            if selected(report.source):
-                if summary is not batch.summary:
-                    summary.add(report)
-                renderer.record(report)
-                pages.keep(record, report)
+    if selected.wanted is not None or not batch.rendered(renderer):
+        with contextlib.closing(batch.run()) as reports:
+            for record, report in reports:
+                if selected(report.source):
+                    if summary is not batch.summary:
+                        summary.add(report)
+                    renderer.record(report)
+                    pages.keep(record, report)
     summary.files = batch.summary.files
     renderer.finish(summary)
     return summary
