@@ -557,3 +557,16 @@ def test_rec_needs_the_directory_named(tmp_path: Path, capsys: pytest.CaptureFix
     src.write_text(REC_GAME)
     assert convert(str(src), "--to", "rec") == 2
     assert "--to rec writes one file per record" in capsys.readouterr().err
+
+
+def test_a_record_read_with_an_info_problem_is_converted(tmp_path: Path) -> None:
+    # a psq of a script: no time field and a 0 coordinate, so counted from 0 (an info finding
+    # says so); the record is whole, and its copy holds the same stones
+    src = tmp_path / "script.psq"
+    src.write_text("Piskvorky 15x15, 0:0, 0\n7,7\n0,14\n8,8\n-1")
+    (original,) = read_path(str(src))
+    assert original.problems and all(p.severity == "info" for p in original.problems)
+    out = tmp_path / "out.jsonl"
+    assert convert(str(src), "--to", "jsonl", "-o", str(out)) == 0
+    (back,) = read_path(str(out))
+    assert [m.point for m in back.moves] == [m.point for m in original.moves]

@@ -210,11 +210,14 @@ class _Conversion:
             msg = "; ".join(p.message for p in rec.problems)
             click.echo(shown(f"{named(rec)}: {msg}"), err=True)
             return False
-        if not rec.problems:
+        # (a warning or an info of the reader, such as "counted from 0", leaves the record
+        # whole: what the copy would change is found by reading it back)
+        errors = [p for p in rec.problems if p.severity in ("", "error")]
+        if not errors:
             return True
         self.bad += 1
-        more = len(rec.problems) - 1
-        said = rec.problems[0].message + (f" (and {more} more)" if more else "")
+        more = len(errors) - 1
+        said = errors[0].message + (f" (and {more} more)" if more else "")
         if not self.keep_damaged:
             click.echo(
                 shown(
