@@ -46,12 +46,11 @@ class TwoBoardReplay(Replay):
     """The referee's replay on two boards, with turns of two stones and the both-boards win."""
 
     def run(self, resume: Checkpoint | None = None, stop: int | None = None) -> None:
+        """Walk the moves turn by turn (the first ``stop`` only, when given), then close."""
         assert resume is None  # two-board records are never resumed (``referee.replay``)
-        width, height = self.board.width, self.board.height
-        self.second_board = Board(width, height)
+        self.second_board = Board(self.board.width, self.board.height)
         boards = {"a": self.board, "b": self.second_board}
         named = self.record.metadata.get(METADATA_KEY, "")
-        rules = self.rules
         fives: dict[str, tuple[int, Point, tuple[int, ...]]] = {}  # this turn's, by board
         passes = 0
         unnamed: list[int] = []
@@ -63,13 +62,7 @@ class TwoBoardReplay(Replay):
                 self.note_after_end(number, move)
             letter = named[number - 1] if number <= len(named) else "-"
             if move.point is None:
-                if not rules.passes_allowed:
-                    message = f"move {number}: {rules.name} allows no passes"
-                    self.add("illegal-pass", message, move, number)
-                passes += 1
-                limit = rules.consecutive_passes_draw
-                if limit is not None and passes >= limit:
-                    self.end("draw", "passes", number, None)
+                passes = self._pass_turn(number, move, passes)
             else:
                 passes = 0
                 if letter not in BOARDS:
@@ -79,24 +72,44 @@ class TwoBoardReplay(Replay):
             if turn_ends(number) or number == len(moves):
                 self._judge_turn(number, stone, fives)
                 fives = {}
-            if rules.board_full_draw and all(b.full for b in boards.values()):
-                self.end("draw", "board-full", number, move.point)
-            if rules.move_limit is not None and number >= rules.move_limit:
-                self.end("draw", "move-limit", number, move.point)
+            self._draws(number, move.point, boards)
         self.played, self.to_move = last, turn_color(last + 1)
-        if last < len(moves):
-            return  # (stopped before the end)
-        if unnamed:
-            shown = ", ".join(str(n) for n in unnamed[:10]) + (" ..." if len(unnamed) > 10 else "")
-            self.add(
-                "board-not-named",
-                f"{len(unnamed)} stone(s) name no board (write A:h8 or B:h8); they were put on "
-                f"board a: move(s) {shown}",
-                moves[unnamed[0] - 1],
-                unnamed[0],
-            )
-        self.word_after_end()
-        self.check_declared()
+        if last == len(moves):  # (stopped before the end: what the end decides is open)
+            self._unnamed(unnamed)
+            self.word_after_end()
+            self.check_declared()
+
+    def _pass_turn(self, number: int, move: Move, passes: int) -> int:
+        """A pass: the passes in a row after it."""
+        rules = self.rules
+        if not rules.passes_allowed:
+            self.add("illegal-pass", f"move {number}: {rules.name} allows no passes", move, number)
+        passes += 1
+        limit = rules.consecutive_passes_draw
+        if limit is not None and passes >= limit:
+            self.end("draw", "passes", number, None)
+        return passes
+
+    def _draws(self, number: int, point: Point | None, boards: dict[str, Board]) -> None:
+        """Both boards full, or the move limit reached: a draw."""
+        rules = self.rules
+        if rules.board_full_draw and all(b.full for b in boards.values()):
+            self.end("draw", "board-full", number, point)
+        if rules.move_limit is not None and number >= rules.move_limit:
+            self.end("draw", "move-limit", number, point)
+
+    def _unnamed(self, unnamed: list[int]) -> None:
+        """One finding for the stones that name no board (put on board a)."""
+        if not unnamed:
+            return
+        shown = ", ".join(str(n) for n in unnamed[:10]) + (" ..." if len(unnamed) > 10 else "")
+        self.add(
+            "board-not-named",
+            f"{len(unnamed)} stone(s) name no board (write A:h8 or B:h8); they were put on "
+            f"board a: move(s) {shown}",
+            self.record.moves[unnamed[0] - 1],
+            unnamed[0],
+        )
 
     def _stone(
         self,
