@@ -21,10 +21,13 @@ that holds other than the records counted is judged again with the right numbers
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import dataclasses
 import io
+import mmap
 import os
+import re
 import stat
 import uuid
 import zlib
@@ -88,6 +91,8 @@ class _Ranged:
 
     max_records: int
     next: int = 0
+    #: a database's: the moves of its ranges so far, against the file's budget
+    moves: int = 0
     #: a range could not be read as cut: nothing more of the file is reported
     ended: bool = False
     #: a range reached the bound on records: no later range is reported (a change is)
@@ -213,10 +218,26 @@ class ClusterBatch(Batch):
             future = self._submit(unit, rendering, "-again")
         assert step.unit is not None
         done = self._result(step.unit, future, rendering)
-        if ranged is not None:
+        if ranged is not None and part is not None:
+            assert part.options is not None
+            if part.head and (
+                done.trouble or ranged.moves + done.moves > part.options.move_budget(part.offset)
+            ):
+                # a range of a database read otherwise than the whole file would be: the
+                # rest is read whole (later ranges, and what ends the file, are its reader's)
+                ranged.ended = True
+                return self._rest(step.unit.number, part, ranged.next, rendering)
             ranged.next += done.read
+            ranged.moves += done.moves
             ranged.ended, ranged.full = done.ended, done.full
         return done
+
+    def _rest(self, number: int, part: Part, first: int, rendering: Rendering) -> Done:
+        """A file read whole, its records from number ``first`` on."""
+        data = _whole(part.path) if self.ship_bytes else None
+        rest = Part(part.path, self.fmt, self.options, first_index=first, data=data)
+        unit = Unit(number, (rest,))
+        return self._result(unit, self._submit(unit, rendering, "-rest"), rendering)
 
     def _here(self, step: _Step, ranged: _Ranged | None, rendering: Rendering) -> Done:
         """Judge the records of a step here."""
@@ -370,6 +391,11 @@ class _Plan:
             stream = io.BufferedReader(Window(raw, opened.st_size))
             head = stream.peek(formats.HEAD_BYTES)[: formats.HEAD_BYTES]
             fmt = batch.fmt or formats.detect(head, path)
+            if fmt == "renjunet" and formats.recoding(head) is None:
+                cuts = _database_cuts(raw.fileno(), opened.st_size, self.size, batch.options)
+                if cuts is not None:
+                    yield from self._database(path, opened, cuts, input_no)
+                    return
             if fmt not in LINE_FORMATS or formats.recoding(head) is not None:
                 # (a file recoded as it is read, UTF-16 or CR line ends, is read whole)
                 data = _whole(path) if batch.ship_bytes else None
@@ -417,6 +443,112 @@ class _Plan:
         if failure is not None:
             message = f"read error: {failure.strerror or failure}"
             yield _Step(items=[unreadable(path, message)], read_bytes=self.read)
+
+    def _database(
+        self, path: str, opened: os.stat_result, cuts: _Cuts, input_no: int
+    ) -> Iterator[_Step]:
+        """A database cut into ranges of whole games, each read after its tables."""
+        batch = self.batch
+        options = (batch.options or ReadOptions()).for_file(opened.st_size)
+        self.batch._ranged[input_no] = _Ranged(options.max_records)
+        first = 0
+        for offset, length, line, games, checksum in cuts.ranges:
+            data = None
+            if batch.ship_bytes:
+                data = _bytes_at(path, 0, cuts.head) + _bytes_at(path, offset, length)
+            part = Part(
+                path, "renjunet", options, offset, length, line, first, games, checksum, data,
+                cuts.head,
+            )  # fmt: skip
+            first += games
+            self.read = offset + length
+            yield self._unit((part,), input_no)
+        self.read = opened.st_size
+
+
+def _bytes_at(path: str, offset: int, length: int) -> bytes:
+    """``length`` bytes of the file ``path`` from ``offset``."""
+    with open(path, "rb", buffering=0) as raw:
+        return os.pread(raw.fileno(), length, offset)
+
+
+@dataclass
+class _Cuts:
+    """A database cut into ranges: its head's length (the tables, up to the first game), and
+    each range's offset, length, first line, games counted and CRC-32 (of the head and it)."""
+
+    head: int
+    ranges: list[tuple[int, int, int, int, int]]
+
+
+#: The XML declaration's encoding, when it names one.
+_DECLARED = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""")
+#: What may follow the last game: the end tags of the elements around the games.
+_TAIL = re.compile(rb"\s*</games>\s*</database>\s*")
+#: Bytes after the last game, at most.
+_TAIL_BYTES = 1024
+
+
+def _database_cuts(fd: int, size: int, unit: int, options: ReadOptions | None) -> _Cuts | None:
+    """Where a RenjuNet database may be cut: before a ``<game`` that starts a line after a game
+    ends, in a file that its reader reads as its own bytes (UTF-8 or ASCII, no byte order mark,
+    no CR) and whose games hold nothing that a game's start tag could hide in (comments, CDATA
+    sections, processing instructions, declarations), its tables first and nothing after its
+    games but their end tags.  ``None``: it is read whole.  One pass of ``bytes.find`` and
+    ``count`` over the file (a gigabyte a second or so), with no parsing."""
+    if size == 0:
+        return None
+    with mmap.mmap(fd, size, access=mmap.ACCESS_READ) as mm:
+        view = memoryview(mm)
+        try:
+            return _cuts_in(mm, view, size, unit, options)
+        finally:
+            view.release()
+
+
+def _cuts_in(
+    mm: mmap.mmap, view: memoryview, size: int, unit: int, options: ReadOptions | None
+) -> _Cuts | None:
+    declared = _DECLARED.match(mm, 0, 512)
+    encoding = declared.group(1).decode("ascii") if declared else (options and options.encoding)
+    codec = formats.lookup_codec(encoding or "utf-8")
+    if codec is None or codec.name not in ("utf-8", "ascii") or mm[:3] == codecs.BOM_UTF8:
+        return None
+    head = _game_line(mm, 0, size)
+    last = mm.rfind(b"</game>")
+    if head < 0 or last < head or size - last > _TAIL_BYTES:
+        return None
+    end = last + len(b"</game>")
+    if not _TAIL.fullmatch(mm[end:]) or mm.find(b"\r") >= 0 or mm.find(b"<!ENTITY", 0, head) >= 0:
+        return None
+    if mm.find(b"<!", head, end) >= 0 or mm.find(b"<?", head, end) >= 0:
+        return None
+    head_bytes = view[:head].tobytes()
+    head_crc = zlib.crc32(head_bytes)
+    ranges = []
+    start, line = head, 1 + head_bytes.count(b"\n")
+    while start < end:
+        stop = _game_line(mm, start + unit, end)
+        stop = end if stop < 0 else stop
+        chunk = view[start:stop].tobytes()
+        games = chunk.count(b"<game") - chunk.count(b"<games")
+        ranges.append((start, stop - start, line, games, zlib.crc32(chunk, head_crc)))
+        line += chunk.count(b"\n")
+        start = stop
+    return _Cuts(head, ranges)
+
+
+def _game_line(mm: mmap.mmap, start: int, end: int) -> int:
+    """Where the first line from ``start`` on that starts with a game's start tag after the
+    end of a game (or the tables) begins; -1: none before ``end``."""
+    at = mm.find(b"\n<game", max(start - 1, 0), end)
+    while at >= 0:
+        after = mm[at + 6 : at + 7]
+        before = mm[max(at - 64, 0) : at].rstrip(b" \t")
+        if after in (b" ", b"\t", b">", b"/") and before.endswith((b">",)):
+            return at + 1
+        at = mm.find(b"\n<game", at + 1, end)
+    return -1
 
 
 def _whole(path: str) -> bytes | None:

@@ -24,6 +24,7 @@ import socket
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from renju_cli import formats, limits
 from renju_cli.formats import ReadOptions, too_many_records, unreadable
@@ -50,9 +51,12 @@ class Part:
 
     A range (``length`` not ``None``) starts at line ``first_line`` and record number
     ``first_index`` of its file; the client counted ``records`` record starts in it, and
-    ``checksum`` is the CRC-32 of its bytes as it cut them.  ``options`` are the file's, sized
-    by its size.  ``data``: the bytes themselves (the whole file's, or the range's), for
-    workers that cannot read the file.
+    ``checksum`` is the CRC-32 of its bytes as it cut them (after the ``head`` first bytes of
+    the file, for a range of a database's games: its tables, read first).  ``options`` are the
+    file's, sized by its size.  ``data``: the bytes themselves (the whole file's, or the head's
+    and the range's), for workers that cannot read the file.  A whole file with a
+    ``first_index`` reports its records from that one on (those before were reported from
+    ranges of it).
     """
 
     path: str
@@ -65,6 +69,7 @@ class Part:
     records: int = 0
     checksum: int = 0
     data: bytes | None = None
+    head: int = 0
 
 
 @dataclass(frozen=True)
@@ -114,6 +119,11 @@ class Done:
     ended: bool = False
     #: the range's records reached the file's ``max_records``: its file ends there
     full: bool = False
+    #: moves (and text) of the database range's records, for the file's budget
+    moves: int = 0
+    #: the database range was not read as the whole file would be (damage, a bound, bytes
+    #: that are not UTF-8...): the file is read whole from the range's first record on
+    trouble: bool = False
 
 
 def judge_unit(unit: Unit, settings: Settings, rendering: Rendering) -> Done:
@@ -184,6 +194,10 @@ def read_part(part: Part, settings: Settings, done: Done) -> Iterator[Record | G
     ``done``."""
     if part.length is not None:
         return _range_records(part, settings, done)
+    if part.first_index:  # (the rest of a database cut into ranges)
+        whole = dataclasses.replace(part, first_index=0)
+        records = read_part(whole, settings, done)
+        return (r for r in records if r.source.index >= part.first_index)
     if part.data is not None:
         return _guarded(_data_records(part.data, part, settings), part.path, settings)
     if is_url(part.path):
@@ -264,8 +278,11 @@ def _range_records(part: Part, settings: Settings, done: Done) -> Iterator[Recor
         yield unreadable(part.path, problem, index=part.first_index, line=part.first_line)
         return
     options = dataclasses.replace(part.options, first_line=part.first_line)
-    stream = io.BufferedReader(io.BytesIO(data))
-    records = formats.bound_events(formats.load(part.fmt).read(stream, part.path, options), options)
+    if part.head:
+        read = database_range(data[: part.head], data[part.head :], part, done)
+    else:
+        read = formats.load(part.fmt).read(io.BufferedReader(io.BytesIO(data)), part.path, options)
+    records = formats.bound_events(read, options)
     walks = limits.bound_walks(records, options, functools.partial(walk_key, settings))
     n = part.first_index
     # (a bug in the reader ends the range, not the file: the next range is read as cut)
@@ -292,16 +309,17 @@ def _range_bytes(part: Part) -> tuple[bytes, str | None]:
     assert part.length is not None
     try:
         if is_url(part.path):
-            data = _fetch(part.path, part.offset, part.offset + part.length)
+            head = _fetch(part.path, 0, part.head) if part.head else b""
+            data = head + _fetch(part.path, part.offset, part.offset + part.length)
         else:
-            data = _pread(part.path, part.offset, part.length)
+            data = _pread(part.path, 0, part.head) + _pread(part.path, part.offset, part.length)
     except FileNotFoundError as e:
         return b"", _unseen(part.path, e.strerror or str(e))
     except OSError as e:
         return b"", f"read error: {e.strerror or e}"
     except Exception as e:  # an fsspec filesystem's own errors
         return b"", f"read error: {why(e)}"
-    if len(data) != part.length or zlib.crc32(data) != part.checksum:
+    if len(data) != part.head + part.length or zlib.crc32(data) != part.checksum:
         return b"", (
             f"{CHANGED}: its lines from {part.first_line} on are not checked (they are not "
             "the bytes it was cut into)"
@@ -322,3 +340,68 @@ def _pread(path: str, offset: int, length: int) -> bytes:
             offset += len(piece)
             length -= len(piece)
     return b"".join(pieces)
+
+
+# -- a range of a database's games ----------------------------------------------------------------
+def database_range(head: bytes, body: bytes, part: Part, done: Done) -> Iterator[Record]:
+    """The games of a range of a RenjuNet database (``body``, whole ``<game>`` elements), read
+    after the file's ``head`` (its tables, up to the first game) by the database's own reader,
+    its lines and record numbers those of the file.  Anything the reader of the whole file
+    might read otherwise (damage, a bound reached, bytes that are not clean UTF-8, tables
+    among the games) sets ``done.trouble``: the client then has the file read whole."""
+    from renju_cli.formats.renjunet import parse
+    from renju_cli.formats.renjunet.recoder import Recoder
+    from renju_cli.formats.renjunet.source import Pos, Source
+    from renju_cli.formats.renjunet.target import Target
+
+    assert part.options is not None
+    parse.load_xml()
+    recoder = Recoder(io.BytesIO(head), part.options.encoding)
+    target = Target(part.path, part.options, recoder)
+    parser = parse.make_parser(target)
+    try:
+        for chunk in recoder.chunks():
+            parser.feed(chunk)
+    except Exception:  # damage in the tables: the reader of the whole file says what
+        done.trouble = True
+        return
+    enclosing = target.open_elements()
+    if (
+        target.index
+        or target.game is not None
+        or recoder.notes
+        or recoder.replaced
+        or not enclosing
+    ):
+        done.trouble = True
+        return
+    tables = _tables(target)
+    prefix = "".join(f"<{e.qname}{e.declared}>" for e in enclosing)
+    closing = "".join(f"</{e.qname}>" for e in reversed(enclosing)).encode()
+    target.recoder = Recoder(io.BytesIO(body + closing), recoder.encoding)
+    source = Source(target.recoder.chunks(), part.options.max_file)
+    start = Pos(part.offset, part.first_line, 0, False)  # (a range starts a line: no CR)
+    parser = parse.make_parser(target)
+    target.restart(parser, start, prefix)
+    target.index = part.first_index
+    source.kept_pos = start
+    source.prefix = prefix.encode()
+    while True:
+        end = parse.feed_next(parser, source, target)
+        yield from target.take()
+        if end is not None:
+            done.trouble = done.trouble or bool(end)
+            break
+    recoded = target.recoder
+    done.moves = target.emitted
+    done.trouble = (
+        done.trouble or bool(recoded.notes or recoded.replaced) or _tables(target) != tables
+    )
+
+
+def _tables(target: Any) -> tuple[object, ...]:
+    """What a database's tables hold, to see whether a range changed them (an entry's
+    attributes are never changed in place: one read again replaces it)."""
+    tables = target.tables
+    entries = {name: dict(table) for name, table in tables.entries.items()}
+    return entries, frozenset(tables.seen), frozenset(tables.overflow)

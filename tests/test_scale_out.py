@@ -290,11 +290,18 @@ def _moves(rng: random.Random, n: int) -> str:
     return " ".join(points)
 
 
+def _generated_database(path: Path, games: int) -> Path:
+    generator = str(ROOT / "bench" / "gen_renjunet.py")
+    args = [sys.executable, generator, "--games", str(games), "--seed", "3", "-o", str(path)]
+    subprocess.run(args, check=True, capture_output=True)
+    return path
+
+
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory: pytest.TempPathFactory, database: Path) -> list[str]:
-    """Inputs of every kind of unit: a big move-list file and a big JSON Lines file (cut into
-    ranges), a directory of small files (read in groups), a database (read whole), a file
-    that is not there."""
+    """Inputs of every kind of unit: a big move-list file, a big JSON Lines file and a big
+    database (cut into ranges), a directory of small files (read in groups), a small database
+    (read whole), a file that is not there."""
     where = tmp_path_factory.mktemp("inputs")
     rng = random.Random(34)
     lines = [
@@ -314,7 +321,9 @@ def inputs(tmp_path_factory: pytest.TempPathFactory, database: Path) -> list[str
     small.mkdir()
     for n in range(30):
         (small / f"g{n:02d}.txt").write_text(lines[n] + "\n" + lines[n + 1] + "\n")
+    big = _generated_database(where / "big.rif", 400)
     return [
+        str(big),
         str(where / "big.txt"),
         str(small),
         str(where / "big.jsonl"),
@@ -352,6 +361,49 @@ def test_dask_gives_the_output_of_one_job_byte_for_byte(
     assert renju(capsys, "check", *inputs, *options, "--dask", scheduler) == one
 
 
+@pytest.mark.parametrize(
+    ("damage", "replacement", "cut"),
+    [
+        # an XML syntax error: the reader resumes at the next game
+        ("<move>", "<move><bad", True),
+        ('opening="', 'opening="\xff', True),  # a byte that is not UTF-8
+        ("<game ", "<!-- a comment --><game ", False),  # not cut at all: read whole
+        # a table among the games: the reader of the whole file reads it there
+        ("", '</games><players><player id="1" name="A"/></players><games>', True),
+    ],
+)
+def test_a_database_read_otherwise_than_whole_is_read_whole_from_that_range_on(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    scheduler: str,
+    small_units: None,
+    damage: str,
+    replacement: str,
+    cut: bool,
+) -> None:
+    # the ranges before the trouble are the whole file's; from the range that holds it on,
+    # the file is read whole (its reader resumes, says what is wrong and numbers the games)
+    path = _generated_database(tmp_path / "games.rif", 200)
+    raw = path.read_bytes()
+    game = raw.index(b'<game id="120"')
+    target = damage.encode("latin-1")
+    at = raw.index(target, game)
+    path.write_bytes(raw[:at] + replacement.encode("latin-1") + raw[at + len(target) :])
+    one = renju(capsys, "check", str(path), "-f", "jsonl")
+    rests: list[int] = []
+    real = cluster.ClusterBatch._rest
+
+    def rest(self: Any, number: int, part: Part, first: int, rendering: Any) -> Any:
+        rests.append(first)
+        return real(self, number, part, first, rendering)
+
+    monkeypatch.setattr(cluster.ClusterBatch, "_rest", rest)
+    assert renju(capsys, "check", str(path), "-f", "jsonl", "--dask", scheduler) == one
+    assert len(rests) == (1 if cut else 0)
+    assert all(0 < first <= 120 for first in rests)
+
+
 def test_ranges_numbered_again_when_their_records_were_miscounted(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
@@ -361,7 +413,7 @@ def test_ranges_numbered_again_when_their_records_were_miscounted(
 ) -> None:
     # a range that holds other records than the client counted (a reader and its
     # starts_record at odds): the ranges after it are judged again, numbered as the file is
-    one = renju(capsys, "check", inputs[0], "-f", "jsonl")
+    one = renju(capsys, "check", inputs[1], "-f", "jsonl")
     real = cluster._Cutter.cut
 
     def miscounted(self: Any) -> Part:
@@ -369,7 +421,7 @@ def test_ranges_numbered_again_when_their_records_were_miscounted(
         return Part(**{**part.__dict__, "records": part.records + 1})
 
     monkeypatch.setattr(cluster._Cutter, "cut", miscounted)
-    assert renju(capsys, "check", inputs[0], "-f", "jsonl", "--dask", scheduler) == one
+    assert renju(capsys, "check", inputs[1], "-f", "jsonl", "--dask", scheduler) == one
 
 
 def test_a_worker_killed_in_the_middle_of_a_unit_loses_and_repeats_no_record(
@@ -380,7 +432,7 @@ def test_a_worker_killed_in_the_middle_of_a_unit_loses_and_repeats_no_record(
     inputs: list[str],
     small_units: None,
 ) -> None:
-    one = renju(capsys, "check", inputs[0], "-f", "jsonl")
+    one = renju(capsys, "check", inputs[1], "-f", "jsonl")
     # the worker that judges record 150 stops there and says so; it is killed, and Dask runs
     # its unit again on another worker (the file says it was stalled once: it goes on there)
     marker = tmp_path / "stalled"
@@ -400,7 +452,7 @@ def test_a_worker_killed_in_the_middle_of_a_unit_loses_and_repeats_no_record(
     killer = threading.Thread(target=kill_the_worker)
     killer.start()
     try:
-        assert renju(capsys, "check", inputs[0], "-f", "jsonl", "--dask", scheduler) == one
+        assert renju(capsys, "check", inputs[1], "-f", "jsonl", "--dask", scheduler) == one
     finally:
         killer.join()
     assert killed, "no worker judged record 150"
@@ -414,7 +466,7 @@ def test_a_record_that_kills_every_worker_is_reported_alone(
 ) -> None:
     # its unit is given up after two workers died on it: the client reads the unit and sends
     # each record alone, and only the one that kills its worker is reported so
-    args = ("check", inputs[1], "-f", "jsonl")
+    args = ("check", inputs[2], "-f", "jsonl")
     clean = renju(capsys, *args)[1].splitlines()
     monkeypatch.setenv(FAULT_ENV, "crash:g05.txt#1")
     code, out, _ = renju(capsys, *args, "--dask", scheduler)
