@@ -24,6 +24,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import dataclasses
+import glob
 import io
 import mmap
 import os
@@ -208,28 +209,32 @@ class ClusterBatch(Batch):
         if step.unit is None:
             return self._here(step, ranged, rendering)
         part = step.unit.ranged()
-        if ranged is not None and part is not None and part.first_index != ranged.next:
+        if ranged is None or part is None:
+            return self._result(step.unit, future, rendering)
+        return self._range(step.unit, part, ranged, future, rendering)
+
+    def _range(
+        self, unit: Unit, part: Part, ranged: _Ranged, future: Any, rendering: Rendering
+    ) -> Done:
+        """The result of a range, numbered after the ranges before it."""
+        if part.first_index != ranged.next:
             # the ranges before held other than the records counted: number this one anew
             future.cancel()
-            unit = dataclasses.replace(
-                step.unit, parts=(dataclasses.replace(part, first_index=ranged.next),)
-            )
-            step = dataclasses.replace(step, unit=unit)
+            part = dataclasses.replace(part, first_index=ranged.next)
+            unit = dataclasses.replace(unit, parts=(part,))
             future = self._submit(unit, rendering, "-again")
-        assert step.unit is not None
-        done = self._result(step.unit, future, rendering)
-        if ranged is not None and part is not None:
-            assert part.options is not None
-            if part.head and (
-                done.trouble or ranged.moves + done.moves > part.options.move_budget(part.offset)
-            ):
-                # a range of a database read otherwise than the whole file would be: the
-                # rest is read whole (later ranges, and what ends the file, are its reader's)
-                ranged.ended = True
-                return self._rest(step.unit.number, part, ranged.next, rendering)
-            ranged.next += done.read
-            ranged.moves += done.moves
-            ranged.ended, ranged.full = done.ended, done.full
+        done = self._result(unit, future, rendering)
+        assert part.options is not None
+        if part.head and (
+            done.trouble or ranged.moves + done.moves > part.options.move_budget(part.offset)
+        ):
+            # a range of a database read otherwise than the whole file would be: the rest is
+            # read whole (later ranges, and what ends the file, are its reader's)
+            ranged.ended = True
+            return self._rest(unit.number, part, ranged.next, rendering)
+        ranged.next += done.read
+        ranged.moves += done.moves
+        ranged.ended, ranged.full = done.ended, done.full
         return done
 
     def _rest(self, number: int, part: Part, first: int, rendering: Rendering) -> Done:
@@ -251,12 +256,18 @@ class ClusterBatch(Batch):
 
     def _result(self, unit: Unit, future: Any, rendering: Rendering) -> Done:
         try:
-            done: Done = future.result()
+            done: Done = self._gather(future)
             return done
         except Exception as e:
             if future.status != "error":  # cancelled: the scheduler is gone
                 raise ClusterLost(f"the Dask cluster was lost: {why(e)}") from None
             return self._isolate(unit, e, rendering)
+
+    def _gather(self, future: Any) -> Any:
+        """The result of ``future``, fetched from its worker (not through the scheduler, which
+        would then carry every report: unless Dask's configuration says otherwise)."""
+        direct = self.client.direct_to_workers
+        return self.client.gather(future, direct=True if direct is None else direct)
 
     def _isolate(self, unit: Unit, error: Exception, rendering: Rendering) -> Done:
         """Judge a unit that failed again, each of its records alone on the cluster (the client
@@ -272,7 +283,7 @@ class ClusterBatch(Batch):
                 continue
             future = self._submit(Unit(unit.number, records=(item,)), alone, f"-alone-{n}")
             try:
-                judged: Judged = future.result().judged[0]
+                judged: Judged = self._gather(future).judged[0]
             except Exception as e:
                 if future.status != "error":
                     raise ClusterLost(f"the Dask cluster was lost: {why(e)}") from None
@@ -311,6 +322,61 @@ def _add(total: Summary, part: Summary) -> None:
     total.openings.update(part.openings)
     total.by_kind.update(part.by_kind)
     total.outcomes.update(part.outcomes)
+
+
+# -- which inputs ---------------------------------------------------------------------------------
+def expand_inputs(
+    paths: Iterable[str], include: Iterable[str] = (), exclude: Iterable[str] = ()
+) -> Iterator[str | InputError]:
+    """``inputs.expand_inputs`` for a cluster: paths as it expands them, and fsspec URLs
+    (``s3://bucket/games/``, ``gs://.../*.rif``, ``file:///...``) expanded by their
+    filesystem (a directory recursed, a pattern matched, in name order), for the workers to
+    read.  A URL needs fsspec and the filesystem's package (s3fs, gcsfs...) here and on the
+    workers."""
+    from renju_cli.inputs import expand_inputs as expand_paths
+
+    local: list[str] = []
+    for raw in paths:
+        if not is_url(raw):
+            local.append(raw)
+            continue
+        yield from expand_paths(local, include, exclude)
+        local = []
+        yield from _urls(raw, tuple(include), tuple(exclude))
+    yield from expand_paths(local, include, exclude)
+
+
+def _urls(
+    url: str, include: tuple[str, ...], exclude: tuple[str, ...]
+) -> Iterator[str | InputError]:
+    """The files a URL names."""
+    import fnmatch
+
+    try:
+        import fsspec  # type: ignore[import-untyped, unused-ignore]
+
+        fs, path = fsspec.core.url_to_fs(url)
+        if glob.has_magic(path):
+            found = [p for p in fs.glob(path) if not fs.isdir(p)]
+        elif fs.isdir(path):
+            found = list(fs.find(path))
+        else:
+            found = [path] if fs.exists(path) else []
+    except Exception as e:  # fsspec missing, a filesystem not installed, no access...
+        yield InputError(url, f"cannot list: {why(e)}")
+        return
+    if not found:
+        yield InputError(url, "no such file or directory")
+
+    def wanted(p: str) -> bool:
+        name = p.rsplit("/", 1)[-1]
+        if include and not any(fnmatch.fnmatch(name, i) or fnmatch.fnmatch(p, i) for i in include):
+            return False
+        return not any(fnmatch.fnmatch(name, e) or fnmatch.fnmatch(p, e) for e in exclude)
+
+    for p in sorted(found):
+        if wanted(p):
+            yield fs.unstrip_protocol(p)
 
 
 # -- cutting the inputs into units --------------------------------------------------------------
@@ -509,19 +575,14 @@ def _database_cuts(fd: int, size: int, unit: int, options: ReadOptions | None) -
 def _cuts_in(
     mm: mmap.mmap, view: memoryview, size: int, unit: int, options: ReadOptions | None
 ) -> _Cuts | None:
-    declared = _DECLARED.match(mm, 0, 512)
-    encoding = declared.group(1).decode("ascii") if declared else (options and options.encoding)
-    codec = formats.lookup_codec(encoding or "utf-8")
-    if codec is None or codec.name not in ("utf-8", "ascii") or mm[:3] == codecs.BOM_UTF8:
+    if not _own_bytes(mm, options):
         return None
     head = _game_line(mm, 0, size)
     last = mm.rfind(b"</game>")
     if head < 0 or last < head or size - last > _TAIL_BYTES:
         return None
     end = last + len(b"</game>")
-    if not _TAIL.fullmatch(mm[end:]) or mm.find(b"\r") >= 0 or mm.find(b"<!ENTITY", 0, head) >= 0:
-        return None
-    if mm.find(b"<!", head, end) >= 0 or mm.find(b"<?", head, end) >= 0:
+    if not _TAIL.fullmatch(mm[end:]) or not _plain_games(mm, head, end):
         return None
     head_bytes = view[:head].tobytes()
     head_crc = zlib.crc32(head_bytes)
@@ -536,6 +597,28 @@ def _cuts_in(
         line += chunk.count(b"\n")
         start = stop
     return _Cuts(head, ranges)
+
+
+def _own_bytes(mm: mmap.mmap, options: ReadOptions | None) -> bool:
+    """Whether the database's reader reads its own bytes: UTF-8 (or ASCII), without a byte
+    order mark or CR (its lines and offsets are then the file's)."""
+    declared = _DECLARED.match(mm, 0, 512)
+    encoding = declared.group(1).decode("ascii") if declared else (options and options.encoding)
+    codec = formats.lookup_codec(encoding or "utf-8")
+    if codec is None or codec.name not in ("utf-8", "ascii"):
+        return False
+    return mm[:3] != codecs.BOM_UTF8 and mm.find(b"\r") < 0
+
+
+def _plain_games(mm: mmap.mmap, head: int, end: int) -> bool:
+    """Whether nothing in the games (from ``head`` to ``end``) could hide a game's start tag
+    or change how the rest reads: no comment, CDATA section, declaration or processing
+    instruction; no entity declared in the tables."""
+    return (
+        mm.find(b"<!", head, end) < 0
+        and mm.find(b"<?", head, end) < 0
+        and (mm.find(b"<!ENTITY", 0, head) < 0)
+    )
 
 
 def _game_line(mm: mmap.mmap, start: int, end: int) -> int:

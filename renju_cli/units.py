@@ -352,6 +352,38 @@ def database_range(head: bytes, body: bytes, part: Part, done: Done) -> Iterator
     from renju_cli.formats.renjunet import parse
     from renju_cli.formats.renjunet.recoder import Recoder
     from renju_cli.formats.renjunet.source import Pos, Source
+
+    assert part.options is not None
+    target = _tables_read(head, part)
+    enclosing = target.open_elements() if target is not None else None
+    if target is None or not enclosing:
+        done.trouble = True
+        return
+    tables = _tables(target)
+    prefix = "".join(f"<{e.qname}{e.declared}>" for e in enclosing)
+    closing = "".join(f"</{e.qname}>" for e in reversed(enclosing)).encode()
+    target.recoder = recoder = Recoder(io.BytesIO(body + closing), target.recoder.encoding)
+    source = Source(recoder.chunks(), part.options.max_file)
+    start = Pos(part.offset, part.first_line, 0, False)  # (a range starts a line: no CR)
+    parser = parse.make_parser(target)
+    target.restart(parser, start, prefix)
+    target.index = part.first_index
+    source.kept_pos = start
+    source.prefix = prefix.encode()
+    end = None
+    while end is None:
+        end = parse.feed_next(parser, source, target)
+        yield from target.take()
+    done.moves = target.emitted
+    changed = _tables(target) != tables
+    done.trouble = bool(end or recoder.notes or recoder.replaced) or changed
+
+
+def _tables_read(head: bytes, part: Part) -> Any:
+    """The reader's target once it read the database's head (``None``: the head has damage,
+    bytes that are not clean UTF-8, or a game)."""
+    from renju_cli.formats.renjunet import parse
+    from renju_cli.formats.renjunet.recoder import Recoder
     from renju_cli.formats.renjunet.target import Target
 
     assert part.options is not None
@@ -362,41 +394,11 @@ def database_range(head: bytes, body: bytes, part: Part, done: Done) -> Iterator
     try:
         for chunk in recoder.chunks():
             parser.feed(chunk)
-    except Exception:  # damage in the tables: the reader of the whole file says what
-        done.trouble = True
-        return
-    enclosing = target.open_elements()
-    if (
-        target.index
-        or target.game is not None
-        or recoder.notes
-        or recoder.replaced
-        or not enclosing
-    ):
-        done.trouble = True
-        return
-    tables = _tables(target)
-    prefix = "".join(f"<{e.qname}{e.declared}>" for e in enclosing)
-    closing = "".join(f"</{e.qname}>" for e in reversed(enclosing)).encode()
-    target.recoder = Recoder(io.BytesIO(body + closing), recoder.encoding)
-    source = Source(target.recoder.chunks(), part.options.max_file)
-    start = Pos(part.offset, part.first_line, 0, False)  # (a range starts a line: no CR)
-    parser = parse.make_parser(target)
-    target.restart(parser, start, prefix)
-    target.index = part.first_index
-    source.kept_pos = start
-    source.prefix = prefix.encode()
-    while True:
-        end = parse.feed_next(parser, source, target)
-        yield from target.take()
-        if end is not None:
-            done.trouble = done.trouble or bool(end)
-            break
-    recoded = target.recoder
-    done.moves = target.emitted
-    done.trouble = (
-        done.trouble or bool(recoded.notes or recoded.replaced) or _tables(target) != tables
-    )
+    except Exception:  # the reader of the whole file says what is wrong
+        return None
+    if target.index or target.game is not None or recoder.notes or recoder.replaced:
+        return None
+    return target
 
 
 def _tables(target: Any) -> tuple[object, ...]:

@@ -404,6 +404,46 @@ def test_a_database_read_otherwise_than_whole_is_read_whole_from_that_range_on(
     assert all(0 < first <= 120 for first in rests)
 
 
+def test_workers_read_fsspec_urls_themselves(
+    capsys: pytest.CaptureFixture[str], scheduler: str, inputs: list[str]
+) -> None:
+    pytest.importorskip("fsspec", reason="fsspec is not installed")
+    small = Path(inputs[2])
+    local = renju(capsys, "check", str(small), inputs[1], "-f", "jsonl")
+    url = f"file://{small}/*.txt"
+    remote = renju(capsys, "check", url, inputs[1], "-f", "jsonl", "--dask", scheduler)
+    named = f'"path":"file://{small}/'
+    assert remote == (local[0], local[1].replace(f'"path":"{small}/', named), local[2])
+    assert remote[1].count(named) == 58
+    code, _, err = renju(capsys, "check", f"file://{small}/none/", "--dask", scheduler)
+    assert code == 2 and "none/: no such file or directory" in err
+
+
+def test_an_html_report_on_a_cluster_draws_every_board(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, scheduler: str, inputs: list[str]
+) -> None:
+    # the workers send the records back with their reports: the pages have their boards
+    here, there = tmp_path / "here", tmp_path / "there"
+    one = renju(capsys, "check", inputs[2], "--html", str(here), "--html-boards", "all")
+    two = renju(
+        capsys,
+        "check",
+        inputs[2],
+        "--html",
+        str(there),
+        "--html-boards",
+        "all",
+        "--dask",
+        scheduler,
+    )
+    assert one[:2] == two[:2]
+    pages = sorted(p.relative_to(here) for p in here.rglob("*") if p.is_file())
+    assert len(pages) > 50
+    assert pages == sorted(p.relative_to(there) for p in there.rglob("*") if p.is_file())
+    for page in pages:
+        assert (here / page).read_bytes() == (there / page).read_bytes(), page
+
+
 def test_ranges_numbered_again_when_their_records_were_miscounted(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,

@@ -358,7 +358,7 @@ def check(
     _refuse_what_cannot_run(paths, duplicates, selected, html_dir)
     workers = jobs or cpu_count()
     _import_what_the_run_uses(workers, duplicates)
-    inputs = _inputs(paths, include, exclude, output)
+    inputs = _inputs(paths, include, exclude, output, dask_address is not None)
     threshold = None if fail_on == "never" else fail_on
     pages = _HtmlPages(html_dir, html_boards, ruleset)
     with contextlib.ExitStack() as stack:
@@ -423,13 +423,21 @@ def _import_what_the_run_uses(workers: int, duplicates: str) -> None:
 
 
 def _inputs(
-    paths: tuple[str, ...], include: tuple[str, ...], exclude: tuple[str, ...], output: str | None
+    paths: tuple[str, ...],
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    output: str | None,
+    remote: bool = False,
 ) -> list[Any]:
-    """The inputs the paths name (files, and the problems of those that cannot be read); a run
-    with none ends with exit code 2."""
+    """The inputs the paths name (files, and the problems of those that cannot be read; on a
+    cluster, fsspec URLs too); a run with none ends with exit code 2."""
     from renju_cli import api
 
-    inputs = list(api.expand_inputs(paths, include, exclude))
+    expand = api.expand_inputs
+    if remote:
+        from renju_cli.cluster import expand_inputs as expand
+
+    inputs = list(expand(paths, include, exclude))
     if output in (None, "-"):  # (a file named by -o is new: written aside, renamed at the end)
         inputs = api.not_the_output(inputs, sys.stdout)
     if not inputs:
