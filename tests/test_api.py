@@ -29,10 +29,11 @@ DOUBLE_THREE = "white f8 a1 g8 a3 h9 a5 h10 a7 h8"
 FIVE = "h8 i9 h9 i10 h10 i11 h11 g8 h12"
 
 
-def check_lines(path: Path, *options: str) -> list[str]:
-    """The record lines of ``renju check --format json PATH``, each as it is printed."""
+def check_lines(path: Path | list[Path], *options: str) -> list[str]:
+    """The record lines of ``renju check --format json PATH...``, each as it is printed."""
+    paths = [str(p) for p in path] if isinstance(path, list) else [str(path)]
     run = subprocess.run(
-        [sys.executable, "-m", "renju_cli", "check", "--format", "json", *options, str(path)],
+        [sys.executable, "-m", "renju_cli", "check", "--format", "json", *options, *paths],
         capture_output=True,
         check=False,
         timeout=600,
@@ -81,9 +82,8 @@ def test_the_corpus_is_reported_as_check_reports_it() -> None:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not beside the project")
     sample = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix != ".md")[::9]
-    for path in sample:
-        got = [dumps(rj.replay(game).to_dict()) for game in rj.read_games(path)]
-        assert got == check_lines(path), path
+    got = [dumps(rj.replay(game).to_dict()) for path in sample for game in rj.read_games(path)]
+    assert got == check_lines(sample)
 
 
 def test_a_binary_file_is_read_as_standard_input_is() -> None:

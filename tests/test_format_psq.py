@@ -573,7 +573,7 @@ _OLD_OPENING_LINE = (
 )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     st.sampled_from(["Piskvorky 20x20", " piskvorky 7 X 9", "Piskvorky 20x20, 0", "Piskvorky"]),
     st.text(alphabet=" \t\u3000\x1c,0:x", max_size=12),
@@ -592,7 +592,7 @@ def test_the_header_pattern_reads_stripped_lines_as_it_read_whole_lines(
         assert (old.group(3) or "").strip() == (new.group(3) or "").strip()
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=" \t,-0123x", max_size=20))
 def test_the_opening_line_pattern_reads_stripped_lines_as_it_read_whole_lines(line: str) -> None:
     import re

@@ -215,7 +215,7 @@ _OTHER_TOKENS = [
 ]
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.sampled_from(_SIMPLE_TOKENS * 6 + _OTHER_TOKENS), max_size=14),
     st.sampled_from([" ", "  ", "\t", " , ", "\u3000", ""]),
@@ -243,7 +243,7 @@ def test_points_written_without_blanks_read_as_the_tokenizer_reads_them() -> Non
     assert notation._plain_moves("h8i9j100", 1) is None  # (the tokenizer says what is wrong)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     st.lists(
         st.lists(

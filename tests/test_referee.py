@@ -414,7 +414,7 @@ _EVENTS = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     picks=st.lists(
         st.tuples(st.integers(0, 5), st.sampled_from([None, Color.BLACK, Color.WHITE])),
