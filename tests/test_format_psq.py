@@ -390,8 +390,8 @@ def test_write_without_a_size_picks_a_gomocup_board() -> None:
             setup=[(parse_point("a1"), WHITE)],
         ),
         Record(moves=[Move(Point(3, 20))], source=SourceLocation("x"), width=15, height=15),
-        # a name of two lines was written as two names: "a", then "b" as white's (review of
-        # stop 29), and white's own was lost
+        # a name of two lines would be written as two names: "a", then "b" as white's, and
+        # white's own lost
         Record(
             moves=[Move(parse_point("h8"))],
             source=SourceLocation("x"),

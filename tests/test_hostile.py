@@ -351,8 +351,8 @@ def test_utf16_without_a_byte_order_mark_reads_as_its_utf8_twin(
 
 
 #: Text files as Notepad's "UTF-8 with BOM" writes them, under names that leave their format to
-#: their content (the red team's, stop 19: JSON Lines lost its first record, a move list named
-#: ``.dat`` or read from standard input was one unreadable record)
+#: their content (each must be read whole: its first record too, under any name, piped in or
+#: not)
 BOM_FILES = {
     "game.jsonl": '{"moves": "h8 h9 i10"}\n{"moves": "h8 h9"}\n',
     "jsonl.txt": '{"moves": "h8 h9 i10"}\n{"moves": "h8 h9"}\n',
@@ -505,8 +505,8 @@ def test_long_repeats_in_one_value_or_property_take_no_memory_per_repeat(
     name: str, fmt: str
 ) -> None:
     # a PlayOK tag value of 256 kB, an SGF property of 87,000-131,000 values: the patterns'
-    # repeats are possessive; a repeat that may backtrack kept ~180 bytes a turn (46 MB here,
-    # 200 MB at 1 MB: red team 8)
+    # repeats are possessive; a repeat that may backtrack keeps ~180 bytes a turn (46 MB
+    # here)
     data = hostile.HOSTILE[name](256 << 10)
     recs, peak = read_traced(data, fmt)
     assert recs and all(r.format == fmt for r in recs)
@@ -681,17 +681,18 @@ def _as_read(recs: list[Record]) -> list[object]:
 def test_a_pipe_of_a_format_read_whole_is_bounded_by_its_size_as_a_file(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, suffix: str, memory: int
 ) -> None:
-    # a megabyte of RenLib library piped in made 524,277 records in 9.9 s, 51,883 named: a
-    # pipe's size was not known (stop 27's list); it is read to its end first (in a temporary
-    # file past ``memory`` bytes), and bounded as the file is
-    data = hostile.HOSTILE[name](96 << 10)
+    # a pipe's size is not known: it is read to its end first (in a temporary file past
+    # ``memory`` bytes), and bounded as the file is (a small allowance puts a small file past
+    # its bound as a megabyte is past the default one)
+    data = hostile.HOSTILE[name](24 << 10)
+    small = ReadOptions(records_allowance=256, resyncs_allowance=64)
     path = tmp_path / f"hostile{suffix}"
     path.write_bytes(data)
-    named = list(api.read_path(str(path)))
+    named = list(api.read_path(str(path), options=small))
     if memory is not None:
         monkeypatch.setattr("renju_cli.inputs._Spool.MEMORY", memory)
     _piped(monkeypatch, data)
-    piped = list(api.read_path("-"))
+    piped = list(api.read_path("-", options=small))
     assert _as_read(piped) == _as_read(named)
     assert "the rest" in messages(named[-1:])  # (past a bound of the file's size)
     assert len(read(data)) > len(named)  # (unsized: what the pipe gave before)
@@ -718,7 +719,7 @@ def test_a_read_error_while_a_pipe_is_read_ahead_keeps_what_came(
     assert recs[-1].unreadable and "read error: Input/output error" in messages(recs[-1:])
 
 
-@pytest.mark.parametrize("room", [0, 3000, 20000, 1 << 20])
+@pytest.mark.parametrize("room", [0, 3000, 10000, 1 << 20])
 def test_a_pipe_read_ahead_with_no_room_left_on_disk_loses_nothing(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, room: int
 ) -> None:
@@ -736,13 +737,14 @@ def test_a_pipe_read_ahead_with_no_room_left_on_disk_loses_nothing(
     def temporary(*args: Any, **kwargs: Any) -> io.FileIO:
         return Full(str(tmp_path / "spool"), "w+b")
 
-    data = hostile.HOSTILE["renlib-wide"](48 << 10)
+    data = hostile.HOSTILE["renlib-wide"](32 << 10)
+    small = ReadOptions(records_allowance=256)  # (the file past its bound by its size)
     monkeypatch.setattr(tempfile, "TemporaryFile", temporary)
     monkeypatch.setattr("renju_cli.inputs._Spool.MEMORY", 5000)
     _piped(monkeypatch, data)
-    piped = list(api.read_path("-"))
-    unsized = read(data)  # (a pipe read as a stream: its records, all of them)
-    sized = list(api.read_bytes(data, "<stdin>"))
+    piped = list(api.read_path("-", options=small))
+    unsized = read(data, None, small)  # (a pipe read as a stream: its records, all of them)
+    sized = list(api.read_bytes(data, "<stdin>", options=small))
     assert len(unsized) > len(sized)
     assert _as_read(piped) == _as_read(sized if room >= len(data) else unsized)
 
@@ -750,11 +752,10 @@ def test_a_pipe_read_ahead_with_no_room_left_on_disk_loses_nothing(
 def test_a_pipe_read_ahead_is_read_as_the_file_named_whatever_its_pieces_and_encoding(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # review of stop 28: a pipe written a byte at a time was kept a byte a piece, and read
-    # back quadratically (a 4 MB database: 56 s); UTF-16 text was not detected before it was
-    # recoded, so not read ahead (65,536 SGF games piped, 40,961 named); --limit whole-file
-    # lowered how far RenjuNet and RenLib pipes were read ahead
-    data = hostile.HOSTILE["renjunet-damaged-every-game"](40 << 10)
+    # a pipe written a byte at a time is read back in pieces of its size, not a byte a
+    # piece; UTF-16 text is detected before it is recoded, so read ahead too; --limit
+    # whole-file bounds how far RenjuNet and RenLib pipes are read ahead
+    data = hostile.HOSTILE["renjunet-damaged-every-game"](12 << 10)
     path = tmp_path / "games.xml"
     path.write_bytes(data)
     named = list(api.read_path(str(path)))
@@ -765,13 +766,14 @@ def test_a_pipe_read_ahead_is_read_as_the_file_named_whatever_its_pieces_and_enc
     assert _as_read(list(api.read_path("-", options=small))) == _as_read(
         list(api.read_path(str(path), options=small))
     )
-    utf16 = codecs.BOM_UTF16_LE + ("(;B[hh])" * 40_000).encode("utf-16-le")
+    utf16 = codecs.BOM_UTF16_LE + ("(;B[hh])" * 4_000).encode("utf-16-le")
+    few = ReadOptions(records_allowance=256)
     path = tmp_path / "tiny.sgf"
     path.write_bytes(utf16)
-    named = list(api.read_path(str(path)))
+    named = list(api.read_path(str(path), options=few))
     _piped(monkeypatch, utf16)
-    piped = list(api.read_path("-"))
-    assert len(named) < 40_000 and _as_read(piped) == _as_read(named)
+    piped = list(api.read_path("-", options=few))
+    assert len(named) < 4_000 and _as_read(piped) == _as_read(named)
 
 
 @pytest.mark.parametrize("name", ["sgf-pass-nodes", "sgf-marked-pass-chain", "sgf-bad-move-nodes"])
@@ -839,9 +841,8 @@ def test_sgf_nodes_of_moves_and_swaps_on_one_line_are_told_once(
 def test_text_with_a_byte_order_mark_is_recoded_whatever_binary_extension_it_has(
     tmp_path: Path, bom: bytes, codec: str, suffix: str
 ) -> None:
-    # red team 13: an SGF game saved as UTF-16 with its mark and named .pos was read as a
-    # binary position, unreadable (the extension chose the format; no reader's sniffer knew
-    # the head): it is recoded first, as the same text without a mark or piped in is
+    # an SGF game saved as UTF-16 with its mark and named .pos is no binary position: it is
+    # recoded first, as the same text without a mark or piped in is, and then detected
     game = "(;GM[4]FF[4]SZ[15];B[hh];W[hi];B[ih];W[gh];B[jh])"
     path = tmp_path / f"game{suffix}"
     path.write_bytes(bom + game.encode(codec))
@@ -855,12 +856,11 @@ def test_text_with_a_byte_order_mark_is_recoded_whatever_binary_extension_it_has
 
 
 def test_threads_are_charged_their_own_walk_steps() -> None:
-    # the steps a walk took were read off one counter for the process: a thread checking a
-    # record was charged the steps other threads took meanwhile, and in 8 threads 73 of 180
-    # small checks were cut by the run's bound on steps that a check alone never reaches
-    # (review of stop 29); the counter is each thread's own now
-    data = hostile.HOSTILE["sgf-siblings-with-swaps-cctsai"](24 << 10)  # 900 lines
-    jobs = ["cctsai", "swap2", "renju-rif", "taraguchi-10"] * 4
+    # a thread checking a record is charged only the walk steps of its own checks, never the
+    # steps other threads take meanwhile: a check in a thread is cut by the run's bound on
+    # steps exactly where it is cut alone
+    data = hostile.HOSTILE["sgf-siblings-with-swaps-cctsai"](8 << 10)  # 300 lines
+    jobs = ["cctsai", "swap2", "renju-rif", "taraguchi-10"] * 2
     alone = {r: api.analyze_all(data, r, fmt="sgf") for r in set(jobs)}
     start = threading.Barrier(8)
 
