@@ -123,9 +123,14 @@ def _named() -> dict[tuple[Offset, Offset], Identified]:
 def _openings() -> list[tuple[Offset, Offset]]:
     """Stones 2 and 3 of every opening (offsets from stone 1 at the centre): stone 2 next to
     the centre, stone 3 in the central 5x5 on a free point."""
-    near = [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)]
-    within = [(x, y) for x in range(-2, 3) for y in range(-2, 3) if (x, y) != (0, 0)]
+    near, within = _around(1), _around(2)
     return [(second, third) for second in near for third in within if third != second]
+
+
+def _around(k: int) -> list[Offset]:
+    """The offsets of the central (2k+1)x(2k+1) square but the centre."""
+    square = [(x, y) for x in range(-k, k + 1) for y in range(-k, k + 1)]
+    return [o for o in square if o != (0, 0)]
 
 
 def name_of_first_three(points: Sequence[Point | None], c: Point) -> Identified | None:

@@ -51,15 +51,23 @@ def check_opening(
     ``within``: the run's bound, whose ``walk_steps`` the walks are charged to; past it, a
     record that would be walked is not (``not_followed``), and its check is not remembered.
     """
-    past = _past_the_file_bound(record, ruleset)
-    if past is not None:
-        return past
+    if record.protocol_not_followed is not None:
+        past = _past_the_file_bound(record, ruleset, record.protocol_not_followed)
+        if past is not None:
+            return past
     steps = within.walk_steps if within is not None else None
     key = memo_key(record, ruleset)
-    if key is None:
-        if record.source.variation is None or not ruleset.opening:
-            return _walked(record, ruleset, steps)
-        return _tree_line(record, ruleset, steps)
+    if key is not None:
+        return _remembered(record, ruleset, steps, key)
+    if record.source.variation is None or not ruleset.opening:
+        return _walked(record, ruleset, steps)
+    return _tree_line(record, ruleset, steps)
+
+
+def _remembered(
+    record: Record, ruleset: Ruleset, steps: WalkSteps | None, key: tuple[Any, ...]
+) -> OpeningCheck:
+    """The check remembered under ``key`` (``memo_key``), made and kept if there is none."""
     hit = _CHECKED.get(key)
     if hit is not None and hit[0] is ruleset:
         return _for_record(hit[1], record)
@@ -74,12 +82,11 @@ def check_opening(
     return check
 
 
-def _past_the_file_bound(record: Record, ruleset: Ruleset) -> OpeningCheck | None:
-    """The check of a record past its file's bound on walks, whose protocol is not followed:
-    never a remembered one either, which would depend on what this process judged before
-    (``--jobs``).  ``None`` for any other record."""
-    why = record.protocol_not_followed
-    if why is None or not ruleset.opening or record.setup:
+def _past_the_file_bound(record: Record, ruleset: Ruleset, why: str) -> OpeningCheck | None:
+    """The check of a record past its file's bound on walks (``why``), whose protocol is not
+    followed: never a remembered one either, which would depend on what this process judged
+    before (``--jobs``).  ``None`` when it walks no protocol anyway."""
+    if not ruleset.opening or record.setup:
         return None
     protocol = usable_protocol(ruleset)
     return None if protocol is None else not_followed(record, ruleset, protocol, why)

@@ -106,25 +106,40 @@ def stone_symmetries(
     """
     if frame == "none":
         return []
+    black, white = _by_colour(stones)
+    corners = {(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)}
+    on_board = black or white
+    # the board must map onto itself in its own frame, and with no stones to map
+    sets = [black, white] if frame != "board" and on_board else [black, white, corners]
+    anchor = on_board or corners
+    found = (_symmetry(kind, m, anchor, sets) for kind, m in _MOVING.items())
+    return [g for g in found if g is not None]
+
+
+def _by_colour(stones: dict[Point, int]) -> tuple[set[Offset], set[Offset]]:
+    """The black stones and the white ones, as (x, y) pairs."""
     black = {(p.x, p.y) for p, s in stones.items() if s == BLACK}
     white = {(p.x, p.y) for p, s in stones.items() if s != BLACK}
-    corners = {(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)}
-    # the board must map onto itself in its own frame, and with no stones to map
-    keep_board = frame == "board" or not (black or white)
-    sets = [black, white, corners] if keep_board else [black, white]
-    anchor = black or white or corners
+    return black, white
+
+
+#: The symmetries other than the identity.
+_MOVING = {kind: m for kind, m in SYMMETRIES.items() if kind != "identity"}
+
+
+def _symmetry(
+    kind: str, m: tuple[int, int, int, int], anchor: set[Offset], sets: list[set[Offset]]
+) -> Isometry | None:
+    """The symmetry of linear part ``m`` that maps each of ``sets`` onto itself, if any.  A
+    translation keeps the order of points: only one can take the images of the ``anchor``
+    points onto them, the one from the first image to the first point."""
+    a, b, c, d = m
     ax, ay = min(anchor)
-    out = []
-    for kind, (a, b, c, d) in SYMMETRIES.items():
-        if kind == "identity":
-            continue
-        # a translation keeps the order of points: only one can take the anchor stones'
-        # images onto the stones, the one from the first image to the first stone
-        mx, my = min((a * x + b * y, c * x + d * y) for x, y in anchor)
-        tx, ty = ax - mx, ay - my
-        if all(_maps_onto((a, b, c, d), tx, ty, points) for points in sets):
-            out.append(Isometry(kind, tx, ty))
-    return out
+    mx, my = min((a * x + b * y, c * x + d * y) for x, y in anchor)
+    tx, ty = ax - mx, ay - my
+    if all(_maps_onto(m, tx, ty, points) for points in sets):
+        return Isometry(kind, tx, ty)
+    return None
 
 
 def _maps_onto(m: tuple[int, int, int, int], tx: int, ty: int, points: set[Offset]) -> bool:
