@@ -45,9 +45,9 @@ def has_board_events(events: list[OpeningEvent]) -> bool:
 
 def small_events(events: list[OpeningEvent]) -> bool:
     """Whether ``events`` are few and small enough to be part of a memo's key (the referee's
-    memo of short records): ``SMALL_EVENTS`` at most, of as many points at most (an
-    offer may name thousands: a thousand such indexes kept 80 MB), values of ``DECLARED_KEPT``
-    characters at most (a memo of a run would keep a long one thousands of times)."""
+    memo of short records): ``SMALL_EVENTS`` at most, of as many points at most (an offer may
+    name thousands), values of ``DECLARED_KEPT`` characters at most (a memo of a run would keep
+    a long one thousands of times)."""
     if len(events) > SMALL_EVENTS:
         return False
     for e in events:
