@@ -55,11 +55,14 @@ class Run:
     wall: float  # seconds
     cpu: float  # the renju process's own CPU seconds (user + system)
     scheduler_cpu: float = 0.0  # the scheduler's CPU seconds meanwhile
+    workers_cpu: float = 0.0  # the workers' CPU seconds meanwhile, all together
 
 
-def run_child(argv: list[str], scheduler: int | None = None) -> Run:
+def run_child(argv: list[str], cluster: Cluster | None = None) -> Run:
     """Run ``argv`` (its output to files it names): wall time, its own CPU time (``wait4``),
-    and the CPU time the process ``scheduler`` spent meanwhile."""
+    and the CPU time the scheduler and the workers of ``cluster`` spent meanwhile."""
+    scheduler = cluster.scheduler.pid if cluster is not None else None
+    workers = cluster.workers_cpu() if cluster is not None else 0.0
     before = _cpu_of(scheduler)
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -69,7 +72,10 @@ def run_child(argv: list[str], scheduler: int | None = None) -> Run:
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
     if code not in (0, 1):
         sys.exit(f"{' '.join(argv)} failed ({code}):\n{err}")
-    return Run(wall, usage.ru_utime + usage.ru_stime, _cpu_of(scheduler) - before)
+    run = Run(wall, usage.ru_utime + usage.ru_stime, _cpu_of(scheduler) - before)
+    if cluster is not None:
+        run.workers_cpu = cluster.workers_cpu() - workers
+    return run
 
 
 def _cpu_of(pid: int | None) -> float:
@@ -98,8 +104,17 @@ class Cluster:
         self.workers = self._start([*worker, *local, *common])
         import distributed
 
-        with distributed.Client(scheduler_file=str(self.file), timeout=120) as client:  # type: ignore[no-untyped-call]
-            client.wait_for_workers(workers, timeout=120)
+        self.client = distributed.Client(scheduler_file=str(self.file), timeout=120)  # type: ignore[no-untyped-call]
+        self.client.wait_for_workers(workers, timeout=120)
+        self.client.run(_process_cpu)  # (the workers import what they run first)
+        before, t0 = _cpu_of(self.scheduler.pid), time.perf_counter()
+        time.sleep(5)
+        #: the scheduler's CPU seconds a second when idle (heartbeats, periodic callbacks)
+        self.idle = (_cpu_of(self.scheduler.pid) - before) / (time.perf_counter() - t0)
+
+    def workers_cpu(self) -> float:
+        """The CPU seconds of the worker processes so far, all together."""
+        return float(sum(self.client.run(_process_cpu).values()))
 
     def _start(self, argv: list[str]) -> subprocess.Popen[bytes]:
         return subprocess.Popen(argv, stdout=self.log, stderr=self.log, start_new_session=True)
@@ -113,6 +128,7 @@ class Cluster:
             time.sleep(0.1)
 
     def stop(self) -> None:
+        self.client.close()  # type: ignore[no-untyped-call]
         for proc in (self.workers, self.scheduler):
             proc.send_signal(signal.SIGTERM)
             try:
@@ -121,6 +137,12 @@ class Cluster:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
         self.log.close()
+
+
+def _process_cpu() -> float:
+    """This process's CPU seconds so far (run on each worker)."""
+    times = os.times()
+    return times.user + times.system
 
 
 def best(runs: list[Run]) -> Run:
@@ -134,43 +156,44 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="one-thread workers (default 2)")
     ap.add_argument("--runs", type=int, default=3, help="runs of each, the best kept (3)")
     ap.add_argument("--project", default="32,256", help="workers to project to (32,256)")
+    ap.add_argument(
+        "--scale", type=int, default=100, help="project to an input this many times as big too"
+    )
     ap.add_argument("--json", type=Path, help="also write the figures as JSON here")
     args = ap.parse_args(argv)
 
     from renju_cli import cluster
 
     size = args.input.stat().st_size
-    unit = cluster.unit_bytes(size, args.workers)
-    units = max(1, -(-size // unit))
+    units = max(1, -(-size // cluster.unit_bytes(size, args.workers)))
     renju = _renju()
     with tempfile.TemporaryDirectory(prefix="bench-dask-") as tmp:
         where = Path(tmp)
         tiny = where / "tiny.txt"
         tiny.write_text("h8 h9 i10\n")
         one_out, dask_out = where / "one.jsonl", where / "dask.jsonl"
-        one = [
-            run_child([*renju, "check", str(args.input), "-f", "jsonl", "-o", str(one_out)])
-            for _ in range(args.runs)
-        ]
-        print(f"one core: {best(one).wall:.1f} s", file=sys.stderr)
         cl = Cluster(args.workers, where)
         try:
             remote = ["--dask", str(cl.file)]
-            pid = cl.scheduler.pid
             fixed = [
-                run_child([*renju, "check", str(tiny), "-o", os.devnull, *remote], pid)
+                run_child([*renju, "check", str(tiny), "-o", os.devnull, *remote], cl)
                 for _ in range(args.runs)
             ]
-            runs = []
-            check = [*renju, "check", str(args.input), "-f", "jsonl", "-o", str(dask_out)]
-            for _ in range(args.runs):
-                runs.append(run_child([*check, *remote], pid))
+            one, runs = [], []
+            check = [*renju, "check", str(args.input), "-f", "jsonl"]
+            for n in range(args.runs):  # (in turn: both see the machine's load alike)
+                one.append(run_child([*check, "-o", str(one_out)]))
+                runs.append(run_child([*check, "-o", str(dask_out), *remote], cl))
                 if not filecmp.cmp(one_out, dask_out, shallow=False):
                     sys.exit("the output of --dask differs from that of one core")
-            print(f"--dask: {best(runs).wall:.1f} s", file=sys.stderr)
+                print(
+                    f"run {n + 1}: {one[-1].wall:.1f} s, --dask {runs[-1].wall:.1f} s",
+                    file=sys.stderr,
+                )
+            idle = cl.idle
         finally:
             cl.stop()
-    figures = _figures(args, size, unit, units, best(one), best(runs), min(fixed, key=_cpu))
+    figures = _figures(args, size, units, (best(one), best(runs), min(fixed, key=_cpu)), idle)
     _print(figures)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
@@ -182,49 +205,63 @@ def _cpu(run: Run) -> float:
 
 
 def _figures(
-    args: argparse.Namespace, size: int, unit: int, units: int, one: Run, dask: Run, fixed: Run
+    args: argparse.Namespace,
+    size: int,
+    units: int,
+    runs: tuple[Run, Run, Run],
+    idle: float,
 ) -> dict[str, Any]:
     """The figures measured, per unit, and projected.
 
-    The client's CPU grows with the bytes it cuts and writes (per byte, measured), the
-    scheduler's with the units (per unit, measured); a worker judges a unit in its share of
-    one core's CPU time.  On ``n`` workers the units are ``cluster.unit_bytes(size, n)``
-    long, at most ``min(n, units)`` of them judged at once, and the run ends one unit after
-    the last is handed out: wall = fixed cost + max(judging, the client's CPU, the
-    scheduler's) + one unit."""
+    The client's CPU grows with the bytes it cuts and the reports it writes (measured per
+    byte, its fixed cost aside), the scheduler's with the units (measured per unit, its idle
+    rate aside); a worker judges a unit in its share of one core's CPU time.  On ``n``
+    workers, for an input ``scale`` times as big, the units are ``cluster.unit_bytes`` long,
+    at most ``min(n, units)`` of them are judged at once, and the run ends one unit after the
+    last is handed out: wall = fixed cost + max(judging, the client's CPU, the scheduler's)
+    + one unit, against one core's CPU time (a core of its own)."""
     from renju_cli import cluster
 
+    one, dask, fixed = runs
     work = one.cpu  # the CPU time of judging the whole file, as one core spends it
     client = max(0.0, dask.cpu - fixed.cpu)
-    scheduler = max(0.0, dask.scheduler_cpu - fixed.scheduler_cpu)
+    scheduler = max(
+        0.0, (dask.scheduler_cpu - idle * dask.wall) - (fixed.scheduler_cpu - idle * fixed.wall)
+    )
     per_unit = {
         "worker_s": work / units,
         "client_s": client / units,
         "scheduler_s": scheduler / units,
     }
-    projection = {}
+    projection = []
     for n in (int(x) for x in args.project.split(",") if x):
-        unit_n = cluster.unit_bytes(size, n)
-        units_n = max(1, -(-size // unit_n))
-        judging = work / min(n, units_n)
-        feeding = max(client, scheduler / units * units_n)
-        wall = fixed.wall + max(judging, feeding) + work / units_n
-        projection[n] = {
-            "unit_bytes": unit_n,
-            "units": units_n,
-            "wall_s": wall,
-            "speedup": one.wall / wall,
-        }
+        for scale in (1, args.scale):
+            unit_n = cluster.unit_bytes(size * scale, n)
+            units_n = max(1, -(-size * scale // unit_n))
+            judging = work * scale / min(n, units_n)
+            feeding = max(client * scale, per_unit["scheduler_s"] * units_n)
+            wall = fixed.wall + max(judging, feeding) + work * scale / units_n
+            projection.append(
+                {
+                    "workers": n,
+                    "bytes": size * scale,
+                    "unit_bytes": unit_n,
+                    "units": units_n,
+                    "wall_s": wall,
+                    "speedup": work * scale / wall,
+                }
+            )
     return {
         "input": str(args.input),
         "bytes": size,
         "workers": args.workers,
         "runs": args.runs,
-        "unit_bytes": unit,
+        "unit_bytes": cluster.unit_bytes(size, args.workers),
         "units": units,
         "one_core": asdict(one),
         "dask": asdict(dask),
         "dask_fixed": asdict(fixed),
+        "scheduler_idle_cpu_per_s": idle,
         "speedup": one.wall / dask.wall,
         "client_cpu_share": dask.cpu / one.cpu,
         "per_unit": per_unit,
@@ -239,16 +276,17 @@ def _print(f: dict[str, Any]) -> None:
     one, dask, fixed, per = f["one_core"], f["dask"], f["dask_fixed"], f["per_unit"]
     print(f"input: {f['input']} ({f['bytes']} bytes), {f['units']} units of {f['unit_bytes']}")
     print(f"best of {f['runs']} runs, {f['workers']} one-thread workers")
-    print("| run | wall | the renju process's CPU | scheduler CPU |")
-    print("|---|---|---|---|")
-    print(f"| one core | {one['wall']:.2f} s | {one['cpu']:.2f} s | — |")
+    print("| run | wall | the renju process's CPU | scheduler CPU | workers' CPU |")
+    print("|---|---|---|---|---|")
+    print(f"| one core | {one['wall']:.2f} s | {one['cpu']:.2f} s | — | — |")
     print(
         f"| --dask | {dask['wall']:.2f} s ({f['speedup']:.2f}x) | {dask['cpu']:.2f} s "
-        f"({100 * f['client_cpu_share']:.1f} %) | {dask['scheduler_cpu']:.2f} s |"
+        f"({100 * f['client_cpu_share']:.1f} %) | {dask['scheduler_cpu']:.2f} s | "
+        f"{dask['workers_cpu']:.2f} s |"
     )
     print(
         f"| --dask, one tiny record | {fixed['wall']:.2f} s | {fixed['cpu']:.2f} s | "
-        f"{fixed['scheduler_cpu']:.2f} s |"
+        f"{fixed['scheduler_cpu']:.2f} s | {fixed['workers_cpu']:.2f} s |"
     )
     print(
         f"per unit: worker {1000 * per['worker_s']:.0f} ms, client {1000 * per['client_s']:.1f} "
@@ -256,10 +294,11 @@ def _print(f: dict[str, Any]) -> None:
         f"{f['workers_one_client_feeds']:.0f} workers, one scheduler "
         f"{f['workers_one_scheduler_feeds']:.0f}"
     )
-    for n, p in f["projection"].items():
+    print(f"scheduler idle: {f['scheduler_idle_cpu_per_s'] * 1000:.1f} ms of CPU a second")
+    for p in f["projection"]:
         print(
-            f"projected on {n} workers: {p['units']} units of {p['unit_bytes']} bytes, "
-            f"{p['wall_s']:.1f} s ({p['speedup']:.1f}x one core)"
+            f"projected: {p['workers']} workers, {p['bytes'] / 1e6:.0f} MB in {p['units']} units "
+            f"of {p['unit_bytes']} bytes: {p['wall_s']:.1f} s ({p['speedup']:.1f}x one core)"
         )
 
 

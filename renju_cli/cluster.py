@@ -56,7 +56,7 @@ MIN_UNIT_BYTES = 256 << 10
 MAX_UNIT_BYTES = 8 << 20
 #: Units each worker gets of a batch at least, when its inputs are big enough: the workers
 #: finish close together.
-UNITS_PER_WORKER = 8
+UNITS_PER_WORKER = 16
 #: Small files in one unit, at most.
 FILES_PER_UNIT = 512
 

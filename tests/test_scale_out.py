@@ -590,5 +590,5 @@ def test_a_worker_that_cannot_see_a_file_says_what_to_do(tmp_path: Path) -> None
 
 def test_units_grow_with_the_batch_within_bounds() -> None:
     assert cluster.unit_bytes(1 << 20, 2) == cluster.MIN_UNIT_BYTES
-    assert cluster.unit_bytes(64 << 20, 2) == 4 << 20  # 8 units a worker
+    assert cluster.unit_bytes(64 << 20, 2) == 2 << 20  # 16 units a worker
     assert cluster.unit_bytes(1 << 40, 256) == cluster.MAX_UNIT_BYTES
