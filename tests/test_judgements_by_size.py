@@ -219,7 +219,8 @@ def test_real_records_never_reach_the_bound(capsys: pytest.CaptureFixture[str]) 
         roots.append(fuzz_seeds.CORPUS)
     paths = sorted(str(p) for root in roots for p in root.rglob("*") if p.is_file())
     _, out, _ = renju(capsys, "check", *paths, "--format", "jsonl", "--limit", "judgements=64")
-    assert out.count('"source"') > (4000 if fuzz_seeds.CORPUS.is_dir() else 20)
+    # (without ../shared/corpus beside the project: the five examples alone)
+    assert out.count('"source"') >= (4000 if fuzz_seeds.CORPUS.is_dir() else 5)
     assert "double-three is not judged" not in out
 
 
