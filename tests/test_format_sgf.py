@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from renju_cli.coords import Point, parse_point
 from renju_cli.formats import ReadOptions, detect, sgf
+from renju_cli.formats.sgf import nodes, reader, tokenizer, walk
 from renju_cli.record import (
     BLACK,
     WHITE,
@@ -341,15 +342,15 @@ def test_a_node_read_ahead_at_a_parenthesis_is_not_read_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # at each "(" the parser reads the next node to see whether it starts a new game (GM, FF);
-    # a node that does not is taken as read: four nodes, four reads (six before)
+    # a node that does not is taken as read: four nodes, four reads (six otherwise)
     parsed: list[int] = []
-    parse_node = sgf._Parser._parse_node
+    parse_node = tokenizer.Parser.parse_node
 
     def counted(self: Any, line: int, is_root: bool = False) -> Any:
         parsed.append(line)
         return parse_node(self, line, is_root)
 
-    monkeypatch.setattr(sgf._Parser, "_parse_node", counted)
+    monkeypatch.setattr(tokenizer.Parser, "parse_node", counted)
     records = read("(;GM[4]\n;B[hh]\n(;W[ii]!)\n(;W[jj]))")
     assert parsed == [1, 2, 3, 4]
     assert [names(r) for r in records] == [["h8", "i7"], ["h8", "j6"]]
@@ -401,14 +402,14 @@ def test_deep_comb_shares_moves_and_walks_each_node_once(monkeypatch: pytest.Mon
     n = 300
     data = "(;SZ[15]" + ";B[hh](;W[ii]C[side])(" * n + ")" * (n + 1)
     calls = 0
-    node_info = sgf._node_info
+    node_info = walk.node_info
 
-    def counting(node: Any, ctx: Any, no_room: bool = False) -> Any:
+    def counting(node: Any, ctx: Any, no_room: bool = False, text_only: bool = False) -> Any:
         nonlocal calls
         calls += 1
-        return node_info(node, ctx, no_room)
+        return node_info(node, ctx, no_room, text_only)
 
-    monkeypatch.setattr(sgf, "_node_info", counting)
+    monkeypatch.setattr(walk, "node_info", counting)
     records = read(data)
     assert len(records) == n
     assert [r.source.variation for r in records[:3]] == ["main", "1", "1.1"]
@@ -831,8 +832,8 @@ def test_setup_stones_past_the_board_points_are_cut_once() -> None:
 
 
 def test_setup_stones_of_a_line_past_the_board_points_are_cut_once() -> None:
-    # the same cut for a line of setup nodes (the red team's 100,000 nodes ``;AB[aa:zz]``
-    # held 67 million stones: 580 MB for a 1 MB file): a 5x5 board, 40 nodes of 5 stones each
+    # the same cut for a line of setup nodes (100,000 nodes ``;AB[aa:zz]`` held 67 million
+    # stones: 580 MB for a 1 MB file): a 5x5 board, 40 nodes of 5 stones each
     #
     #   5 X X X X X     every node the same row of five (AB[aa:ea]): 200 stones
     #   4 . . . . .     written, at most 25 kept; a second line, after the cut is taken
@@ -999,17 +1000,17 @@ def test_a_walk_keeps_its_state_only_where_a_later_line_leaves_the_last(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # a chain of passes before two variations, and a branch half way: the walk kept a mark of
-    # its state before every node of the chain (260,000 nodes: 42 MB of marks, 226 MB in all,
-    # red team 6); it keeps one before each node whose parent has several children
+    # its state before every node of the chain (260,000 nodes: 42 MB of marks, 226 MB in
+    # all); it keeps one before each node whose parent has several children
     n = 2_000
     kept: list[int] = []
-    rewind = sgf._PathWalk.rewind
+    rewind = walk.PathWalk.rewind
 
-    def counted(walk: Any, depth: int) -> None:
-        kept.append(len(walk.marks))
-        rewind(walk, depth)
+    def counted(line_walk: Any, depth: int) -> None:
+        kept.append(len(line_walk.marks))
+        rewind(line_walk, depth)
 
-    monkeypatch.setattr(sgf._PathWalk, "rewind", counted)
+    monkeypatch.setattr(walk.PathWalk, "rewind", counted)
     half = ";B[]" * (n // 2)
     lines = read(f"(;SZ[15]{half}(;W[aa]{half}(;B[bb])(;B[cc]))(;W[dd]))")
     assert [len(r.moves) for r in lines] == [n + 2, n + 2, n // 2 + 1]
@@ -1130,12 +1131,9 @@ def _read_both_ways(data: bytes, options: ReadOptions) -> None:
         return list(sgf.read(io.BytesIO(data), "c.sgf", options))
 
     fast = records()
-    real = sgf._short_game
-    try:
-        sgf._short_game = lambda *args: None
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(reader._Collection, "_line_game", lambda self: None)
         slow = records()
-    finally:
-        sgf._short_game = real
     assert fast == slow
     assert [list(r.metadata.items()) for r in fast] == [list(r.metadata.items()) for r in slow]
 
@@ -1224,9 +1222,7 @@ def _event_games() -> st.SearchStrategy[bytes]:
 def test_generated_info_games_read_as_the_parser_reads_them(
     games: list[bytes], options: ReadOptions
 ) -> None:
-    # info games, and games whose root holds opening events, in one file (red team 6: a root's
-    # SW, FA, 5A or AE sent every game to the parser, twice the cost; its walk, kept for the
-    # games after it, holds events on the first game's line)
+    # info games, and games whose root holds opening events (SW, FA, 5A, AE), in one file
     _read_both_ways(b"".join(games), options)
 
 
@@ -1279,8 +1275,7 @@ def test_long_short_games_read_as_the_parser_reads_them(props: int, moves: int) 
 
 
 def test_games_of_one_root_share_no_list() -> None:
-    # from the second game on, the records are made by the walk of their root, kept from game
-    # to game: each has lists of its own all the same
+    # the records of games of one line share no list with each other
     data = b"(;GM[7]RU[renju]PB[Ann];B[hh];W[%c%c])" * 3 % (97, 97, 98, 98, 99, 99)
     recs = read(data)
     assert [names(r) for r in recs] == [["h8", "a15"], ["h8", "b14"], ["h8", "c13"]]
@@ -1311,14 +1306,14 @@ def test_a_collection_of_short_games_takes_the_short_path(
 ) -> None:
     data = b"".join(game % (97 + k % 15, 97 + k // 15) for k in range(200))
     parsed = 0
-    real = sgf._Parser.parse_tree
+    real = tokenizer.Parser.parse_tree
 
     def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
         nonlocal parsed
         parsed += 1
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(sgf._Parser, "parse_tree", counted)
+    monkeypatch.setattr(tokenizer.Parser, "parse_tree", counted)
     recs = list(sgf.read(io.BytesIO(data), "c.sgf", ReadOptions()))
     assert len(recs) == 200 and parsed == 0
     lines = list(range(1, 201)) if game.endswith(b"\n") else [1] * 200
@@ -1409,20 +1404,21 @@ def test_a_value_is_cut_where_it_would_run_over_a_new_node_as_if_read_whole(
     # takes it as not terminated then.  (Read whole, a file of such lines closed only at its end
     # was read to its end once per line.)  The cut must judge as the value read whole did.
     data = b"B[" + b"".join(pieces)
-    cut = sgf._RESYNC if short else sgf._RESYNC_GAME
+    cut = tokenizer.RESYNC if short else tokenizer.RESYNC_GAME
 
     def left_open(value: bytes | None) -> bool:
         if value is None:
             return True
         if short:
-            return sgf._RESYNC.search(value) is not None
-        return b"\n" in value and sgf._RESYNC_GAME.search(value) is not None
+            return tokenizer.RESYNC.search(value) is not None
+        return b"\n" in value and tokenizer.RESYNC_GAME.search(value) is not None
 
-    whole, bounded = sgf._Parser(data, ReadOptions()), sgf._Parser(data, ReadOptions())
+    whole = tokenizer.Parser(data, ReadOptions())
+    bounded = tokenizer.Parser(data, ReadOptions())
     for parser in (whole, bounded):
         parser.pos, parser.dbcs = 1, dbcs
-    read_whole = whole._read_value()
-    read_cut = bounded._read_value(cut)
+    read_whole = whole.read_value()
+    read_cut = bounded.read_value(cut)
     assert left_open(read_cut) == left_open(read_whole)
     if not left_open(read_whole):
         assert read_cut == read_whole
@@ -1450,14 +1446,14 @@ def test_values_read_one_after_another_judge_as_each_read_alone(
     if game_below:
         data += b"\n(;GM[4]]"
     starts = [i for i, b in enumerate(data) if b == 0x5B]
-    shared = sgf._Parser(data, ReadOptions())
+    shared = tokenizer.Parser(data, ReadOptions())
     shared.dbcs = dbcs
     for k, start in enumerate(starts):  # (each with the cut of a point or of any value)
-        cut = sgf._RESYNC if shorts[k % len(shorts)] else sgf._RESYNC_GAME
-        alone = sgf._Parser(data, ReadOptions())
+        cut = tokenizer.RESYNC if shorts[k % len(shorts)] else tokenizer.RESYNC_GAME
+        alone = tokenizer.Parser(data, ReadOptions())
         alone.pos, alone.dbcs = start, dbcs
         shared.pos, shared.line = start, alone.line
-        assert shared._read_value(cut) == alone._read_value(cut), start
+        assert shared.read_value(cut) == alone.read_value(cut), start
         assert shared.pos == alone.pos
 
 
@@ -1502,13 +1498,13 @@ def test_a_player_value_is_read_once_at_its_node_whatever_the_lines_after_it(
     # PL's word is found at its node, not for each record of the line: a root PL of half a
     # megabyte was lower-cased for each of 24,000 leaves (24 s)
     calls: list[str] = []
-    real = sgf._player_word
+    real = nodes.player_word
 
     def counted(value: str) -> str:
         calls.append(value)
         return real(value)
 
-    monkeypatch.setattr(sgf, "_player_word", counted)
+    monkeypatch.setattr(nodes, "player_word", counted)
     leaves = "".join(f"(;W[{chr(97 + k % 15)}{chr(97 + k // 15)}])" for k in range(200))
     records = read(f"(;SZ[15]PL[ {'b' * 100_000} ];B[hh]{leaves})")
     assert len(records) == 200 and len(calls) == 1
@@ -1555,13 +1551,13 @@ def test_a_game_name_is_searched_for_a_rule_once_while_the_lines_repeat_it(
     # leaves with game info of their own make their line's info again; the search for a rule
     # in a long GN (NFKD and eight patterns) is not made again for the same name (10 s a MB)
     searched: list[str] = []
-    real = sgf.ruleset_for
+    real = nodes.ruleset_for
 
     def counted(raw: str, search: bool = False) -> tuple[str | None, str | None]:
         searched.append(raw)
         return real(raw, search)
 
-    monkeypatch.setattr(sgf, "ruleset_for", counted)
+    monkeypatch.setattr(nodes, "ruleset_for", counted)
     leaves = "".join(f"(;W[{chr(97 + k % 15)}{chr(97 + k // 15)}]PB[p{k}])" for k in range(50))
     records = read(f"(;SZ[15]GN[{'a game ' * 1000}under RIF rules];B[hh]{leaves})")
     assert len(records) == 50 and len(searched) == 1
@@ -1574,8 +1570,8 @@ def test_a_game_name_is_searched_for_a_rule_once_while_the_lines_repeat_it(
 
 @pytest.mark.parametrize("ru", ["nonexistent", "../../x", "x" * 100])
 def test_an_ru_that_names_no_shipped_ruleset_is_said(ru: str) -> None:
-    # judged under the default without a word (red team 5), where JSON Lines and RenjuNet say
-    # it; the value is never taken for a path
+    # judged under the default, and said, as JSON Lines and RenjuNet say it; the value is
+    # never taken for a path
     (rec,) = read(f"(;GM[4]RU[{ru}];B[hh];W[hi])")
     assert rec.rule is None and rec.metadata["rule_name"] == ru
     (note,) = rec.notes
@@ -1614,18 +1610,16 @@ def _few_property_trees(draw: st.DrawFn) -> bytes:
 def test_nodes_of_a_few_plain_properties_read_as_the_slow_way_reads_them(
     trees: list[bytes], options: ReadOptions
 ) -> None:
-    # (red team 6: ``;W[aa]SW[1]`` took the parser's loop, property by property, in 40,960
-    # lines of a tree; such a node is now one match)
+    # (a node of plain properties is read in one match, not byte by byte)
     import re
 
     data = b"".join(trees)
     fast = list(sgf.read(io.BytesIO(data), "c.sgf", options))
-    real = sgf._FEW_PROPERTY_NODE
-    try:
-        sgf._FEW_PROPERTY_NODE = re.compile(rb"(?!x)x")  # (never matches)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        never = re.compile(rb"(?!x)x")
+        monkeypatch.setattr(tokenizer, "_ONE_PROPERTY_NODE", never)
+        monkeypatch.setattr(tokenizer, "_PLAIN_NODE", never)
         slow = list(sgf.read(io.BytesIO(data), "c.sgf", options))
-    finally:
-        sgf._FEW_PROPERTY_NODE = real
     assert fast == slow
 
 
@@ -1669,47 +1663,14 @@ def test_setup_stones_a_full_path_cannot_take_are_counted_as_they_were_read(
     trees: list[bytes],
 ) -> None:
     # past the board's points (or after a move) a path takes no more setup stones: a node's are
-    # counted and checked, not made (red team 7: 95,000 distinct ranges made 60 million stones,
-    # 9 s, or, remembered, 2 GB); the records are those of reading them all
+    # counted and checked, not made (95,000 distinct ranges made 60 million stones); the
+    # records are those of reading them all
     data = b"".join(trees)
     fast = list(sgf.read(io.BytesIO(data), "s.sgf", ReadOptions()))
-    real = sgf._node_info
-    try:
-        sgf._node_info = lambda node, ctx, no_room=False: real(node, ctx)
+    real = walk.node_info
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(
+            walk, "node_info", lambda node, ctx, no_room, text_only: real(node, ctx)
+        )
         slow = list(sgf.read(io.BytesIO(data), "s.sgf", ReadOptions()))
-    finally:
-        sgf._node_info = real
     assert fast == slow
-
-
-def test_the_memo_of_setup_values_is_bounded_by_its_stones(monkeypatch: pytest.MonkeyPatch) -> None:
-    # one range spelled thousands of ways (`` aa : zz``) held a memo entry of 676 stones each,
-    # 340 MB a size and 2 GB for 16 sizes; distinct ranges too (red team 7): spellings share one
-    # entry, and the memos of a file hold ``SETUP_MEMO_STONES`` stones at most
-    made: list[sgf._Memos] = []
-    real = sgf._Memos.__init__
-
-    def kept(self: sgf._Memos) -> None:
-        real(self)
-        made.append(self)
-
-    monkeypatch.setattr(sgf._Memos, "__init__", kept)
-    spellings = [b" " * i + b"aa" + b" " * j + b":zz" for i in range(6) for j in range(6)]
-    games = b"".join(b"(;SZ[26]AB[%s];B[hh])" % v for v in spellings)
-    records = read(games)
-    assert len(records) == 36 and all(len(r.setup) == 676 for r in records)
-    (memos,) = made
-    assert memos.setup_room == sgf.SETUP_MEMO_STONES - 676
-    made.clear()
-    ranges = [b"%c%c:zz" % (97 + x, 97 + y) for x in range(20) for y in range(20)]
-    # (each game padded with a comment: the file's budget grows with its bytes, 2 moves a
-    # byte, and each setup stone costs 2)
-    pad = b"C[" + b"x" * 1000 + b"]"
-    records = read(b"".join(b"(;SZ[26]%sAB[%s];B[hh])" % (pad, v) for v in ranges))
-    assert [len(r.setup) for r in records] == [
-        (26 - x) * (26 - y) for x in range(20) for y in range(20)
-    ]
-    (memos,) = made
-    held = sum(len(v) for _, setups, _ in memos._sized.values() for v in setups.values())
-    assert held == sgf.SETUP_MEMO_STONES - memos.setup_room
-    assert held <= sgf.SETUP_MEMO_STONES < sum(len(r.setup) for r in records)

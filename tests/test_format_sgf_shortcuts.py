@@ -1,9 +1,10 @@
-"""The SGF reader's shortcuts for collections of tiny games give the records of its general path.
+"""The SGF reader's short ways give the records of its general one.
 
-``_ONE_PROPERTY_NODE`` reads a one-property node in one match, and the reader memoises property
-names and move values; with the shortcut unable to match and the memos off, every node goes
-through the loop of ``_parse_node`` and every value through ``_point``.  Both ways must give equal
-records (every field, in the same order) for well-formed and malformed input alike.
+A node of plain properties is read in one match (``tokenizer._ONE_PROPERTY_NODE``,
+``tokenizer._PLAIN_NODE``), and a game of one line in one match with its moves made directly
+(``reader._Collection._line_game``); with none of them, every node goes through the byte loop of
+``Parser.parse_node`` and every tree through ``parse_tree`` and the walk.  Both ways must give
+equal records (every field, in the same order) for well-formed and malformed input alike.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from renju_cli.formats import ReadOptions, sgf
+from renju_cli.formats.sgf import reader, tokenizer
 from renju_cli.record import Record
 
 OPTIONS = [
@@ -35,6 +37,7 @@ SAMPLES = [
     b"(;B[hh](;W[ii])(;W[jj]))(;B[hh];;)(;;B[hh])(;B[hh]();)x(;B[hh]))(;B[hh])",
     b"(;C[a\\]b]B[hh])(;B[h\\h])(;B[\xc3\xa9])(;GM[1]RE[B+R]PB[x]B[hh])(;SW[Y]B[hh])",
     b"(;SZ[15]AB[aa:cc];B[hh];AE[aa];W[ii]5A[jj][kk])",
+    b"(;PB[x]RU[rif];B[hh];W[ii])(;PB[ CA[GBK]PW[\x81]C[x];B[hh])(;CA[GBK]PB[\x81]];B[hh])",
 ]
 
 
@@ -45,8 +48,10 @@ def read(data: bytes, options: ReadOptions) -> list[Record]:
 def read_both(data: bytes, options: ReadOptions, monkeypatch: pytest.MonkeyPatch) -> None:
     fast = read(data, options)
     with monkeypatch.context() as m:
-        m.setattr(sgf, "_ONE_PROPERTY_NODE", re.compile(rb"(?!)"))
-        m.setattr(sgf, "_MEMO_ENTRIES", 0)
+        never = re.compile(rb"(?!)")
+        m.setattr(tokenizer, "_ONE_PROPERTY_NODE", never)
+        m.setattr(tokenizer, "_PLAIN_NODE", never)
+        m.setattr(reader._Collection, "_line_game", lambda self: None)
         slow = read(data, options)
     assert fast == slow
     assert [repr(r) for r in fast] == [repr(r) for r in slow]
@@ -62,7 +67,7 @@ def test_shortcuts_give_the_general_records(
 
 PIECES = st.sampled_from(
     [b"(", b")", b";", b"B[hh]", b"W[ii]", b"B[]", b"[", b"]", b"\\", b"\n", b" ", b"C[x]",
-     b"CA[gbk]", b"\x81", b"SZ[19]", b"b[tt]", b"AB[aa]", b"(;", b"GM[4]", b"x"]
+     b"CA[gbk]", b"\x81", b"SZ[19]", b"b[tt]", b"AB[aa]", b"(;", b"GM[4]", b"x", b"PB[y]"]
 )  # fmt: skip
 
 

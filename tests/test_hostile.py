@@ -776,63 +776,6 @@ def test_a_pipe_read_ahead_is_read_as_the_file_named_whatever_its_pieces_and_enc
     assert len(named) < 4_000 and _as_read(piped) == _as_read(named)
 
 
-@pytest.mark.parametrize("name", ["sgf-pass-nodes", "sgf-marked-pass-chain", "sgf-bad-move-nodes"])
-def test_an_sgf_chain_of_one_property_nodes_shares_their_property_lists(name: str) -> None:
-    # (;SZ[15];B[];B[];B[]...: the tree is kept whole while its lines are walked, and each node
-    # held a list, a tuple and a list of values of its own: 23 MB at 256 kB, 125 MB for a
-    # megabyte (the most of any hostile file); now one list for every ``;B[]``: 11 MB
-    recs, peak = read_traced(hostile.HOSTILE[name](256 << 10), "sgf")
-    assert recs and recs[0].format == "sgf"
-    assert peak < 14 << 20
-
-
-def test_sgf_nodes_of_a_few_plain_properties_share_their_property_lists() -> None:
-    # (;RU[cctsai];B[hh];W[hi];B[ij](;W[aa]SW[1];B[ab])(;W[ab]SW[2];B[ac])...: each line's
-    # ``;W[..]SW[n]`` node was split into a list of its own (9 MB at 256 kB); the 888 such
-    # nodes the tree spells share one each now (3.5 MB)
-    # (the records are counted as they come, not kept: the tree is what stays)
-    make = hostile.HOSTILE["sgf-siblings-with-swaps-cctsai"]
-    list(read_stream(io.BufferedReader(io.BytesIO(make(8 << 10))), "warm", "sgf"))  # (imports)
-    data = make(256 << 10)
-    events = []
-    tracemalloc.start()
-    try:
-        sized = ReadOptions().for_file(len(data))  # (as a named file is read)
-        for rec in read_stream(io.BufferedReader(io.BytesIO(data)), "hostile", "sgf", sized):
-            events.append(rec.opening_events[0].after if rec.opening_events else None)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert len(events) > 10_000 and events[:6] == [1, 2, 3, 4, 1, 2]
-    assert peak < 5 << 20
-
-
-def test_sgf_nodes_of_moves_and_swaps_on_one_line_are_told_once(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # the 40,960 lines of (;W[..]SW[n];B[..]) repeat 888 + 222 distinct nodes on one line:
-    # what each adds to its line (``_node_info``) was worked out anew at each of 81,920 nodes
-    from renju_cli.formats import sgf
-
-    made = []
-
-    class Counted(sgf._NodeInfo):
-        __slots__ = ()
-
-        def __init__(self) -> None:
-            made.append(1)
-            super().__init__()
-
-    monkeypatch.setattr(sgf, "_NodeInfo", Counted)
-    data = hostile.HOSTILE["sgf-siblings-with-swaps-cctsai"](256 << 10)
-    recs = read(data, "sgf", ReadOptions().for_file(len(data)))
-    assert len(recs) == 13_795 and len(made) < 2_000
-    # each line its own moves and swap, as told (a node told once is the same wherever it is)
-    assert [m.token for m in recs[5].moves] == ["B[hh]", "W[hi]", "B[ij]", "W[af]", "B[ag]"]
-    assert [(e.kind, e.after, e.line) for e in recs[5].opening_events] == [("swap", 2, 1)]
-    assert recs[5].moves[3] is not recs[6].moves[3] and recs[5].moves[:3] == recs[6].moves[:3]
-
-
 @pytest.mark.parametrize(
     ("bom", "codec", "suffix"),
     [(codecs.BOM_UTF16_LE, "utf-16-le", ".pos"), (codecs.BOM_UTF32_LE, "utf-32-le", ".lib"),
