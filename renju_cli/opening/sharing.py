@@ -234,15 +234,20 @@ def not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str)
     first = tuple(m.point for m in record.moves[:3])
     key = (id(ruleset), why, *board_size(record, ruleset), record.opening_id, first)
     hit = _NOT_FOLLOWED.get(key)
-    if hit is None or hit[0] is not ruleset:
-        made = _not_followed(record, ruleset, protocol, why, board)
-        hit = remember(_NOT_FOLLOWED, key, (ruleset, made), _CHECKED_ENTRIES)
-    return _with_findings(hit[1], list(hit[1].findings))
+    if hit is not None and hit[0] is ruleset and hit[1] is not None:
+        return _with_findings(hit[1], list(hit[1].findings))
+    check = _not_followed(record, ruleset, protocol, why, board)
+    # kept from the second record that begins so: records that all begin otherwise must not
+    # each keep a check
+    kept = None if hit is None else _with_findings(check, list(check.findings))
+    remember(_NOT_FOLLOWED, key, (ruleset, kept), _CHECKED_ENTRIES)
+    return check
 
 
 #: ``not_followed``'s checks of records without board events or setup, by what they depend
-#: on, with the ruleset they were made under (its id is in the key).  Cleared when full.
-_NOT_FOLLOWED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck]] = {}
+#: on, with the ruleset they were made under (its id is in the key; ``None``: seen once).
+#: Cleared when full.
+_NOT_FOLLOWED: dict[tuple[Any, ...], tuple[Ruleset, OpeningCheck | None]] = {}
 
 
 def _not_followed(
