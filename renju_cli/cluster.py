@@ -225,9 +225,9 @@ class ClusterBatch(Batch):
             future = self._submit(unit, rendering, "-again")
         done = self._result(unit, future, rendering)
         assert part.options is not None
-        if part.head and (
-            done.trouble or ranged.moves + done.moves > part.options.move_budget(part.offset)
-        ):
+        # (the range kept to the budget of its own bytes; those before it, to theirs)
+        within = ranged.moves <= part.options.moves_per_byte * part.offset
+        if part.head and (done.trouble or not within):
             # a range of a database read otherwise than the whole file would be: the rest is
             # read whole (later ranges, and what ends the file, are its reader's)
             ranged.ended = True

@@ -15,6 +15,7 @@ simply run again.  Everything here pickles, and :func:`judge_unit` is top-level.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import gc
@@ -22,13 +23,13 @@ import io
 import os
 import socket
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 from renju_cli import formats, limits
 from renju_cli.formats import ReadOptions, too_many_records, unreadable
-from renju_cli.inputs import EMPTY_FILE
+from renju_cli.inputs import EMPTY_FILE, Window
 from renju_cli.output.base import Renderer
 from renju_cli.record import Record, SourceLocation
 from renju_cli.report import GameReport, Summary, filter_findings
@@ -272,21 +273,35 @@ def _range_records(part: Part, settings: Settings, done: Done) -> Iterator[Recor
     """The records of a range, numbered from ``first_index``, up to the file's bound on
     records; a range whose bytes are not those cut ends its file with a record that says so."""
     assert part.length is not None and part.fmt is not None and part.options is not None
-    data, problem = _range_bytes(part)
-    if problem is not None:
-        done.ended = True
-        yield unreadable(part.path, problem, index=part.first_index, line=part.first_line)
-        return
     options = dataclasses.replace(part.options, first_line=part.first_line)
-    if part.head:
-        read = database_range(data[: part.head], data[part.head :], part, done)
-    else:
-        read = formats.load(part.fmt).read(io.BufferedReader(io.BytesIO(data)), part.path, options)
-    records = formats.bound_events(read, options)
-    walks = limits.bound_walks(records, options, functools.partial(walk_key, settings))
+    with contextlib.ExitStack() as stack:
+        stream, problem = _range_stream(part, stack)
+        if stream is None:
+            done.ended = True
+            yield unreadable(part.path, problem, index=part.first_index, line=part.first_line)
+            return
+        if part.head:
+            data = stream.read()
+            read = database_range(data[: part.head], data[part.head :], part, done)
+        else:
+            read = formats.load(part.fmt).read(stream, part.path, options)
+        records = formats.bound_events(read, options)
+        walks = limits.bound_walks(records, options, functools.partial(walk_key, settings))
+        done.read = yield from _numbered(walks, part, settings, done, options)
+
+
+def _numbered(
+    records: Iterator[Record],
+    part: Part,
+    settings: Settings,
+    done: Done,
+    options: ReadOptions,
+) -> Generator[Record | GameReport, None, int]:
+    """The records of a range numbered from its first, up to the file's bound; how many
+    numbers they took."""
     n = part.first_index
     # (a bug in the reader ends the range, not the file: the next range is read as cut)
-    for record in _guarded(walks, part.path, settings, n, rest=""):
+    for record in _guarded(records, part.path, settings, n, rest=""):
         if isinstance(record, GameReport):
             n += 1  # (it takes a number, as the report of a slice that fails with --jobs)
             yield record
@@ -299,32 +314,58 @@ def _range_records(part: Part, settings: Settings, done: Done) -> Iterator[Recor
         record.source = dataclasses.replace(record.source, index=n)
         n += 1
         yield record
-    done.read = n - part.first_index
+    return n - part.first_index
 
 
-def _range_bytes(part: Part) -> tuple[bytes, str | None]:
-    """The bytes of a range, and what is wrong with them (``None``: they are those cut)."""
-    if part.data is not None:
-        return part.data, None
+def _range_stream(part: Part, stack: contextlib.ExitStack) -> tuple[BinaryIO | None, str]:
+    """The bytes of a range as a stream, or ``None`` and what is wrong with them.  A range of
+    a local file is read twice, its checksum first, so that memory does not grow with it (a
+    record of many lines is one range); a database's head and range, or a URL's, are held."""
     assert part.length is not None
+    changed = (
+        f"{CHANGED}: its lines from {part.first_line} on are not checked (they are not the "
+        "bytes it was cut into)"
+    )
+    if part.data is not None:
+        return io.BufferedReader(io.BytesIO(part.data)), ""
     try:
-        if is_url(part.path):
-            head = _fetch(part.path, 0, part.head) if part.head else b""
-            data = head + _fetch(part.path, part.offset, part.offset + part.length)
-        else:
-            data = _pread(part.path, 0, part.head) + _pread(part.path, part.offset, part.length)
+        if is_url(part.path) or part.head:
+            data = _head_and_range(part)
+            if len(data) != part.head + part.length or zlib.crc32(data) != part.checksum:
+                return None, changed
+            return io.BufferedReader(io.BytesIO(data)), ""
+        raw = stack.enter_context(open(part.path, "rb", buffering=0))  # noqa: SIM115
+        if _crc32_at(raw.fileno(), part.offset, part.length) != (part.length, part.checksum):
+            return None, changed
+        raw.seek(part.offset)
+        return io.BufferedReader(Window(raw, part.length)), ""
     except FileNotFoundError as e:
-        return b"", _unseen(part.path, e.strerror or str(e))
+        return None, _unseen(part.path, e.strerror or str(e))
     except OSError as e:
-        return b"", f"read error: {e.strerror or e}"
+        return None, f"read error: {e.strerror or e}"
     except Exception as e:  # an fsspec filesystem's own errors
-        return b"", f"read error: {why(e)}"
-    if len(data) != part.head + part.length or zlib.crc32(data) != part.checksum:
-        return b"", (
-            f"{CHANGED}: its lines from {part.first_line} on are not checked (they are not "
-            "the bytes it was cut into)"
-        )
-    return data, None
+        return None, f"read error: {why(e)}"
+
+
+def _head_and_range(part: Part) -> bytes:
+    """The bytes of a database's head and of the range, or of a URL's range."""
+    assert part.length is not None
+    if is_url(part.path):
+        head = _fetch(part.path, 0, part.head) if part.head else b""
+        return head + _fetch(part.path, part.offset, part.offset + part.length)
+    return _pread(part.path, 0, part.head) + _pread(part.path, part.offset, part.length)
+
+
+def _crc32_at(fd: int, offset: int, length: int) -> tuple[int, int]:
+    """How many of the ``length`` bytes from ``offset`` the file holds, and their CRC-32."""
+    crc = read = 0
+    while read < length:
+        piece = os.pread(fd, min(length - read, 1 << 20), offset + read)
+        if not piece:
+            break
+        crc = zlib.crc32(piece, crc)
+        read += len(piece)
+    return read, crc
 
 
 def _pread(path: str, offset: int, length: int) -> bytes:
@@ -364,7 +405,10 @@ def database_range(head: bytes, body: bytes, part: Part, done: Done) -> Iterator
     closing = "".join(f"</{e.qname}>" for e in reversed(enclosing)).encode()
     target.recoder = recoder = Recoder(io.BytesIO(body + closing), target.recoder.encoding)
     source = Source(recoder.chunks(), part.options.max_file)
-    start = Pos(part.offset, part.first_line, 0, False)  # (a range starts a line: no CR)
+    # (a range starts a line: no CR; its bytes are counted from its start, so that the
+    # reader's own bound on moves holds it to the budget of its bytes: the client checks the
+    # ranges before it against theirs)
+    start = Pos(0, part.first_line, 0, False)
     parser = parse.make_parser(target)
     target.restart(parser, start, prefix)
     target.index = part.first_index

@@ -10,6 +10,7 @@ import json
 import os
 import pickle
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -402,6 +403,33 @@ def test_a_database_read_otherwise_than_whole_is_read_whole_from_that_range_on(
     assert renju(capsys, "check", str(path), "-f", "jsonl", "--dask", scheduler) == one
     assert len(rests) == (1 if cut else 0)
     assert all(0 < first <= 120 for first in rests)
+
+
+def test_a_database_past_its_budget_of_moves_stops_where_the_whole_file_does(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    scheduler: str,
+    small_units: None,
+) -> None:
+    # every game names one player of a very long name: the text the games repeat outgrows
+    # the file's budget (moves and text by its bytes), and its reader stops there
+    path = _generated_database(tmp_path / "games.rif", 300)
+    raw = re.sub(rb'(black|white)="\d+"', rb'\1="1"', path.read_bytes())
+    raw = re.sub(rb'(<player id="1" [^>]*?name=")[^"]*"', rb"\g<1>" + b"N" * 20000 + b'"', raw)
+    path.write_bytes(raw)
+    one = renju(capsys, "check", str(path), "-f", "jsonl")
+    assert "budget" in one[1].splitlines()[-1]
+    rests: list[int] = []
+    real = cluster.ClusterBatch._rest
+
+    def rest(self: Any, number: int, part: Part, first: int, rendering: Any) -> Any:
+        rests.append(first)
+        return real(self, number, part, first, rendering)
+
+    monkeypatch.setattr(cluster.ClusterBatch, "_rest", rest)
+    assert renju(capsys, "check", str(path), "-f", "jsonl", "--dask", scheduler) == one
+    assert len(rests) == 1
 
 
 def test_workers_read_fsspec_urls_themselves(
