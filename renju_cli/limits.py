@@ -118,6 +118,9 @@ MARKUP_BYTES = 1 << 23
 #: endless tag section; real games have a dozen tags.
 PLAYOK_NOTES = 100
 PLAYOK_TAGS = 1024
+#: Problems of the nodes of one SGF game tree listed (junk, values without a name, names
+#: without a value); the rest are counted in one problem of the tree.
+SGF_NODE_PROBLEMS = 1000
 #: A ruleset file: its bytes, its ``extends:`` chain, the nesting of its YAML, its keys and
 #: items once aliases are followed (``&a [*b, *b]`` doubles at each level), and the characters
 #: of its scalars as aliases repeat them (the validator's messages quote values whole).

@@ -88,7 +88,9 @@ def _from_import(
     submodules = [n for n in names if f"{target}.{n}".lstrip(".") in known]
     for name in submodules:
         yield f"{target}.{name}".lstrip("."), []
-    yield target, [n for n in names if n not in submodules]
+    rest = [n for n in names if n not in submodules]
+    if rest or not submodules:  # (``from renju_cli import limits`` imports limits alone)
+        yield target, rest
 
 
 def graph() -> dict[str, dict[str, list[str]]]:

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from renju_cli import limits
 from renju_cli.formats import ReadOptions, clip
 from renju_cli.formats.sgf.charset import dbcs_kind, is_lead
 from renju_cli.memo import remember
@@ -85,9 +86,8 @@ _PRESCAN_BYTES = 65536
 _CLOSED = -1
 _OPEN = -2
 
-#: Problems of the nodes of one game tree made at most (junk, values without a name, names
-#: without a value); the rest are counted in one problem of the tree.
-MAX_NODE_PROBLEMS = 1000
+#: Problems of the nodes of one game tree made at most (``limits``).
+MAX_NODE_PROBLEMS = limits.SGF_NODE_PROBLEMS
 
 
 #: The raw (unescaped) values of a property, and a property with its name.
