@@ -623,7 +623,7 @@ def test_a_charset_that_does_not_write_sgf_as_ascii_is_ignored(charset: str) -> 
     assert rec.metadata["black"] == "Jürgen"
     assert rec.notes == [
         f"charset CA[{charset}] does not write SGF's characters as ASCII, as the file does; "
-        "ignored: text decoded as UTF-8 or Latin-1"
+        "ignored: text decoded as UTF-8 (or GB18030, cp1252)"
     ]
 
 

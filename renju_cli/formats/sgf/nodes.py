@@ -8,17 +8,10 @@ from dataclasses import dataclass, field
 from itertools import repeat
 
 from renju_cli.coords import Point
-from renju_cli.formats.sgf.charset import Decoder
+from renju_cli.formats.sgf.charset import Charset
 from renju_cli.formats.sgf.info import GAME_INFO, GameInfo, game_info
 from renju_cli.formats.sgf.tokenizer import Node, Values
-from renju_cli.formats.sgf.values import (
-    corners,
-    move_token,
-    player_word,
-    point,
-    rectangle,
-    ruleset_for,
-)
+from renju_cli.formats.sgf.values import corners, player_word, point, rectangle, ruleset_for
 from renju_cli.memo import remember
 from renju_cli.record import BLACK, WHITE, Color, Move, ParseProblem
 
@@ -53,7 +46,7 @@ class Context:
 
     width: int
     height: int
-    decode: Decoder
+    charset: Charset
     max_string: int
     #: a line's opening events (``ReadOptions.max_moves``, as for its moves): a node reads
     #: one more than this of its offered points or ``SW`` values, for the walk to say so
@@ -119,7 +112,8 @@ class Context:
         """A move's token and point (``values.point``, a pass allowed)."""
         known = self.known_moves.get((ident, raw))
         if known is None:
-            known = (move_token(ident, raw), point(raw, self.width, self.height, True))
+            token = f"{ident}[{self.charset.quote(raw)}]"  # (as written, for messages)
+            known = (token, point(raw, self.width, self.height, True, self.charset.quote))
             if len(raw) <= _MEMO_KEY_BYTES:
                 remember(self.known_moves, (ident, raw), known, _MEMO_ENTRIES)
         return known
@@ -129,24 +123,27 @@ class Context:
         """The points of the board."""
         return self.width * self.height
 
-    def point(self, raw: bytes, allow_pass: bool = False) -> Point | str | None:
-        """A point value on this board (``values.point``)."""
-        return point(raw, self.width, self.height, allow_pass)
+    def point(self, raw: bytes) -> Point | str | None:
+        """A point value on this board (``values.point``; no pass)."""
+        return point(raw, self.width, self.height, False, self.charset.quote)
 
     def corners(self, raw: bytes) -> tuple[Point, Point] | str:
         """A point list value's rectangle on this board (``values.corners``)."""
-        return corners(raw, self.width, self.height)
+        return corners(raw, self.width, self.height, self.charset.quote)
 
-    def text(self, raw: bytes, notes: list[str], ident: str, line: int, simple: bool = True) -> str:
-        """A text value decoded; blanks made one (``simple``) or line ends kept; cut at
+    def text(self, raw: bytes, info: NodeInfo, ident: str, line: int, simple: bool = True) -> str:
+        """A text value decoded (a charset it was read in past the declared one kept in
+        ``info.read_as``); blanks made one (``simple``) or line ends kept; cut at
         ``max_string`` with a note."""
-        text = self.decode(raw)
+        text, read_as = self.charset.decode(raw)
+        if read_as is not None:
+            info.read_as.append((read_as, line))
         if simple:
             text = " ".join(text.split())
         else:
             text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
         if len(text) > self.max_string:
-            notes.append(f"{ident} value at line {line} cut to {self.max_string} characters")
+            info.notes.append(f"{ident} value at line {line} cut to {self.max_string} characters")
             text = text[: self.max_string]
         return text
 
@@ -169,6 +166,7 @@ class NodeInfo:
         "offers",
         "player",
         "problems",
+        "read_as",
         "setup",
         "swaps",
     )
@@ -188,6 +186,8 @@ class NodeInfo:
         self.bad = False
         #: ``PL``: who plays next (``values.player_word``)
         self.player: str | None = None
+        #: the charsets text was read in past the declared one, with the lines of that text
+        self.read_as: list[tuple[str, int]] = []
         self._ctx, self._line, self._no_room = ctx, line, no_room
         #: the node's setup stones (made, or counted only: ``no_room``), and whether they went
         #: past the board's points (said once)
@@ -208,7 +208,7 @@ class NodeInfo:
             self.moves.append(Move(p, color, self._line, token=token))
 
     def _game_info(self, ident: str, values: Values) -> None:
-        text = self._ctx.text(values[0], self.notes, ident, self._line, ident not in _TEXT_INFO)
+        text = self._ctx.text(values[0], self, ident, self._line, ident not in _TEXT_INFO)
         self.info.append((ident, text))
 
     def _setup(self, ident: str, values: Values) -> None:
@@ -252,6 +252,8 @@ class NodeInfo:
             room = self._ctx.max_events + 1 - len(self.offers)  # past the line's bound: not read
             if room <= 0:
                 return
+            if not v.strip():
+                continue  # (5A[]: no offers recorded)
             for chunk in _point_chunks(v.strip(), room):
                 p = self._ctx.point(chunk)
                 if isinstance(p, str) or p is None:
@@ -261,10 +263,11 @@ class NodeInfo:
 
     def _swaps(self, ident: str, values: Values) -> None:
         # (past the line's bound of events the rest is not read)
-        self.swaps.extend(v.decode("latin-1") for v in values[: self._ctx.max_events + 1])
+        decode = self._ctx.charset.decode
+        self.swaps.extend(decode(v)[0] for v in values[: self._ctx.max_events + 1])
 
     def _comment(self, ident: str, values: Values) -> None:
-        self.comment = self._ctx.text(values[0], self.notes, "C", self._line, simple=False)
+        self.comment = self._ctx.text(values[0], self, "C", self._line, simple=False)
 
 
 def node_info(node: Node, ctx: Context, no_room: bool = False, text_only: bool = False) -> NodeInfo:

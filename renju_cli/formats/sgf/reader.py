@@ -20,11 +20,10 @@ from renju_cli.formats import (
     ReadOptions,
     budget_terms,
     read_whole,
-    text_codec,
     text_cost,
     too_long,
 )
-from renju_cli.formats.sgf.charset import decoder, writes_sgf_as_ascii
+from renju_cli.formats.sgf.charset import charset, codec_of, writes_sgf_as_ascii
 from renju_cli.formats.sgf.nodes import Context, FileMemo
 from renju_cli.formats.sgf.tokenizer import MAX_NODE_PROBLEMS, LineGame, Node, Parser, Tree
 from renju_cli.formats.sgf.values import board_size_of
@@ -253,9 +252,9 @@ def context(
     if isinstance(size, str):
         return size, notes
     width, height = size
-    decode = decoder(ca, opts.encoding)
+    text = charset(ca, opts.encoding)
     memo = memo or FileMemo()
-    return Context(width, height, decode, opts.max_string, opts.max_moves, file=memo), notes
+    return Context(width, height, text, opts.max_string, opts.max_moves, file=memo), notes
 
 
 def _charset(ca: str, opts: ReadOptions, notes: list[str]) -> str | None:
@@ -263,18 +262,22 @@ def _charset(ca: str, opts: ReadOptions, notes: list[str]) -> str | None:
     not."""
     if opts.recoded:
         return None  # the file was UTF-16 or UTF-32, recoded to UTF-8 as it was read
-    codec = text_codec(ca)
+    codec = codec_of(ca)
     if codec is None:
-        notes.append(f"unknown charset CA[{ca[:40]}]; text decoded as UTF-8 or Latin-1")
+        notes.append(f"unknown charset CA[{ca[:40]}]; text decoded as {_UNDECLARED}")
     elif not writes_sgf_as_ascii(codec):
         # (EBCDIC, UTF-16...: the file's SGF was read as ASCII, so its text is not written in
         # that charset; decoded with it, GM[4] read as GM[\x94])
         notes.append(
             f"charset CA[{ca[:40]}] does not write SGF's characters as ASCII, as the file does; "
-            "ignored: text decoded as UTF-8 or Latin-1"
+            f"ignored: text decoded as {_UNDECLARED}"
         )
         return None
     return ca
+
+
+#: How text of no usable charset is decoded (``charset.PLAIN``).
+_UNDECLARED = "UTF-8 (or GB18030, cp1252)"
 
 
 def _line_records(

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from renju_cli import limits
 from renju_cli.formats import ReadOptions, clip
-from renju_cli.formats.sgf.charset import dbcs_kind, is_lead
+from renju_cli.formats.sgf.charset import charset, dbcs_kind, is_lead
 from renju_cli.memo import remember
 from renju_cli.record import ParseProblem
 
@@ -67,6 +67,13 @@ _BARE_MOVE = re.compile(rb"([BW])\[([a-z]*)\]")
 #: Roots of such games remembered at most, and the longest one remembered.
 _ROOTS = 1024
 _ROOT_BYTES = 512
+#: What may follow a value: another value, the next node or variation, the end of the tree or
+#: of the file, or a property (a ``]`` followed by anything else was no value's end).
+_CONTINUES = re.compile(rb"[ \t\r\n\f\v]*+(?:[\[;()]|\Z|[A-Za-z0-9]++[ \t\r\n\f\v]*+\[)")
+#: Text read on past a ``]`` not escaped (``Parser._with_brackets``): no escape, node or
+#: variation in it, and at most this many ``]`` more.
+_PLAIN_TEXT = re.compile(rb"[^\\;()]*+")
+_BRACKETS = 3
 #: A line that starts a node: a point value running over it has lost its ``]``.
 RESYNC = re.compile(rb"(?m)^[ \t]*\(\s*;")
 #: Not a blank between or after trees (NUL padding and a DOS end-of-file mark count as blank).
@@ -202,6 +209,8 @@ class Parser:
         #: the properties of the roots of games of one line by their text (``line_game``): a
         #: collection repeats a few roots in every game
         self.roots: dict[bytes, list[Property]] = {}
+        #: the charset the tree's root names (``CA``), for the text that problems quote
+        self.ca: str | None = None
         #: the node ``_starts_new_game`` read ahead and found not to start a game, with where it
         #: starts and the state after it: the node the parse reads next (a tree of 40,000 short
         #: variations read each first node twice)
@@ -404,7 +413,7 @@ class Parser:
         """No property name starts at ``pos``: junk up to the next one."""
         j = _JUNK.match(self.data, self.pos)
         end = j.end() if j is not None and j.end() > self.pos else self.pos + 1
-        snippet = self.data[self.pos : min(end, self.pos + 20)].decode("latin-1")
+        snippet = self._head(self.data[self.pos : end])
         self._node_problem(node, f"unexpected text {snippet!r} in a node", self.line)
         self._advance(end)
 
@@ -417,7 +426,11 @@ class Parser:
         raw_ident = m.group().decode("ascii")
         self.pos = m.end()
         ident = normalize_ident(raw_ident)
-        values, left_open = self._values(ident)
+        values, left_open, brackets = self._values(ident)
+        if brackets:
+            said = f"{clip(raw_ident)}[...] holds a ']' not escaped: read as part of its text"
+            if self._room():
+                node.problem(ParseProblem(said, line=ident_line, severity="warning"))
         if left_open is not None:
             node.unterminated = left_open
             if values:
@@ -431,41 +444,83 @@ class Parser:
         props.append((ident, values))
         return True
 
-    def _values(self, ident: str) -> tuple[Values, tuple[int, int] | None]:
-        """The values of property ``ident``, and where the one left open starts (line, byte
-        offset), if one is."""
+    def _values(self, ident: str) -> tuple[Values, tuple[int, int] | None, bool]:
+        """The values of property ``ident``, where the one left open starts (line, byte
+        offset), if one is, and whether a text value held a ``]`` not escaped."""
         short = ident in SHORT_PROPS
         values: list[bytes] = []
+        starts: list[int] = []  # (where each value's "[" is)
+        brackets = False
         while True:
             self._skip_ws()
             if self.pos >= len(self.data) or self.data[self.pos] != 0x5B:
-                return tuple(values), None
+                return tuple(values), None, brackets
             where = (self.line, self.pos)
             value = self.read_value(RESYNC if short else RESYNC_GAME)
             if value is None or _runs_over_a_new_node(value, short):
-                return tuple(values), where
+                return tuple(values), where, brackets
             values.append(value)
+            starts.append(where[1])
+            if not short and self._with_brackets(values, starts):
+                brackets = True
+
+    def _with_brackets(self, values: list[bytes], starts: list[int]) -> bool:
+        """Read the last of a property's text ``values`` on past a ``]`` that the file did
+        not escape (``PB[Tom [3d]]``), where the file reads only so: what follows the ``]`` is
+        no SGF, and what follows a later ``]`` on the same line is (at most ``_BRACKETS`` later
+        ones, of plain text in between).  The values of the property before it on the same line
+        are taken into it (``PB[Tom [3d] [KGS]]`` read ``[KGS`` as a second value).  False
+        (nothing changed) when the value reads as it is, or not so."""
+        data = self.data
+        if _CONTINUES.match(data, self.pos):
+            return False
+        first = len(starts) - 1
+        while first > 0 and data.find(b"\n", starts[first - 1], self.pos) < 0:
+            first -= 1
+        eol = data.find(b"\n", self.pos)
+        end = self.pos
+        for _ in range(_BRACKETS):
+            close = data.find(b"]", end, len(data) if eol < 0 else eol)
+            if close < 0:
+                return False
+            end = close + 1
+            if _CONTINUES.match(data, end):
+                whole = data[starts[first] + 1 : close]
+                if not _PLAIN_TEXT.fullmatch(whole) or (self.dbcs and not whole.isascii()):
+                    return False  # (escapes, nodes, lead bytes that may have taken a "]")
+                values[first:] = [whole]
+                del starts[first + 1 :]
+                self.pos = end  # (on the same line)
+                return True
+        return False
 
     def _root_charset(self, value: bytes) -> None:
         """The root's ``CA[value]``: a double-byte charset's mode for the rest of the tree (the
         values after it), unless the file was recoded to UTF-8."""
         if self.ca_applies:
-            kind = dbcs_kind(value.decode("latin-1").strip())
+            self.ca = value.decode("latin-1").strip()
+            kind = dbcs_kind(self.ca)
             if kind is not None:
                 self.dbcs = kind
 
     def _prescan_charset(self) -> None:
         """Set the double-byte mode from a ``CA`` in the root node before tokenizing it."""
-        self.dbcs = self.default_dbcs
+        self.dbcs, self.ca = self.default_dbcs, None
         if not self.ca_applies:
             return
         span = self._root_span()
         if span is None or self.data.find(b"CA", *span) < 0:
             return  # (the usual case: no charset, no regular expression)
         m = _CA_PRESCAN.search(self.data, *span)
-        kind = dbcs_kind(m.group(1).decode("ascii")) if m is not None else None
+        self.ca = m.group(1).decode("ascii") if m is not None else None
+        kind = dbcs_kind(self.ca)
         if kind is not None:
             self.dbcs = kind
+
+    def _head(self, raw: bytes) -> str:
+        """The start of ``raw`` (20 characters) as a problem quotes it: decoded as the tree's
+        text is (its ``CA``, ``--encoding``, then as ``charset`` says)."""
+        return charset(self.ca, self.opts.encoding).head(raw[:84], 20)
 
     def _root_span(self) -> tuple[int, int] | None:
         """Where the root node of the tree whose ``(`` is at ``pos`` starts and, as far as a
@@ -665,7 +720,7 @@ class Parser:
             return False
         m = _IDENT.match(data, self.pos) or _JUNK.match(data, self.pos)
         end = m.end() if m is not None and m.end() > self.pos else self.pos + 1
-        snippet = data[self.pos : min(end, self.pos + 20)].decode("latin-1")
+        snippet = self._head(data[self.pos : end])
         _said(tree, f"unexpected text {snippet!r} outside a node", self.line)
         self._advance(end)
         return False

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
-from renju_cli.formats import clip, shipped_by_lower_name
+from renju_cli.formats import shipped_by_lower_name
 from renju_cli.record import BLACK, WHITE, Color, DeclaredResult, OpeningEvent
 
 #: An ``SZ`` value: ASCII digits only (``\d`` on text would take Arabic-Indic digits too).
@@ -36,38 +37,32 @@ _POINTS = [[Point(x, y) for y in range(MAX_SIZE)] for x in range(MAX_SIZE)]
 _ROWS = [[_POINTS[x][y] for x in range(MAX_SIZE)] for y in range(MAX_SIZE)]
 
 
-def quoted(raw: bytes) -> str:
-    """A value as a message quotes it: by its start when it is long (the lines of a tree
-    repeat a node's problems: a value of half a megabyte made a report of gigabytes)."""
-    return clip(raw[:41].decode("latin-1"))  # (Latin-1: a byte a character, 40 and one more)
-
-
-def move_token(ident: str, value: bytes) -> str:
-    """A move as written, for messages."""
-    return f"{ident}[{quoted(value)}]"
-
-
-def point(raw: bytes, width: int, height: int, allow_pass: bool) -> Point | str | None:
-    """A point value -> ``Point``, ``None`` (pass) or an error message."""
+def point(
+    raw: bytes, width: int, height: int, allow_pass: bool, quote: Callable[[bytes], str]
+) -> Point | str | None:
+    """A point value -> ``Point``, ``None`` (pass) or an error message (quoting the value as
+    ``quote`` does)."""
     s = raw.strip()
     if allow_pass and (not s or (s == b"tt" and width <= 19 and height <= 19)):
         return None
     if len(s) != 2:
-        return f"bad coordinate [{quoted(s)}]"
+        return f"bad coordinate [{quote(s)}]"
     x, row = s[0] - 0x61, s[1] - 0x61  # letters a..z
     if not (0 <= x < 26 and 0 <= row < 26):
-        return f"bad coordinate [{s.decode('latin-1')}] (letters a-z expected)"
+        return f"bad coordinate [{quote(s)}] (letters a-z expected)"
     if row >= height:
-        return f"coordinate [{s.decode('latin-1')}] is below the {height}-row board"
+        return f"coordinate [{s.decode('ascii')}] is below the {height}-row board"
     return _POINTS[x][height - 1 - row]
 
 
-def corners(raw: bytes, width: int, height: int) -> tuple[Point, Point] | str:
+def corners(
+    raw: bytes, width: int, height: int, quote: Callable[[bytes], str]
+) -> tuple[Point, Point] | str:
     """A point list value's rectangle (``aa:cc``): its two corners (one point: twice), or why
     not."""
     a, colon, b = raw.strip().partition(b":")
-    pa = point(a, width, height, allow_pass=False)
-    pb = point(b, width, height, allow_pass=False) if colon else pa
+    pa = point(a, width, height, False, quote)
+    pb = point(b, width, height, False, quote) if colon else pa
     if isinstance(pa, str) or pa is None:
         return pa or "bad coordinate"
     if isinstance(pb, str) or pb is None:
@@ -118,17 +113,19 @@ def parse_result(text: str) -> DeclaredResult:
     return DeclaredResult(winner, reason, text=t)
 
 
-_SWAP_YES = {"", "y", "yes", "true", "swap", "swapped", "+"}
+_SWAP_YES = {"", "1", "y", "yes", "true", "swap", "swapped", "+"}
 _SWAP_NO = {"0", "n", "no", "false", "-", "no-swap", "noswap"}
 
 
 def swap_event(value: str, moves_so_far: int, line: int) -> OpeningEvent | None:
     """The event of an ``SW`` value on a node after ``moves_so_far`` moves, or ``None`` when
-    the value is not understood.  A number ``n >= 1``: colours swapped after stone ``n``; a yes
-    or no word: a swap or a declined one after the moves so far (``-1``: before any stone)."""
+    the value is not understood.  A yes or no word (``1``/``0``, ``true``/``false``, ``yes``/
+    ``no``, ``y``/``n``, any case, as servers write them): a swap or a declined one after the
+    moves so far (``-1``: before any stone); a number ``n >= 2``: colours swapped after stone
+    ``n``."""
     s = value.strip().lower()
     after = moves_so_far if moves_so_far > 0 else -1
-    if 0 < len(s) <= 4 and s.isdecimal() and int(s) >= 1:  # (what ``\d{1,4}`` matches)
+    if s not in _SWAP_YES and 0 < len(s) <= 4 and s.isdecimal() and int(s) >= 2:
         return OpeningEvent("swap", int(s), line=line)
     if s in _SWAP_YES:
         return OpeningEvent("swap", after, line=line)

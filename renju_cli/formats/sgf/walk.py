@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from renju_cli.coords import Point
 from renju_cli.formats import ReadOptions
+from renju_cli.formats.sgf.charset import fallback_warning
 from renju_cli.formats.sgf.nodes import Context, NodeInfo, node_info
 from renju_cli.formats.sgf.tokenizer import Node
 from renju_cli.formats.sgf.values import player, swap_event
@@ -99,6 +100,7 @@ class _Mark(NamedTuple):
 
     moves: int
     last_move: Move | None
+    read_as: int
     setup: int
     events: int
     event_weight: int
@@ -137,6 +139,7 @@ class PathWalk:
         "pieces",
         "player",
         "problems",
+        "read_as",
         "rewindable",
         "root_pieces",
         "setup",
@@ -162,6 +165,8 @@ class PathWalk:
         self.events_cut = False
         self.problems: list[ParseProblem] = list(tree_problems)
         self.notes: list[str] = list(tree_notes)
+        #: the charsets the path's text was read in past its declared one, and where
+        self.read_as: list[tuple[str, int]] = []
         #: game-info values: the first of the path for each property, and the properties in
         #: the order they were added (to take them back)
         self.info: dict[str, str] = {}
@@ -190,6 +195,7 @@ class PathWalk:
         return _Mark(
             len(moves),
             moves[-1] if moves else None,
+            len(self.read_as),
             len(self.setup),
             len(self.events),
             self.event_weight,
@@ -216,6 +222,7 @@ class PathWalk:
         del self.moves[mark.moves :]
         if mark.last_move is not None:
             self.moves[-1] = mark.last_move  # a comment of a later node may have replaced it
+        del self.read_as[mark.read_as :]
         del self.setup[mark.setup :]
         del self.events[mark.events :]
         del self.problems[mark.problems :]
@@ -260,6 +267,7 @@ class PathWalk:
                 self.info[ident] = text
                 self.info_order.append(ident)
         self.notes.extend(ni.notes)
+        self.read_as.extend(ni.read_as)
 
     def _before_moves(self, ni: NodeInfo, ctx: Context, line: int) -> None:
         """The node's ``PL`` (said of move 1 only before it) and setup stones."""
@@ -380,8 +388,10 @@ class PathWalk:
         meta.update(info.metadata)
         if info.note:
             notes.append(info.note)
-        if not moves and not setup and problems:
-            problems = [dataclasses.replace(problems[0], fatal=True), *problems[1:]]
+        if self.read_as:
+            problems.append(_read_as_warning(self.read_as, ctx))
+        if not moves and not setup:
+            problems = _fatal(problems)
         # (positional, in field order: a collection of tiny games makes a record each)
         return Record(
             moves,
@@ -400,6 +410,20 @@ class PathWalk:
             None,  # protocol_not_followed
             player(self.player),  # to_move
         )
+
+
+def _read_as_warning(read_as: list[tuple[str, int]], ctx: Context) -> ParseProblem:
+    """The warning of a line's text read in other charsets than the declared one."""
+    message = fallback_warning(read_as, ctx.charset.label)
+    return ParseProblem(message, line=read_as[0][1], severity="warning")
+
+
+def _fatal(problems: list[ParseProblem]) -> list[ParseProblem]:
+    """The problems of a line of no move or stone: its first error makes it unreadable."""
+    for k, problem in enumerate(problems):
+        if not problem.severity:
+            return [*problems[:k], dataclasses.replace(problem, fatal=True), *problems[k + 1 :]]
+    return problems
 
 
 def _after(event: OpeningEvent) -> int:

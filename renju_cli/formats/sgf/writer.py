@@ -79,7 +79,10 @@ class _EventNodes:
         """Place a swap or a declined one; False when ``SW`` cannot say it."""
         if e.after == -1 and not e.value and self.at == 0:
             self.swaps.setdefault(0, []).append(("Y" if e.kind == "swap" else "N", -1))
-        elif e.kind == "swap" and e.after >= 1:
+        elif e.kind == "swap" and e.after == 1 and self.at <= 1 <= self.last:
+            self.at = 1  # (SW[1] is a yes: a swap after the stones up to its node)
+            self.swaps.setdefault(1, []).append(("Y", 1))
+        elif e.kind == "swap" and e.after >= 2:
             self.swaps.setdefault(self.at, []).append((str(e.after), e.after))
         elif e.kind == "no-swap" and 1 <= e.after <= self.last and self.at <= e.after:
             self.at = e.after
@@ -134,7 +137,8 @@ def event_nodes(record: Record, w: int, h: int) -> dict[int, list[str]]:
     """The ``5A`` and ``SW`` properties of the record's opening events by node (0 the root, n
     the node of move n), placed so that the reader gives back the same events in the same
     order: it reads one offer group per node, after move 4, and a node's offers before its
-    swaps, then sorts the events by move; ``SW[n]`` is a swap after move n on any node,
+    swaps, then sorts the events by move; ``SW[n]`` is a swap after move n >= 2 on any node,
+    ``SW[Y]`` on the node of move 1 one after it,
     ``SW[N]`` a declined swap after the moves up to its node, ``SW[Y]``/``SW[N]`` on the root a
     flag not tied to a move.  Raises ``ValueError`` naming what SGF cannot hold: choices,
     declared counts, rejections, moved stones, offers of another move than 5, swaps before the
