@@ -479,9 +479,7 @@ def test_setup_after_a_move_is_a_problem() -> None:
         ("B+3.5", "black", None),
         ("0", "draw", None),
         ("Draw", "draw", None),
-        ("?", None, None),
-        ("Void", None, None),
-        ("", None, None),
+        ("Void", None, "void"),
     ],
 )
 def test_results(value: str, winner: str | None, reason: str | None) -> None:
@@ -492,8 +490,11 @@ def test_results(value: str, winner: str | None, reason: str | None) -> None:
     assert rec.declared_result.text == value
 
 
-def test_no_result() -> None:
+@pytest.mark.parametrize("value", ["", "?", "unknown", "*"])
+def test_no_result(value: str) -> None:
     assert one("(;GM[4]SZ[15];B[hh])").declared_result is None
+    rec = one(f"(;GM[4]SZ[15]RE[{value}];B[hh])")
+    assert rec.declared_result is None and rec.problems == []
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,9 @@ What is read
       ``Record.setup``; setup stones (or ``AE``) after a move cannot be represented: a
       ``ParseProblem``.  ``PL[B]``/``PL[W]`` in a node before the first move says who plays
       move 1 (``Record.to_move``: a problem's setup, black to play).
-    - ``RE``: see ``values.parse_result``.
+    - ``RE``: a declared result in the words archives use (``renju_cli.results``); ``?``,
+      ``unknown``, ``*`` or nothing declare none, and words not known are an ``info`` problem
+      that quotes them.
     - Rule: ``RU[...]`` (raw value in ``metadata["rule_name"]``) mapped to a shipped ruleset name
       (``Record.rule``; unknown names give ``None``, with a note); without ``RU``, a rule name
       found inside ``GN[...]``.  See ``values.ruleset_for``.
@@ -58,7 +60,7 @@ from __future__ import annotations
 from renju_cli.formats.sgf.reader import EXTENSIONS, NAME, SETUP_COST, read, sniff
 from renju_cli.formats.sgf.tokenizer import MAX_NODE_PROBLEMS
 from renju_cli.formats.sgf.tokenizer import Parser as _Parser
-from renju_cli.formats.sgf.values import parse_result, ruleset_for
+from renju_cli.formats.sgf.values import ruleset_for
 from renju_cli.formats.sgf.walk import FORMAT
 from renju_cli.formats.sgf.writer import board_size, result_text, to_sgf, write
 
@@ -70,7 +72,6 @@ __all__ = [
     "SETUP_COST",
     "_Parser",
     "board_size",
-    "parse_result",
     "read",
     "result_text",
     "ruleset_for",

@@ -8,8 +8,9 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from renju_cli.formats import clip
-from renju_cli.formats.sgf.values import parse_result, ruleset_for
+from renju_cli.formats.sgf.values import ruleset_for
 from renju_cli.record import DeclaredResult
+from renju_cli.results import not_understood, read_result, understood
 
 #: Game-info properties (simple text) -> metadata keys, in the order metadata is written.
 INFO_KEYS = {
@@ -48,6 +49,8 @@ class GameInfo(NamedTuple):
     declared: DeclaredResult | None
     rule: str | None
     opening_id: str | None
+    #: the problem of an ``RE`` of words not known (``results.not_understood``), or ""
+    unknown_result: str
 
 
 def game_info(info: dict[str, str], named_in: RuleSearch | None = None) -> GameInfo:
@@ -63,8 +66,9 @@ def game_info(info: dict[str, str], named_in: RuleSearch | None = None) -> GameI
     rule, rule_name = _rule(info, notes, named_in or _search)
     if rule_name is not None:
         meta["rule_name"] = rule_name
-    declared = parse_result(info["RE"]) if "RE" in info else None
-    return GameInfo(meta, "; ".join(notes), declared, rule, _opening_id(info.get("ON")))
+    declared = read_result(info["RE"]) if "RE" in info else None
+    unknown = "" if declared is None or understood(declared) else not_understood(info["RE"])
+    return GameInfo(meta, "; ".join(notes), declared, rule, _opening_id(info.get("ON")), unknown)
 
 
 def _rule(

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
 from renju_cli.formats import shipped_by_lower_name
-from renju_cli.record import BLACK, WHITE, Color, DeclaredResult, OpeningEvent
+from renju_cli.record import BLACK, WHITE, Color, OpeningEvent
 
 #: An ``SZ`` value: ASCII digits only (``\d`` on text would take Arabic-Indic digits too).
 _SIZE = re.compile(rb"(\d{1,3})\s*(?::\s*(\d{1,3}))?")
@@ -77,40 +77,6 @@ def rectangle(a: Point, b: Point) -> list[Point]:
     if x0 == x1:  # (a column: its points from the top, in one slice)
         return _POINTS[x0][y1 : y0 - 1 if y0 else None : -1]
     return [p for y in range(y1, y0 - 1, -1) for p in _ROWS[y][x0 : x1 + 1]]
-
-
-_REASONS = {
-    "r": "resign",
-    "resign": "resign",
-    "t": "time",
-    "time": "time",
-    "f": "forfeit",
-    "forfeit": "forfeit",
-}
-
-
-def parse_result(text: str) -> DeclaredResult:
-    """An ``RE`` value as a declared result: ``B+Resign``/``B+R`` (black, resign),
-    ``W+Time``/``W+T`` (white, time), ``B+F`` (forfeit), ``B+`` (black, no reason),
-    ``B+<text>`` (the text in lower case; a Go score gives no reason), ``0``/``Draw`` (draw),
-    anything else (winner ``None``)."""
-    t = " ".join(text.split())
-    u = t.upper()
-    if u in ("0", "DRAW", "D", "JIGO", "1/2-1/2", "0.5-0.5"):
-        return DeclaredResult("draw", text=t)
-    if u == "1-0":
-        return DeclaredResult("black", text=t)
-    if u == "0-1":
-        return DeclaredResult("white", text=t)
-    m = re.fullmatch(r"([BW])\s*\+\s*(.*)", t, re.IGNORECASE)
-    if m is None:
-        return DeclaredResult(None, text=t)
-    winner = "black" if m.group(1).upper() == "B" else "white"
-    rest = m.group(2).strip()
-    reason: str | None = None
-    if rest and not re.fullmatch(r"[0-9.,]+", rest):
-        reason = _REASONS.get(rest.lower(), rest.lower())
-    return DeclaredResult(winner, reason, text=t)
 
 
 _SWAP_YES = {"", "1", "y", "yes", "true", "swap", "swapped", "+"}

@@ -388,6 +388,8 @@ class PathWalk:
         meta.update(info.metadata)
         if info.note:
             notes.append(info.note)
+        if info.unknown_result:  # (an info: the record is judged all the same)
+            problems.append(ParseProblem(info.unknown_result, source.line, severity="info"))
         if self.read_as:
             problems.append(_read_as_warning(self.read_as, ctx))
         if not moves and not setup:

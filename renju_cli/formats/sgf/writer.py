@@ -15,8 +15,9 @@ from typing import TextIO
 
 from renju_cli.coords import Point
 from renju_cli.formats.sgf.info import INFO_KEYS
-from renju_cli.formats.sgf.values import parse_result, ruleset_for
+from renju_cli.formats.sgf.values import ruleset_for
 from renju_cli.record import BLACK, WHITE, DeclaredResult, OpeningEvent, Record
+from renju_cli.results import read_result
 
 _REASON_TEXT = {"resign": "Resign", "time": "Time", "forfeit": "Forfeit"}
 
@@ -42,8 +43,9 @@ def result_text(result: DeclaredResult) -> str:
         return prefix + _REASON_TEXT.get(reason, reason[:1].upper() + reason[1:])
     if result.winner == "draw":
         return "Draw"
-    if result.text and parse_result(result.text).winner is None:
-        return result.text
+    back = read_result(result.text) if result.text else None
+    if back is not None and back.winner is None and back.reason == result.reason:
+        return result.text or "?"  # (words read back as they are: "Void", words not known)
     return "?"
 
 
