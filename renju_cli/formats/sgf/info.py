@@ -56,19 +56,34 @@ class GameInfo(NamedTuple):
 def game_info(info: dict[str, str], named_in: RuleSearch | None = None) -> GameInfo:
     """The metadata, note, declared result, rule and opening id of a line's game info;
     ``named_in`` searches a game name for a rule (``ruleset_for`` by default)."""
-    # in the order of ``INFO_KEYS`` (of metadata as written out)
-    said = sorted((i for i in info if i in INFO_KEYS and info[i]), key=_INFO_RANK.__getitem__)
-    meta = {INFO_KEYS[ident]: info[ident] for ident in said}
-    notes = []
-    gm = info.get("GM")
-    if gm is not None and gm.strip() not in ("4", "5"):
-        notes.append(f"GM[{gm}] is not gomoku/renju (GM[4] or GM[5]); read as gomoku")
+    meta = _metadata(info)
+    notes = _game(info.get("GM"))
     rule, rule_name = _rule(info, notes, named_in or _search)
     if rule_name is not None:
         meta["rule_name"] = rule_name
-    declared = read_result(info["RE"]) if "RE" in info else None
-    unknown = "" if declared is None or understood(declared) else not_understood(info["RE"])
+    declared, unknown = _result(info.get("RE"))
     return GameInfo(meta, "; ".join(notes), declared, rule, _opening_id(info.get("ON")), unknown)
+
+
+def _metadata(info: dict[str, str]) -> dict[str, str]:
+    """The metadata of game info, in the order of ``INFO_KEYS`` (of metadata as written out)."""
+    said = sorted((i for i in info if i in INFO_KEYS and info[i]), key=_INFO_RANK.__getitem__)
+    return {INFO_KEYS[ident]: info[ident] for ident in said}
+
+
+def _game(gm: str | None) -> list[str]:
+    """The note of a ``GM`` that is not gomoku or renju."""
+    if gm is None or gm.strip() in ("4", "5"):
+        return []
+    return [f"GM[{gm}] is not gomoku/renju (GM[4] or GM[5]); read as gomoku"]
+
+
+def _result(text: str | None) -> tuple[DeclaredResult | None, str]:
+    """The declared result of an ``RE`` value, and the problem of words not known ("")."""
+    declared = None if text is None else read_result(text)
+    if declared is None or understood(declared):
+        return declared, ""
+    return declared, not_understood(declared.text or "")
 
 
 def _rule(

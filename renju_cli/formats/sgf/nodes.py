@@ -280,13 +280,11 @@ def node_info(node: Node, ctx: Context, no_room: bool = False, text_only: bool =
     ni = NodeInfo(ctx, node.line, no_room)
     if node.problems and not text_only:
         ni.problems.extend(node.problems)
+    handlers = _TEXT_HANDLERS if text_only else _HANDLERS
     for ident, values in node.props or ():
-        if ident in GAME_INFO:
-            ni._game_info(ident, values)
-        elif ident == "C" or not text_only:
-            handler = _HANDLERS.get(ident)
-            if handler is not None:
-                handler(ni, ident, values)
+        handler = handlers.get(ident)
+        if handler is not None:
+            handler(ni, ident, values)
     return ni
 
 
@@ -310,3 +308,6 @@ _HANDLERS: dict[str, Callable[[NodeInfo, str, Values], None]] = {
     "SW": NodeInfo._swaps,
     "C": NodeInfo._comment,
 }
+_HANDLERS.update(dict.fromkeys(GAME_INFO, NodeInfo._game_info))
+#: What a node adds to a line whose moves stopped before it: its game info and text.
+_TEXT_HANDLERS = {ident: _HANDLERS[ident] for ident in (*GAME_INFO, "C")}

@@ -100,7 +100,7 @@ class _Collection:
 
     def records(self) -> Iterator[Record]:
         """The records of every tree of the file, and of stray text after them."""
-        parser, path = self.parser, self.file.path
+        parser = self.parser
         pending: list[ParseProblem] = []  # stray text before a tree: said in its first record
         while (found := parser.next_tree()) is not None:
             stray, stray_line = found
@@ -108,18 +108,28 @@ class _Collection:
                 pending.append(ParseProblem(stray, line=stray_line))
             if parser.pos >= len(parser.data):
                 break
-            short = None if pending else self._line_game()
-            if short is not None:
-                yield short
-            else:
-                tree = _parse_tree(parser, self.file.opts.max_records - self.count, pending)
-                pending = []
-                if (yield from self._tree(tree)):
-                    return
+            if (yield from self._next(pending)):
+                return
             self.index += 1
         if pending or self.index == 0:
-            said = "; ".join(p.message for p in pending) if pending else "no SGF game tree found"
-            yield unreadable(path, self.index, pending[0].line if pending else None, said)
+            yield self._leftover(pending)
+
+    def _next(self, pending: list[ParseProblem]) -> Generator[Record, None, bool]:
+        """The records of the tree at the parser's position (``pending``: the problems of
+        stray text before it, taken); True when the file ends with them."""
+        short = None if pending else self._line_game()
+        if short is not None:
+            yield short
+            return False
+        tree = _parse_tree(self.parser, self.file.opts.max_records - self.count, pending)
+        pending.clear()
+        return (yield from self._tree(tree))
+
+    def _leftover(self, pending: list[ParseProblem]) -> Record:
+        """The unreadable record of stray text after the last tree, or of a file of none."""
+        said = "; ".join(p.message for p in pending) if pending else "no SGF game tree found"
+        line = pending[0].line if pending else None
+        return unreadable(self.file.path, self.index, line, said)
 
     def _tree(self, tree: Tree) -> Generator[Record, None, bool]:
         """The records of a tree, up to the file's ``max_records``; True when the file ends

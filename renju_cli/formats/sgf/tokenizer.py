@@ -474,25 +474,34 @@ class Parser:
         data = self.data
         if _CONTINUES.match(data, self.pos):
             return False
-        first = len(starts) - 1
+        close = self._close_on_line()
+        if close < 0:
+            return False
+        first = len(starts) - 1  # (the first value of the property on this line)
         while first > 0 and data.find(b"\n", starts[first - 1], self.pos) < 0:
             first -= 1
+        whole = data[starts[first] + 1 : close]
+        if not _PLAIN_TEXT.fullmatch(whole) or (self.dbcs and not whole.isascii()):
+            return False  # (escapes, nodes, lead bytes that may have taken a "]")
+        values[first:] = [whole]
+        del starts[first + 1 :]
+        self.pos = close + 1  # (on the same line)
+        return True
+
+    def _close_on_line(self) -> int:
+        """The first of the next ``_BRACKETS`` ``]`` on the line after ``pos`` that SGF may
+        follow, or -1."""
+        data = self.data
         eol = data.find(b"\n", self.pos)
         end = self.pos
         for _ in range(_BRACKETS):
             close = data.find(b"]", end, len(data) if eol < 0 else eol)
             if close < 0:
-                return False
+                return -1
             end = close + 1
             if _CONTINUES.match(data, end):
-                whole = data[starts[first] + 1 : close]
-                if not _PLAIN_TEXT.fullmatch(whole) or (self.dbcs and not whole.isascii()):
-                    return False  # (escapes, nodes, lead bytes that may have taken a "]")
-                values[first:] = [whole]
-                del starts[first + 1 :]
-                self.pos = end  # (on the same line)
-                return True
-        return False
+                return close
+        return -1
 
     def _root_charset(self, value: bytes) -> None:
         """The root's ``CA[value]``: a double-byte charset's mode for the rest of the tree (the
@@ -652,16 +661,19 @@ class Parser:
         )
         return True
 
+    def _read_node(self, line: int, is_root: bool) -> Node:
+        """The node after the ``;`` at ``pos``: the one read ahead, if it was (as it is read
+        here: a root's ``CA`` may change the mode, so not a root)."""
+        ahead, self.ahead = self.ahead, None
+        if ahead is None or ahead[0] != self.pos or is_root:
+            return self.parse_node(line, is_root=is_root)
+        self.pos, self.line, self.dbcs, self.room, self.dropped = ahead[2:]
+        return ahead[1]
+
     def _node(self, build: _Build) -> bool:
         line = self.line
         self.pos += 1
-        is_root = build.tree.root is None and build.current is None
-        ahead, self.ahead = self.ahead, None
-        if ahead is not None and ahead[0] == self.pos and not is_root:
-            node = ahead[1]  # (read ahead as it is read here: a root's CA may change the mode)
-            self.pos, self.line, self.dbcs, self.room, self.dropped = ahead[2:]
-        else:
-            node = self.parse_node(line, is_root=is_root)
+        node = self._read_node(line, build.tree.root is None and build.current is None)
         if build.in_sequence and node.empty:
             # An empty node in the middle of a sequence adds nothing to any line: it is not
             # kept (1 MB of ";" would otherwise be a million nodes).  One that opens a
@@ -742,6 +754,15 @@ class Parser:
         self.pos = m.end()
         return game
 
+    def _double_byte(self, props: list[Property]) -> bool:
+        """Whether the root of the tree at ``pos``, of properties ``props``, is read in a
+        double-byte mode (the file's, or one its charset names)."""
+        self._prescan_charset()
+        for ident, values in props:
+            if ident == "CA":
+                self._root_charset(values[0])
+        return self.dbcs is not None
+
     def _line_root(self, span: bytes) -> Node | None:
         """The root node of properties ``span`` (of a game of one line), or ``None`` when the
         parser would read it otherwise: a move in it, or text in a double-byte charset."""
@@ -755,13 +776,8 @@ class Parser:
                 remember(self.roots, span, props, _ROOTS)
         if any(ident in ("B", "W") for ident, _ in props):
             return None
-        if not span.isascii():  # (read in the double-byte mode of the file or of its CA)
-            self._prescan_charset()
-            for ident, values in props:
-                if ident == "CA":
-                    self._root_charset(values[0])
-            if self.dbcs is not None:
-                return None
+        if not span.isascii() and self._double_byte(props):
+            return None  # (its text is read in the double-byte mode of the file or its CA)
         root = Node(self.line)
         root.props = tuple(props)
         return root

@@ -43,7 +43,7 @@ def point(
     """A point value -> ``Point``, ``None`` (pass) or an error message (quoting the value as
     ``quote`` does)."""
     s = raw.strip()
-    if allow_pass and (not s or (s == b"tt" and width <= 19 and height <= 19)):
+    if allow_pass and _is_pass(s, width, height):
         return None
     if len(s) != 2:
         return f"bad coordinate [{quote(s)}]"
@@ -53,6 +53,11 @@ def point(
     if row >= height:
         return f"coordinate [{s.decode('ascii')}] is below the {height}-row board"
     return _POINTS[x][height - 1 - row]
+
+
+def _is_pass(s: bytes, width: int, height: int) -> bool:
+    """Whether a move value is a pass: empty, or ``tt`` on boards up to 19x19."""
+    return not s or (s == b"tt" and width <= 19 and height <= 19)
 
 
 def corners(

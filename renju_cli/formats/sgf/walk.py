@@ -16,6 +16,7 @@ from typing import NamedTuple
 from renju_cli.coords import Point
 from renju_cli.formats import ReadOptions
 from renju_cli.formats.sgf.charset import fallback_warning
+from renju_cli.formats.sgf.info import GameInfo
 from renju_cli.formats.sgf.nodes import Context, NodeInfo, node_info
 from renju_cli.formats.sgf.tokenizer import Node
 from renju_cli.formats.sgf.values import player, swap_event
@@ -255,8 +256,7 @@ class PathWalk:
         self.problems.extend(ni.problems)
         self._before_moves(ni, ctx, node.line)
         self._add_moves(ni, node.line, opts)
-        if (ni.offers or ni.swaps) and not self.events_cut:
-            self._opening_events(ni, len(self.moves), node.line, opts)
+        self._opening_events(ni, len(self.moves), node.line, opts)
         if ni.comment:
             self._add_comment(ni.comment, bool(ni.moves), k)
         self.stopped = self.stopped or ni.bad
@@ -313,27 +313,23 @@ class PathWalk:
     def _opening_events(self, ni: NodeInfo, played: int, line: int, opts: ReadOptions) -> None:
         """Add the node's offers and ``SW`` values (``played``: the moves before them), as far
         as the path's bound of ``max_moves`` allows, and say so once past it."""
+        if not (ni.offers or ni.swaps) or self.events_cut:
+            return
         room = opts.max_moves - self.event_weight
-        cut = False
-        offers = ni.offers
+        offers = ni.offers[:room]
         if offers:
-            if len(offers) > room:
-                cut, offers = True, offers[:room]
-            if offers:
-                self.events.append(OpeningEvent("offers", after=4, points=offers, line=line))
-                room -= len(offers)
-        for value in ni.swaps:
-            if room <= 0:
-                cut = True
-                break
-            room -= 1
+            self.events.append(OpeningEvent("offers", after=4, points=offers, line=line))
+        room -= len(offers)
+        swaps = ni.swaps[: max(room, 0)]
+        for value in swaps:
             event = swap_event(value, played, line)
             if event is None:
                 self.notes.append(f"SW[{value}] at line {line} not understood")
             else:
                 self.events.append(event)
+        room -= len(swaps)
         self.event_weight = opts.max_moves - room
-        if cut:
+        if len(offers) < len(ni.offers) or len(swaps) < len(ni.swaps):
             self.events_cut = True
             self.problems.append(
                 ParseProblem(
@@ -373,9 +369,10 @@ class PathWalk:
         self.joined = (last, start, end, move)
         return move
 
-    def record(self, source: SourceLocation, ctx: Context) -> Record:
-        """The record of the current path: copies of the walk's lists, which go on changing
-        (the lists themselves when the walk cannot be rewound: nothing changes them after)."""
+    def _lists(self) -> tuple[list[Move], list[tuple[Point, Color]], list[ParseProblem], list[str]]:
+        """The moves, setup, problems and notes of a record of the current path: copies of the
+        walk's lists, which go on changing (the lists themselves when the walk cannot be
+        rewound: nothing changes them after), comments that wait for a move joined to the last."""
         moves, setup, problems, notes = self.moves, self.setup, self.problems, self.notes
         if self.rewindable:
             moves, setup, problems, notes = list(moves), list(setup), list(problems), list(notes)
@@ -383,17 +380,34 @@ class PathWalk:
             moves[-1] = self._with_pieces(moves[-1])  # (a copy of the walk's list if rewound)
             if not self.rewindable:
                 self.move_from = len(self.pieces)
+        return moves, setup, problems, notes
+
+    def _problems(
+        self,
+        problems: list[ParseProblem],
+        info: GameInfo,
+        source: SourceLocation,
+        ctx: Context,
+        empty: bool,
+    ) -> list[ParseProblem]:
+        """The problems of a record of the current path: the walk's, its result words not
+        known (an info: the record is judged all the same), its text read in other charsets
+        (a warning); ``empty``: no move or stone, its first error makes it unreadable."""
+        if info.unknown_result:
+            problems.append(ParseProblem(info.unknown_result, source.line, severity="info"))
+        if self.read_as:
+            problems.append(_read_as_warning(self.read_as, ctx))
+        return _fatal(problems) if empty else problems
+
+    def record(self, source: SourceLocation, ctx: Context) -> Record:
+        """The record of the current path."""
+        moves, setup, problems, notes = self._lists()
         meta = {"comment": "\n".join(self.root_pieces)} if self.root_pieces else {}
         info = ctx.game_info(self.info)
         meta.update(info.metadata)
         if info.note:
             notes.append(info.note)
-        if info.unknown_result:  # (an info: the record is judged all the same)
-            problems.append(ParseProblem(info.unknown_result, source.line, severity="info"))
-        if self.read_as:
-            problems.append(_read_as_warning(self.read_as, ctx))
-        if not moves and not setup:
-            problems = _fatal(problems)
+        problems = self._problems(problems, info, source, ctx, empty=not (moves or setup))
         # (positional, in field order: a collection of tiny games makes a record each)
         return Record(
             moves,

@@ -16,7 +16,7 @@ from typing import TextIO
 from renju_cli.coords import Point
 from renju_cli.formats.sgf.info import INFO_KEYS
 from renju_cli.formats.sgf.values import ruleset_for
-from renju_cli.record import BLACK, WHITE, DeclaredResult, OpeningEvent, Record
+from renju_cli.record import BLACK, WHITE, Color, DeclaredResult, Move, OpeningEvent, Record
 from renju_cli.results import read_result
 
 _REASON_TEXT = {"resign": "Resign", "time": "Time", "forfeit": "Forfeit"}
@@ -37,10 +37,7 @@ def result_text(result: DeclaredResult) -> str:
     """The ``RE`` value of a declared result."""
     if result.winner in ("black", "white"):
         prefix = "B+" if result.winner == "black" else "W+"
-        reason = result.reason
-        if reason is None:
-            return prefix
-        return prefix + _REASON_TEXT.get(reason, reason[:1].upper() + reason[1:])
+        return prefix + _reason_text(result.reason)
     if result.winner == "draw":
         return "Draw"
     back = read_result(result.text) if result.text else None
@@ -49,13 +46,20 @@ def result_text(result: DeclaredResult) -> str:
     return "?"
 
 
+def _reason_text(reason: str | None) -> str:
+    """A win's reason as ``RE`` writes it after ``B+``/``W+`` (none: nothing)."""
+    if reason is None:
+        return ""
+    return _REASON_TEXT.get(reason, reason[:1].upper() + reason[1:])
+
+
 def board_size(record: Record) -> tuple[int, int]:
     """The record's board size; when it states none, 15x15 or larger to hold every point."""
     points = [m.point for m in record.moves if m.point is not None]
     points += [p for p, _ in record.setup]
     points += [p for e in record.opening_events for p in e.points]
-    w = record.width if record.width is not None else max([15, *(p.x + 1 for p in points)])
-    h = record.height if record.height is not None else max([15, *(p.y + 1 for p in points)])
+    w = max([15, *(p.x + 1 for p in points)]) if record.width is None else record.width
+    h = max([15, *(p.y + 1 for p in points)]) if record.height is None else record.height
     return w, h
 
 
@@ -79,18 +83,26 @@ class _EventNodes:
 
     def _swap(self, e: OpeningEvent) -> bool:
         """Place a swap or a declined one; False when ``SW`` cannot say it."""
-        if e.after == -1 and not e.value and self.at == 0:
-            self.swaps.setdefault(0, []).append(("Y" if e.kind == "swap" else "N", -1))
-        elif e.kind == "swap" and e.after == 1 and self.at <= 1 <= self.last:
+        if e.after == -1 and not e.value and self.at == 0:  # (a flag not tied to a move)
+            return self._place(0, "Y" if e.kind == "swap" else "N", -1)
+        if e.kind == "swap":
+            return self._swap_after(e.after)
+        return self._no_swap_after(e.after)
+
+    def _swap_after(self, after: int) -> bool:
+        if after == 1 and self.at <= 1 <= self.last:
             self.at = 1  # (SW[1] is a yes: a swap after the stones up to its node)
-            self.swaps.setdefault(1, []).append(("Y", 1))
-        elif e.kind == "swap" and e.after >= 2:
-            self.swaps.setdefault(self.at, []).append((str(e.after), e.after))
-        elif e.kind == "no-swap" and 1 <= e.after <= self.last and self.at <= e.after:
-            self.at = e.after
-            self.swaps.setdefault(self.at, []).append(("N", e.after))
-        else:
+            return self._place(1, "Y", 1)
+        return after >= 2 and self._place(self.at, str(after), after)
+
+    def _no_swap_after(self, after: int) -> bool:
+        if not (1 <= after <= self.last and self.at <= after):
             return False
+        self.at = after
+        return self._place(after, "N", after)
+
+    def _place(self, node: int, value: str, after: int) -> bool:
+        self.swaps.setdefault(node, []).append((value, after))
         return True
 
     def _offers(self, e: OpeningEvent) -> str | None:
@@ -211,17 +223,20 @@ def _move_lines(record: Record, events: dict[int, list[str]], w: int, h: int) ->
     for n, mv in enumerate(record.moves, start=1):
         color = mv.color or expected
         expected = color.other
-        value = "" if mv.point is None else _sgf_point(mv.point, w, h)
-        node = f";{'B' if color is BLACK else 'W'}[{value}]" + "".join(events.get(n, ()))
-        if mv.comment:
-            node += f"C[{_escape(mv.comment)}]"
-        line.append(node)
+        line.append(_move_node(mv, color, events.get(n, ()), w, h))
         if len(line) >= 10 or mv.comment:
             parts.append("".join(line) + "\n")
             line = []
     if line:
         parts.append("".join(line) + "\n")
     return parts
+
+
+def _move_node(mv: Move, color: Color, events: Iterable[str], w: int, h: int) -> str:
+    """The node of a move: the move, its opening events, its comment."""
+    value = "" if mv.point is None else _sgf_point(mv.point, w, h)
+    comment = f"C[{_escape(mv.comment)}]" if mv.comment else ""
+    return f";{'B' if color is BLACK else 'W'}[{value}]" + "".join(events) + comment
 
 
 def write(records: Iterable[Record], out: TextIO) -> None:
