@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from renju_cli import formats
-from renju_cli.batch import LINE_FORMATS, PENDING_PER_WORKER, SMALL_FILE_BYTES, Batch
+from renju_cli.batch import LINE_FORMATS, SMALL_FILE_BYTES, Batch
 from renju_cli.duplicates import DuplicateIndex
 from renju_cli.formats import ReadOptions, no_record_message, unreadable
 from renju_cli.inputs import InputError, Window, changed_while_read, file_head
@@ -59,6 +59,10 @@ MAX_UNIT_BYTES = 8 << 20
 UNITS_PER_WORKER = 16
 #: Small files in one unit, at most.
 FILES_PER_UNIT = 512
+#: Units in flight per worker thread: results are taken in input order, and a worker that
+#: finished the units after one still being judged (on a worker the machine holds back) goes
+#: on with the next ones.
+UNITS_IN_FLIGHT = 4
 
 
 class ClusterLost(Exception):
@@ -107,8 +111,8 @@ class ClusterBatch(Batch):
 
     ``ship_bytes``: units carry their files' bytes, for workers that cannot read the files.
     ``unit_bytes``: bytes of input per unit (by default, from the inputs' size and the
-    workers', see :func:`unit_bytes`).  ``pending``: units in flight (by default two a worker
-    thread).
+    workers', see :func:`unit_bytes`).  ``pending``: units in flight (by default
+    ``UNITS_IN_FLIGHT`` a worker thread).
     """
 
     client: Any = None
@@ -168,7 +172,7 @@ class ClusterBatch(Batch):
     # -- units in flight, results in order --------------------------------------------------
     def _results(self, rendering: Rendering) -> Iterator[tuple[_Step, Done]]:
         workers = max(1, sum(self.client.nthreads().values()))
-        pending = self.pending or PENDING_PER_WORKER * workers
+        pending = self.pending or UNITS_IN_FLIGHT * workers
         size = self.unit_bytes or unit_bytes(self.total_bytes(), workers)
         queue: deque[tuple[_Step, Any]] = deque()
         steps = iter(_Plan(self, size).steps())
