@@ -1,10 +1,12 @@
 """The SGF reader's short ways give the records of its general one.
 
 A node of plain properties is read in one match (``tokenizer._ONE_PROPERTY_NODE``,
-``tokenizer._PLAIN_NODE``), and a game of one line in one match with its moves made directly
-(``reader._Collection._line_game``); with none of them, every node goes through the byte loop of
-``Parser.parse_node`` and every tree through ``parse_tree`` and the walk.  Both ways must give
-equal records (every field, in the same order) for well-formed and malformed input alike.
+``tokenizer._PLAIN_NODE``), a game of one line in one match with its moves made directly
+(``reader._Collection._line_game``), and a node of one move is walked without a ``NodeInfo``
+(``walk.PathWalk._one_move``); with none of them, every node goes through the byte loop of
+``Parser.parse_node``, every tree through ``parse_tree`` and every node through ``node_info``.
+Both ways must give equal records (every field, in the same order) for well-formed and malformed
+input alike.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from renju_cli.formats import ReadOptions, sgf
-from renju_cli.formats.sgf import reader, tokenizer
+from renju_cli.formats.sgf import reader, tokenizer, walk
 from renju_cli.record import Record
 
 OPTIONS = [
@@ -52,6 +54,7 @@ def read_both(data: bytes, options: ReadOptions, monkeypatch: pytest.MonkeyPatch
         m.setattr(tokenizer, "_ONE_PROPERTY_NODE", never)
         m.setattr(tokenizer, "_PLAIN_NODE", never)
         m.setattr(reader._Collection, "_line_game", lambda self: None)
+        m.setattr(walk.PathWalk, "_one_move", lambda self, node, ctx, opts: False)
         slow = read(data, options)
     assert fast == slow
     assert [repr(r) for r in fast] == [repr(r) for r in slow]

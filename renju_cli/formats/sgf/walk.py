@@ -10,7 +10,7 @@ nodes plus list copies, not a loop over the whole path.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from renju_cli.coords import Point
@@ -21,7 +21,9 @@ from renju_cli.formats.sgf.nodes import Context, NodeInfo, node_info
 from renju_cli.formats.sgf.tokenizer import Node
 from renju_cli.formats.sgf.values import player, swap_event
 from renju_cli.record import (
+    BLACK,
     MAIN_LINE,
+    WHITE,
     Color,
     DeclaredResult,
     Move,
@@ -248,6 +250,8 @@ class PathWalk:
         if self.rewindable and branch:
             self.mark_at.append(k)
             self.marks.append(self._mark())
+        if not self.stopped and self._one_move(node, ctx, opts):
+            return
         no_room = bool(self.moves) or len(self.setup) >= ctx.points
         ni = node_info(node, ctx, no_room, text_only=self.stopped)
         self._add_info(ni)
@@ -255,11 +259,27 @@ class PathWalk:
             return
         self.problems.extend(ni.problems)
         self._before_moves(ni, ctx, node.line)
-        self._add_moves(ni, node.line, opts)
+        self._add_moves(ni.moves, node.line, opts)
         self._opening_events(ni, len(self.moves), node.line, opts)
         if ni.comment:
             self._add_comment(ni.comment, bool(ni.moves), k)
         self.stopped = self.stopped or ni.bad
+
+    def _one_move(self, node: Node, ctx: Context, opts: ReadOptions) -> bool:
+        """Add a node of one good move and nothing else (the node of every record) as ``step``
+        does, without reading it into a ``NodeInfo``; False (nothing done) for any other."""
+        props = node.props
+        if props is None or len(props) != 1 or node.problems is not None:
+            return False
+        ((ident, values),) = props
+        if ident not in ("B", "W") or len(values) != 1:
+            return False
+        token, p = ctx.move(ident, values[0])
+        if isinstance(p, str):
+            return False
+        move = Move(p, BLACK if ident == "B" else WHITE, node.line, None, token)
+        self._add_moves((move,), node.line, opts)
+        return True
 
     def _add_info(self, ni: NodeInfo) -> None:
         for ident, text in ni.info:
@@ -286,12 +306,12 @@ class PathWalk:
         else:
             self._add_setup(ni.setup, ctx, line)
 
-    def _add_moves(self, ni: NodeInfo, line: int, opts: ReadOptions) -> None:
+    def _add_moves(self, new: Sequence[Move], line: int, opts: ReadOptions) -> None:
         moves = self.moves
-        if ni.moves and moves and len(self.pieces) > self.move_from:
+        if new and moves and len(self.pieces) > self.move_from:
             moves[-1] = self._with_pieces(moves[-1])
             self.move_from = len(self.pieces)
-        for mv in ni.moves:
+        for mv in new:
             if len(moves) >= opts.max_moves:
                 self.problems.append(
                     ParseProblem(f"more than {opts.max_moves} moves; the rest is not kept", line)
