@@ -112,6 +112,10 @@ class Cluster:
         #: the scheduler's CPU seconds a second when idle (heartbeats, periodic callbacks)
         self.idle = (_cpu_of(self.scheduler.pid) - before) / (time.perf_counter() - t0)
 
+    def workers_peak_rss(self) -> float:
+        """The largest peak resident memory of a worker process, in MiB."""
+        return float(max(self.client.run(_peak_rss).values()))
+
     def workers_cpu(self) -> float:
         """The CPU seconds of the worker processes so far, all together."""
         return float(sum(self.client.run(_process_cpu).values()))
@@ -137,6 +141,13 @@ class Cluster:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
         self.log.close()
+
+
+def _peak_rss() -> float:
+    """This process's peak resident memory in MiB (run on each worker)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _process_cpu() -> float:
@@ -190,10 +201,11 @@ def main(argv: list[str] | None = None) -> int:
                     f"run {n + 1}: {one[-1].wall:.1f} s, --dask {runs[-1].wall:.1f} s",
                     file=sys.stderr,
                 )
-            idle = cl.idle
+            idle, rss = cl.idle, cl.workers_peak_rss()
         finally:
             cl.stop()
     figures = _figures(args, size, units, (best(one), best(runs), min(fixed, key=_cpu)), idle)
+    figures["worker_peak_rss_mib"] = rss
     _print(figures)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
@@ -295,6 +307,7 @@ def _print(f: dict[str, Any]) -> None:
         f"{f['workers_one_scheduler_feeds']:.0f}"
     )
     print(f"scheduler idle: {f['scheduler_idle_cpu_per_s'] * 1000:.1f} ms of CPU a second")
+    print(f"a worker's peak memory: {f['worker_peak_rss_mib']:.0f} MiB")
     for p in f["projection"]:
         print(
             f"projected: {p['workers']} workers, {p['bytes'] / 1e6:.0f} MB in {p['units']} units "

@@ -7,8 +7,8 @@ move lists or JSON Lines is **cut by the parent into slices of whole records** (
 only where a record starts) that the workers parse and judge: sending bytes costs nothing, while
 a parsed record costs more to pickle than to judge.  Every other file is **read by the parent**,
 streaming, and sent as **chunks of parsed records** (a chunk of a 100 000-game database needs no
-worker to re-parse the file up to it), standard input alike.  On a cluster (``--dask``), where
-the workers may not see the files, the parent reads everything.  Work units hold
+worker to re-parse the file up to it), standard input alike.  (A cluster, ``--dask``, is
+``renju_cli.cluster``'s: its workers read their share of the files themselves.)  Work units hold
 :data:`CHUNK_RECORDS` records or small files; at most a few per worker are in flight, so memory
 stays flat however big the batch is.
 
@@ -24,8 +24,8 @@ alone on a fresh pool (a small file is then read by the parent), so that only th
 kills its worker is reported and no record is lost or judged twice.
 
 Any ``concurrent.futures.Executor`` can run the chunks (:class:`Batch` takes a factory of
-them): a ``ProcessPoolExecutor`` for ``--jobs``, Dask's ``Client.get_executor()`` for
-``--dask``.  The functions sent to workers are top-level and their arguments pickle.
+them): a ``ProcessPoolExecutor`` for ``--jobs``, or any other a library caller passes.  The
+functions sent to workers are top-level and their arguments pickle.
 """
 
 from __future__ import annotations
@@ -367,8 +367,9 @@ class Batch:
     read it (``read_in_workers=False`` keeps every record here, e.g. for the HTML report).
 
     ``jobs`` > 1 judges on a process pool of that many workers; ``executor`` (a factory of
-    ``concurrent.futures.Executor``) runs the chunks elsewhere, e.g. on a Dask cluster, with
-    ``pending`` chunks in flight; its workers get records, never file names.  ``progress`` is
+    ``concurrent.futures.Executor``) runs the chunks elsewhere, with ``pending`` chunks in
+    flight; its workers get records, never file names (``renju_cli.cluster.ClusterBatch``
+    judges on a Dask cluster whose workers read the files).  ``progress`` is
     called after each chunk with the records handed out and the input bytes read so far.
     """
 
