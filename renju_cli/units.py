@@ -183,10 +183,15 @@ class Sink:
 
 @functools.cache
 def _tune_collector() -> None:
-    """Collect cycles less often on a worker, as ``renju`` does in its own process
-    (``cli.entry.tune_gc``): judging allocates a few dozen short-lived objects a record."""
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    """Collect cycles less often in a worker process, as ``renju`` does in its own
+    (``cli.entry.tune_gc``): judging allocates a few dozen short-lived objects a record.  Only
+    in a process started for the work (a Dask nanny's worker): a worker thread in someone
+    else's process (an in-process cluster, a test) leaves its collector alone."""
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None:
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 100)
 
 
 # -- reading a part -------------------------------------------------------------------------------
