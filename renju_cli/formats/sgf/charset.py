@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from renju_cli.formats import clip, text_codec
+from renju_cli.memo import remember
 
 #: The double-byte charsets, by codec name: ``dbcs`` (lead bytes 0x81-0xFE) or ``sjis``.
 DBCS = {
@@ -90,10 +91,23 @@ SGF_ASCII = "();[]: \t\n\rabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 
 def codec_of(name: str | None) -> str | None:
     """The codec of a charset name as files write it (``CA``), or ``None``."""
-    codec = text_codec(name)
-    if codec is None and name:
-        codec = _SPELLINGS.get("".join(c for c in name.lower() if c.isalnum()))
-    return codec
+    if not name:
+        return None
+    known = _CODECS.get(name)
+    if known is None:
+        codec = text_codec(name) or _SPELLINGS.get(_NOT_ALNUM.sub("", name.lower()))
+        known = (codec,)
+        if len(name) <= _NAME_KEPT:  # (a collection may name a charset in every game)
+            remember(_CODECS, name, known, _NAMES_KEPT)
+    return known[0]
+
+
+#: ``codec_of``'s answers by name (in a tuple: ``None`` is an answer), names of at most
+#: ``_NAME_KEPT`` characters, ``_NAMES_KEPT`` at most.
+_CODECS: dict[str, tuple[str | None]] = {}
+_NAME_KEPT = 64
+_NAMES_KEPT = 1024
+_NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 
 
 def dbcs_kind(name: str | None) -> str | None:

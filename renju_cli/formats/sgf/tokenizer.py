@@ -413,8 +413,9 @@ class Parser:
         """No property name starts at ``pos``: junk up to the next one."""
         j = _JUNK.match(self.data, self.pos)
         end = j.end() if j is not None and j.end() > self.pos else self.pos + 1
-        snippet = self._head(self.data[self.pos : end])
-        self._node_problem(node, f"unexpected text {snippet!r} in a node", self.line)
+        if self._room():  # (past the tree's bound the problem is counted, not made)
+            snippet = self._head(self.data[self.pos : end])
+            node.problem(ParseProblem(f"unexpected text {snippet!r} in a node", line=self.line))
         self._advance(end)
 
     def _property(self, node: Node, props: list[Property], is_root: bool) -> bool:
@@ -529,6 +530,8 @@ class Parser:
     def _head(self, raw: bytes) -> str:
         """The start of ``raw`` (20 characters) as a problem quotes it: decoded as the tree's
         text is (its ``CA``, ``--encoding``, then as ``charset`` says)."""
+        if raw.isascii():
+            return raw[:20].decode("ascii")
         return charset(self.ca, self.opts.encoding).head(raw[:84], 20)
 
     def _root_span(self) -> tuple[int, int] | None:
