@@ -556,7 +556,7 @@ def test_charset_names_are_looked_up_as_python_would_and_cost_no_memory_for_life
     assert len(cache) == before
     recs = read(hostile.HOSTILE["sgf-distinct-charsets"](64 << 10), "sgf")
     assert len(cache) == before and len(recs) > 2000
-    assert recs[7].notes == ["unknown charset CA[cp7]; text decoded as UTF-8 or Latin-1"]
+    assert recs[7].notes == ["unknown charset CA[cp7]; text decoded as UTF-8 (or GB18030, cp1252)"]
 
 
 # -- every hostile file, small ------------------------------------------------------------------
