@@ -74,6 +74,20 @@ def _feed_pipe(pipe: Path, head: bytes, unit: bytes, stop: threading.Event) -> N
         _feed(out, head, unit, stop)
 
 
+#: Seconds a probe has to end after its Ctrl-C before it is killed.
+GRACE = 20.0
+
+
+def _wait(pid: int, seconds: float) -> tuple[int, int, os.struct_rusage]:
+    """``os.wait4`` of ``pid`` for at most ``seconds`` (pid 0: still running)."""
+    deadline = time.perf_counter() + seconds
+    found = os.wait4(pid, os.WNOHANG)
+    while found[0] == 0 and time.perf_counter() < deadline:
+        time.sleep(0.05)
+        found = os.wait4(pid, os.WNOHANG)
+    return found
+
+
 def run(name: str, seconds: float, directory: Path) -> dict[str, object]:
     fmt, head, unit, via_stdin = PROBES[name]
     cmd = [sys.executable, "-m", "renju_cli", "check", "--input-format", fmt, "-f", "jsonl"]
@@ -94,16 +108,15 @@ def run(name: str, seconds: float, directory: Path) -> dict[str, object]:
         feeder = threading.Thread(target=_feed_pipe, args=(pipe, head, unit, stop), daemon=True)
     feeder.start()
     ended = True
-    deadline = t0 + seconds
     # ``os.wait4`` (not ``poll``, which would reap the child first) for its peak memory
-    pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-    while pid == 0 and time.perf_counter() < deadline:
-        time.sleep(0.05)
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+    pid, status, usage = _wait(proc.pid, seconds)
     if pid == 0:
         ended = False
         proc.send_signal(signal.SIGINT)
-        _, status, usage = os.wait4(proc.pid, 0)
+        pid, status, usage = _wait(proc.pid, GRACE)
+        if pid == 0:  # Ctrl-C did not end it: a failure, not a run that waits for ever
+            proc.kill()
+            _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait
     assert proc.stderr is not None
     err = proc.stderr.read().decode("utf-8", "replace")
@@ -126,6 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="interrupt after (default 5)")
     parser.add_argument("--mb", type=float, default=200.0, help="memory bound (default 200)")
     args = parser.parse_args(argv)
+    # a shell starts a background job with Ctrl-C ignored, and an ignored signal stays ignored
+    # in a child: caught here, it is the default again in each probe
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.names or list(PROBES):

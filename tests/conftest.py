@@ -7,16 +7,26 @@ only a later exit handler sends (CPython gh-94777 and its neighbours).  Tests he
 purpose; ``renju_cli.batch._unblock_broken`` makes the common case end, but a CI run was seen to
 print its summary and then wait for ever.  On such Pythons the process ends itself once pytest
 has reported, with pytest's exit status.
+
+A shell starts a background job with Ctrl-C ignored, and an ignored signal stays ignored across
+``exec``: the tests that interrupt a ``renju`` child would wait for ever on it.  Caught here, it
+is the default again in every child.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 import pytest
 
 _STATUS: list[int] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
