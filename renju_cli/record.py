@@ -162,6 +162,38 @@ def same_events(a: list[OpeningEvent], b: list[OpeningEvent]) -> bool:
     return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
+class GameTree:
+    """A variation tree (SGF, RenLib) as its reader walks it: depth first, a line (a record of
+    its own) at each leaf.  Its lines point to it (``Branch``); the referee walks the tree along
+    them with one board that it takes back to where each line leaves the one before, and keeps
+    that walk here (``walks``), so that a shared prefix is judged once.
+
+    The walk stays in the process that made it: a tree sent to another process (a worker of
+    the pool) arrives without it, and the lines that come with it share a new one.
+    """
+
+    __slots__ = ("walks",)
+
+    def __init__(self) -> None:
+        #: the referee's walk of the tree under each ruleset (by ``id``), as it left it
+        self.walks: dict[int, object] = {}
+
+    def __reduce__(self) -> tuple[type[GameTree], tuple[()]]:
+        return (GameTree, ())
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """Where a line of a variation tree is: ``line``, its 0-based place among the tree's lines
+    (in the reader's depth-first order); ``shared``, the moves it has in common with line
+    ``line - 1`` (the depth where the reader's walk came back up to; 0 for the first line).
+    Two reads of a file give equal records: the tree is not compared."""
+
+    tree: GameTree = field(compare=False)
+    line: int
+    shared: int
+
+
 @dataclass(slots=True)
 class Record:
     """A game as written in a file.
@@ -196,6 +228,9 @@ class Record:
     #: The colour to play move 1 when the file says (SGF ``PL`` before the first move, as a
     #: problem's setup does); ``None``: black, or after a setup the side with fewer stones.
     to_move: Color | None = None
+    #: The record is a line of a variation tree of more than one line: which, and where it
+    #: leaves the line before.
+    branch: Branch | None = None
 
     @property
     def unreadable(self) -> bool:

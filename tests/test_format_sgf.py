@@ -247,8 +247,11 @@ def assert_paths_read_alone_alike(root: Tree, **options: Any) -> list[Record]:
     for record, (variation, path) in zip(records, paths, strict=True):
         alone = one(linear_sgf(path), **options)
         assert alone.source.variation == "main"
+        # (a line of the tree also names where it leaves the line before: ``record.Branch``)
         assert record == dataclasses.replace(
-            alone, source=dataclasses.replace(alone.source, variation=variation)
+            alone,
+            source=dataclasses.replace(alone.source, variation=variation),
+            branch=record.branch,
         )
     return records
 

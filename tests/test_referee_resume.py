@@ -1,4 +1,5 @@
-"""Lines of a variation tree are replayed by resuming the line before (``referee.lines``).
+"""Lines of a variation tree are walked as a tree, each from where it leaves the line before
+(``referee.tree``).
 
 Every line must get exactly the report a replay from scratch gives: on the real libraries of
 ``../shared/corpus`` (when present), on our own tree seeds and regressions, and on hostile combs,
@@ -15,7 +16,9 @@ import pytest
 
 from renju_cli import api
 from renju_cli.formats import read_stream
-from renju_cli.referee import lines, replay, replay_uncached
+from renju_cli.record import GameTree, Record
+from renju_cli.referee import replay, replay_uncached
+from renju_cli.referee.tree import TreeWalk
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
 
@@ -55,6 +58,14 @@ def _compare(name: str, data: bytes, rules: str | None) -> int:
     return count
 
 
+def _walk_of(record: Record, ruleset: object) -> TreeWalk:
+    """The walk the referee keeps on ``record``'s tree under ``ruleset``."""
+    assert record.branch is not None
+    kept = record.branch.tree.walks[id(ruleset)]
+    assert isinstance(kept, TreeWalk) and kept.walk.checkpoints is not None
+    return kept
+
+
 @pytest.mark.parametrize("rules", RULES)
 def test_resumed_lines_report_what_a_fresh_replay_reports(rules: str | None) -> None:
     inputs = _tree_inputs()
@@ -77,11 +88,12 @@ def test_a_comb_resumes_instead_of_replaying_every_line_whole() -> None:
     # its new moves, so the checkpoints (one per move walked) stay at the depth of the tree
     data = hostile.HOSTILE["sgf-comb"](300 * 16)
     ruleset = api.choose_ruleset(next(iter(read_stream(io.BytesIO(data), "c.sgf"))), None)
-    reports = [replay(r, ruleset) for r in read_stream(io.BytesIO(data), "c.sgf")]
+    records = list(read_stream(io.BytesIO(data), "c.sgf"))
+    reports = [replay(r, ruleset) for r in records]
     assert len(reports) > 250
-    walker = lines.last_walk(ruleset)
-    assert walker is not None and walker.checkpoints is not None
-    assert len(walker.checkpoints) <= 302
+    # every line names where the reader's walk left the line before: one move less each time
+    assert [r.branch.line for r in records if r.branch] == list(range(len(records)))
+    assert len(_walk_of(records[-1], ruleset).walk.checkpoints or ()) <= 302
 
 
 def test_threads_replaying_trees_at_once_do_not_share_a_resumed_replay() -> None:
@@ -109,17 +121,18 @@ def test_the_first_line_of_a_tree_is_replayed_as_any_record() -> None:
         for p in (b"aa", b"ca", b"ea")
     )
     ruleset = api.choose_ruleset(next(iter(read_stream(io.BytesIO(games), "g.sgf"))), None)
-    lines.forget()
     for record in read_stream(io.BytesIO(games), "g.sgf"):
+        assert record.branch is None
         assert replay(record, ruleset).to_json() == replay_uncached(record, ruleset).to_json()
-    assert lines.last_walk(ruleset) is None
     tree = b"(;B[hh];W[hi];B[ij];W[gj];B[ik];W[jk];B[gg];W[ff];B[aa](;W[ab])(;W[ac])(;W[ad]))"
     records = list(read_stream(io.BytesIO(tree), "t.sgf"))
     assert [r.source.variation for r in records] == ["main", "1", "2"]
+    assert [(b.line, b.shared) for r in records if (b := r.branch)] == [(0, 0), (1, 9), (2, 9)]
+    assert len({id(r.branch.tree) for r in records if r.branch}) == 1
     for record in records:
         assert replay(record, ruleset).to_json() == replay_uncached(record, ruleset).to_json()
-    walker = lines.last_walk(ruleset)
-    assert walker is not None and walker.record is records[-1]
+    kept = _walk_of(records[-1], ruleset)
+    assert kept.line == 2 and kept.walk.record is records[-1]
 
 
 def test_lines_of_as_many_problems_resume_with_their_own() -> None:
@@ -135,8 +148,39 @@ def test_lines_of_as_many_problems_resume_with_their_own() -> None:
     said = [[f["line"] for f in r["findings"] if f["code"] == "parse-error"] for r in reports]
     assert [len(s) for s in said[1:]] == [1] * (len(said) - 1)  # (the first: the trunk alone)
     assert [s[0] for s in said[1:]] == list(range(2, len(said) + 1))  # (each its own line)
-    walker = lines.last_walk(ruleset)
-    assert walker is not None and walker.checkpoints is not None
-    assert len(walker.checkpoints) <= 207  # (resumed: never more than the trunk walked)
+    # (resumed: never more than the trunk walked)
+    assert len(_walk_of(records[-1], ruleset).walk.checkpoints or ()) <= 207
     for record, got in zip(records, reports, strict=True):
         assert got == replay_uncached(record, ruleset).to_json()
+
+
+def test_renlib_lines_say_where_they_leave_the_line_before() -> None:
+    # h8 -> (i9 -> j10 | i8) ; a second root child g7: three lines, the second leaves the first
+    # after one move, the third leaves at the root
+    head = b"\xffRenLib\xff\x03\x00" + b"\xff" * 10
+    # (bytes per node: position, flags; 0x80: a sibling follows its subtree, 0x40: a leaf)
+    data = head + bytes([0x78, 0x80, 0x69, 0x80, 0x5A, 0x40, 0x79, 0x40, 0x87, 0x40])
+    records = list(read_stream(io.BufferedReader(io.BytesIO(data)), "t.lib"))
+    assert [" ".join(m.point.name for m in r.moves if m.point) for r in records] == [
+        "h8 i9 j10",
+        "h8 i8",
+        "g7",
+    ]
+    assert [(b.line, b.shared) for r in records if (b := r.branch)] == [(0, 0), (1, 1), (2, 0)]
+
+
+def test_a_tree_sent_to_another_process_keeps_its_lines_together_but_not_its_walk() -> None:
+    import pickle
+
+    tree = b"(;B[hh];W[hi];B[ij](;W[ab])(;W[ac])(;W[ad]))"
+    records = list(read_stream(io.BytesIO(tree), "t.sgf"))
+    ruleset = api.choose_ruleset(records[0], None)
+    replay(records[0], ruleset)
+    assert records[0].branch and records[0].branch.tree.walks
+    sent = pickle.loads(pickle.dumps(records))
+    trees = {id(r.branch.tree) for r in sent if r.branch}
+    assert len(trees) == 1 and sent[0].branch and isinstance(sent[0].branch.tree, GameTree)
+    assert not sent[0].branch.tree.walks
+    assert sent == records
+    for record in sent:
+        assert replay(record, ruleset).to_json() == replay_uncached(record, ruleset).to_json()

@@ -58,7 +58,7 @@ from typing import BinaryIO
 
 from renju_cli.coords import Point, point_name
 from renju_cli.formats import ReadOptions, budget_terms, lookup_codec, text_cost
-from renju_cli.record import Move, ParseProblem, Record, SourceLocation
+from renju_cli.record import Branch, GameTree, Move, ParseProblem, Record, SourceLocation
 
 NAME = "renlib"
 EXTENSIONS = (".lib",)
@@ -558,11 +558,16 @@ class _Lines:
         self.emitted = 0  # moves (nodes walked) in the records so far, against the budget
         self.pending: Record | None = None
         self.stopped = False
+        self.tree = GameTree()
+        # the least depth the walk came back up to since the last leaf: where the next line
+        # leaves the last one
+        self.low = 0
 
     def add(self, node: Node) -> Iterator[Record]:
         """Walk to ``node``; a leaf closes its line."""
         del self.line[node.depth :]
         del self.moves[node.depth :]
+        self.low = min(self.low, node.depth)
         self.line.append(node)
         self.moves.append(_move(node))
         if node.is_leaf:
@@ -579,6 +584,9 @@ class _Lines:
             budget = options.move_budget(self.reader.offset)
             if self.emitted <= budget:
                 record = _record(self.path, self.made, self.line, self.moves, self.reader, options)
+                shared = len(self.moves[: self.low]) - self.moves[: self.low].count(None)
+                record.branch = Branch(self.tree, self.made, shared)
+                self.low = len(self.line)
                 # its text (the comments of the nodes before it) costs too: it is repeated in
                 # every line below them
                 self.emitted += text_cost(record)

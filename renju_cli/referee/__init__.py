@@ -2,8 +2,8 @@
 
 ``replay`` gives a record's report; ``position`` gives the board after move N, from the same
 walk.  The walk itself is ``walk.Replay`` (the two-board variant: ``twoboard``); the lines of a
-variation tree resume the replay of the line before (``lines``); the words of findings are in
-``words``.
+variation tree are walked as a tree, each from where it leaves the line before (``tree``); the
+words of findings are in ``words``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from renju_cli.board import BLACK, Board
 from renju_cli.coords import Point
 from renju_cli.judge import Judgements
 from renju_cli.opening import OpeningCheck, check_opening
-from renju_cli.record import MAIN_LINE, Color, Record
-from renju_cli.referee.lines import replay_line
+from renju_cli.record import Color, Record
+from renju_cli.referee.tree import replay_line
 from renju_cli.referee.twoboard import TwoBoardReplay
 from renju_cli.referee.walk import (
     COLOR_NAME,
@@ -41,10 +41,8 @@ def replay(record: Record, ruleset: Ruleset, within: Judgements | None = None) -
     ``unchecked`` warning; the judge's memo starts afresh, so that what a record spends depends
     on it alone), the opening walk's steps and the findings its report may list.
     """
-    variation = record.source.variation
     if (
-        variation is not None
-        and variation != MAIN_LINE
+        record.branch is not None
         and record.moves
         and not record.unreadable
         and _variant(ruleset) is None

@@ -1,22 +1,25 @@
-"""The lines of a variation tree, each replayed by resuming the replay of the line before.
+"""The lines of a variation tree, walked as a tree: one board, taken back up to each new line.
 
-A tree reader (SGF, RenLib) gives each root-to-leaf line as a record of its own, in tree order,
-and the lines share their first moves (the same move objects).  Replaying each line from the
-start would cost the tree's size squared (a hostile comb of a tree: every line as long as the
-tree is deep); instead the replay of the last line keeps its state before each move
-(``walk.Checkpoint``), goes back to where the next line leaves it, and walks on from there, so a
-tree costs about one replayed move per node.  The report is the one a fresh replay gives.
+A tree reader (SGF, RenLib) walks its tree depth first and gives each root-to-leaf line as a
+record of its own, in that order; each names its tree and the moves it shares with the line
+before (``record.Branch``).  The referee walks the tree along them: the replay of a line keeps
+its state before each move (``walk.Checkpoint``), the next line takes it back to where it leaves
+(``rewind``) and walks on from there.  So a shared prefix is judged once, and a tree costs about
+one replayed move per node (replaying each line from the start would cost a hostile comb of a
+tree its size squared).  The report of each line is the one a fresh replay gives.
+
+The walk is kept on the tree (``GameTree.walks``), one per ruleset; a line judged out of the
+tree's order (alone, or in another process) is replayed from the start.
 """
 
 from __future__ import annotations
 
-import threading
+from typing import NamedTuple
 
 from renju_cli.judge import Judgements
 from renju_cli.limits import MAX_FINDINGS
-from renju_cli.memo import remember
 from renju_cli.opening import Course, check_opening, has_board_events
-from renju_cli.record import Move, OpeningEvent, Record
+from renju_cli.record import Branch, OpeningEvent, Record
 from renju_cli.referee.walk import (
     Checkpoint,
     Replay,
@@ -28,28 +31,35 @@ from renju_cli.referee.walk import (
 from renju_cli.report import FirstFive, ForbiddenMove, GameReport, Result
 from renju_cli.ruleset import Ruleset
 
-#: Rulesets whose last line a thread keeps at once (``renju diff`` judges under a few).
-RULESETS_KEPT = 16
 
-_LAST = threading.local()  # (a threaded scheduler may replay two trees under one ruleset)
+class TreeWalk(NamedTuple):
+    """The walk of a tree under ``ruleset``, as line ``line`` left it (kept on the tree)."""
+
+    ruleset: Ruleset
+    line: int
+    walk: Replay
 
 
 def replay_line(record: Record, ruleset: Ruleset, bound: Judgements | None) -> GameReport:
-    """The report of a line of a variation tree, resumed from the line replayed before it
-    under ``ruleset`` in this thread where the two share their first moves."""
+    """The report of a line of a variation tree (``record.branch``), walked on from where it
+    leaves the line before when that line was the last one walked under ``ruleset``."""
+    branch = record.branch
+    assert branch is not None
     check = check_opening(record, ruleset, bound)
-    walk = last_walk(ruleset)
-    shared = shared_prefix(walk, record, check.course) if walk is not None else None
+    walks = branch.tree.walks
+    # taken out while it walks: another thread judging the same tree starts a walk of its own
+    kept = walks.pop(id(ruleset), None)
+    if not isinstance(kept, TreeWalk) or kept.ruleset is not ruleset:
+        kept = None
+    shared = _resumable(kept, record, branch, check.course)
     resume: Checkpoint | None = None
-    if walk is None or shared is None:
+    if kept is None or shared is None:
         walk = Replay(record, ruleset, new_report(record, ruleset), check.course, bound)
         walk.checkpoints = []
-        if not hasattr(_LAST, "walks"):
-            forget()
-        remember(_LAST.walks, id(ruleset), (ruleset, walk), RULESETS_KEPT)
     else:
+        walk = kept.walk
         resume = rewind(walk, shared)
-        if record.problems != walk.record.problems:  # (as many: ``shared_prefix``)
+        if record.problems != walk.record.problems:  # (as many: ``_resumable``)
             findings = walk.report.findings
             for i, problem in enumerate(record.problems[:MAX_FINDINGS]):
                 findings[i] = problem_finding(problem)
@@ -61,41 +71,40 @@ def replay_line(record: Record, ruleset: Ruleset, bound: Judgements | None) -> G
     walk.run(resume=resume)
     report = report_copy(walk, record)
     finish(report, check, walk)
+    walks[id(ruleset)] = TreeWalk(ruleset, branch.line, walk)
     return report
 
 
-def last_walk(ruleset: Ruleset) -> Replay | None:
-    """The replay of the last line this thread replayed under ``ruleset``, kept to resume."""
-    last = getattr(_LAST, "walks", {}).get(id(ruleset))
-    return last[1] if last is not None and last[0] is ruleset else None
-
-
-def forget() -> None:
-    """Keep no line of this thread to resume."""
-    _LAST.walks = {}
-
-
-def shared_prefix(walk: Replay, record: Record, course: Course | None) -> int | None:
-    """How many first moves ``record`` shares with the line ``walk`` walked, when ``walk``
-    can resume from there; ``None`` when it must start over."""
-    old, checkpoints, rules = walk.record, walk.checkpoints, walk.rules
-    if (
-        checkpoints is None
-        or (record.width or rules.width, record.height or record.width or rules.height)
-        != (walk.board.width, walk.board.height)
-        or record.setup != old.setup
-        or record.to_move != old.to_move
-        # (as many problems: they are the first findings, rewritten in place)
-        or len(record.problems) != len(old.problems)
-        or not _alike_for_the_board(record.opening_events, old.opening_events)
-        or course != walk.course
-    ):
+def _resumable(
+    kept: TreeWalk | None, record: Record, branch: Branch, course: Course | None
+) -> int | None:
+    """The moves from which the kept walk of ``record``'s tree goes on to ``record``: where the
+    line leaves the line before, when the walk is at that line and the two begin alike but for
+    their moves; ``None`` when it must start over."""
+    if kept is None or kept.line != branch.line - 1:
         return None
-    k = _common_prefix(old.moves, record.moves, len(checkpoints) - 1)
+    walk = kept.walk
+    assert walk.checkpoints is not None
+    # (a line cut at the bound on moves shares no more than it holds)
+    shared = min(branch.shared, len(record.moves), len(walk.checkpoints) - 1)
     guided = course.until if course is not None else 0
     # from the first move on; from the start too when there are setup stones (placing them
     # costs more than taking the last line's moves back)
-    return k if k >= max(guided, 0 if record.setup else 1) else None
+    if shared < max(guided, 0 if record.setup else 1) or course != walk.course:
+        return None
+    return shared if _alike_but_for_moves(record, walk.record) else None
+
+
+def _alike_but_for_moves(record: Record, old: Record) -> bool:
+    """Whether a walk of ``old`` serves ``record`` up to their shared moves: the same setup,
+    side to move and board events, and as many problems (they are the first findings,
+    rewritten in place)."""
+    return (
+        record.setup == old.setup
+        and record.to_move == old.to_move
+        and len(record.problems) == len(old.problems)
+        and _alike_for_the_board(record.opening_events, old.opening_events)
+    )
 
 
 def rewind(walk: Replay, k: int) -> Checkpoint:
@@ -153,19 +162,3 @@ def _alike_for_the_board(a: list[OpeningEvent], b: list[OpeningEvent]) -> bool:
     same events, or neither with a rejection or a moved stone (the only events a replay reads
     besides its course, which is compared apart)."""
     return not (has_board_events(a) or has_board_events(b)) or a == b
-
-
-def _common_prefix(a: list[Move], b: list[Move], limit: int) -> int:
-    """The length of the longest common prefix of ``a`` and ``b`` (at most ``limit``): a
-    binary search over slices, compared in C (lines of thousands of moves)."""
-    n = min(len(a), len(b), limit)
-    if a[:n] == b[:n]:
-        return n
-    lo, hi = 0, n  # a[:lo] == b[:lo]; a[:hi] != b[:hi]
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid
-    return lo

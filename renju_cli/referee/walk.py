@@ -131,7 +131,7 @@ def finish(report: GameReport, check: OpeningCheck, walk: Replay) -> None:
 
 
 class Checkpoint(NamedTuple):
-    """A replay's state before a move, to come back to (``lines``): the lengths of what only
+    """A replay's state before a move, to come back to (``tree``): the lengths of what only
     grows, and the rest."""
 
     findings: int
@@ -176,7 +176,7 @@ class Replay:
         self.after_end_reported = False
         self.after_end_at: int | None = None  # index of the move-after-end finding
         #: findings past ``cap``, never made: by (code, severity), in order, so that a resumed
-        #: replay can take the last ones back (``lines``)
+        #: replay can take the last ones back (``tree``)
         self.dropped_tally = problems_not_made(record)
         self.dropped: list[tuple[str, str]] = (
             list(self.dropped_tally.elements()) if self.dropped_tally else []
@@ -191,7 +191,7 @@ class Replay:
         self.undecided: list[tuple[int, Point]] = []
         self.undecided_at: int | None = None
         self.undecided_said = ""
-        #: a resumable replay keeps its state before each move (``lines``)
+        #: a resumable replay keeps its state before each move (``tree``)
         self.checkpoints: list[Checkpoint] | None = None
         #: the stones placed by moves, in order
         self.placed: list[int] = []
@@ -262,7 +262,7 @@ class Replay:
 
     # -- the walk ---------------------------------------------------------------------------------
     def run(self, resume: Checkpoint | None = None, stop: int | None = None) -> None:
-        """Walk the moves (after ``lines.rewind``: on from the checkpoint it returned), then
+        """Walk the moves (after ``tree.rewind``: on from the checkpoint it returned), then
         close; with ``stop``, walk the first ``stop`` moves only (the end of the record is then
         not reached unless it has no more)."""
         moves = self.record.moves

@@ -29,7 +29,17 @@ from renju_cli.formats.sgf.tokenizer import MAX_NODE_PROBLEMS, LineGame, Node, P
 from renju_cli.formats.sgf.values import board_size_of
 from renju_cli.formats.sgf.walk import FORMAT, PathWalk, paths
 from renju_cli.memo import remember
-from renju_cli.record import BLACK, MAIN_LINE, WHITE, Move, ParseProblem, Record, SourceLocation
+from renju_cli.record import (
+    BLACK,
+    MAIN_LINE,
+    WHITE,
+    Branch,
+    GameTree,
+    Move,
+    ParseProblem,
+    Record,
+    SourceLocation,
+)
 
 NAME = "sgf"
 EXTENSIONS = (".sgf",)
@@ -293,8 +303,11 @@ _UNDECLARED = "UTF-8 (or GB18030, cp1252)"
 def _line_records(
     tree: Tree, root: Node, walk: PathWalk, ctx: Context, index: int, file: _File
 ) -> Iterator[Record]:
-    for nodes, variation, first_new in paths(root):
-        yield _line_record(tree, nodes, variation, first_new, walk, ctx, index, file)
+    game_tree = GameTree() if tree.branched else None
+    for line, (nodes, variation, first_new) in enumerate(paths(root)):
+        yield _line_record(
+            tree, nodes, variation, first_new, walk, ctx, index, file, game_tree, line
+        )
         if file.budget.spent:
             return
 
@@ -308,9 +321,12 @@ def _line_record(
     ctx: Context,
     index: int,
     file: _File,
+    game_tree: GameTree | None,
+    line: int,
 ) -> Record:
-    """The record of one path of ``tree`` (the walk is at the previous path), or, past the
-    file's budget, the unreadable record that ends the file (``budget.spent``)."""
+    """The record of path ``line`` of ``tree`` (the walk is at the previous path), or, past the
+    file's budget, the unreadable record that ends the file (``budget.spent``).  A tree of
+    several paths is ``game_tree``, which each of its records names (``Branch``)."""
     budget = file.budget
     # a path costs its nodes and the problems, notes and text it repeats (a tree's problems
     # and root text are copied into every path): all of it counts against the file's budget
@@ -319,10 +335,12 @@ def _line_record(
     # consecutive paths share the nodes before ``first_new``: take the walk back to there
     # and walk only the new nodes
     walk.rewind(first_new)
+    branch = None if game_tree is None else Branch(game_tree, line, len(walk.moves))
     for k in range(first_new, len(nodes)):
         # (a later path leaves this one only at a node whose parent has several children)
         walk.step(nodes[k], k, ctx, file.opts, k > 0 and len(nodes[k - 1].children or ()) > 1)
     record = walk.record(SourceLocation(file.path, index, tree.line, None, variation), ctx)
+    record.branch = branch
     cost = _line_cost(len(nodes), walk, record)
     if cost > budget.left:
         return _refused(tree, index, file)
