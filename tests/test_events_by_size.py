@@ -128,11 +128,11 @@ def test_bound_events_passes_records_without_events_through() -> None:
 def test_a_flood_of_swap_flags_is_bounded_and_every_game_reported(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    # 250 RenjuNet games of 4,080 swap flags each, every game's flags its own
+    # 60 RenjuNet games of 4,080 swap flags each, every game's flags its own (11 read whole)
     head = "<?xml version='1.0'?><database><rules><rule id='1' name='RIF'/></rules><games>"
     games = "".join(
         f"<game rule='1' swap='{flags(k)}'><move>h8 h9 i10 i11 j12</move></game>\n"
-        for k in range(250)
+        for k in range(60)
     )
     path = tmp_path / "swaps.xml"
     path.write_text(head + games + "</games></database>")
@@ -140,7 +140,7 @@ def test_a_flood_of_swap_flags_is_bounded_and_every_game_reported(
     code, out, _ = renju(capsys, "check", str(path), "--format", "jsonl")
     assert code == 1
     reports = [json.loads(line) for line in out.splitlines()]
-    assert len(reports) == 250
+    assert len(reports) == 60
     bound = 16384 + size // 8
     read_whole = bound // 4080
     not_read = [
@@ -151,7 +151,7 @@ def test_a_flood_of_swap_flags_is_bounded_and_every_game_reported(
             for f in r["findings"]
         )
     ]
-    assert len(not_read) == 250 - read_whole
+    assert len(not_read) == 60 - read_whole > 0
     # the others are judged with their flags: their leftover flags are findings
     assert all(r["moves"] == 5 for r in reports)
 
