@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator
 from typing import NamedTuple, Protocol
 
-from renju_cli.record import OpeningEvent, Record, same_events
+from renju_cli.record import GameTree, OpeningEvent, Record, same_events
 
 #: The largest value any ``--limit`` may take; also the bound by size's cap.
 HUGE = 16 << 20
@@ -319,12 +319,28 @@ class Judgements(Allowance):
 WalkKey = Callable[[Record], Hashable | None]
 
 
-class AfterLast(NamedTuple):
-    """A walk key shared only with the walk just before it, and only with the very same event
-    objects: the lines of a variation tree."""
+class TreeLine(NamedTuple):
+    """The walk key of a line of a variation tree: it shares the walk of the line before it in
+    its tree (``tree``, ``line``) when it leaves that line (``shared``) past the moves the walk
+    reads (``reached``, as many in both), with the same ``plain`` and the very same events."""
 
-    plain: Hashable
+    plain: tuple[Hashable, ...]
+    reached: int
     events: list[OpeningEvent]
+    tree: GameTree
+    line: int
+    shared: int
+
+    def follows(self, last: TreeLine | None) -> bool:
+        """Whether this line shares the walk of ``last``, the line walked just before it."""
+        return (
+            last is not None
+            and last.tree is self.tree
+            and last.line == self.line - 1
+            and self.shared >= self.reached == last.reached
+            and last.plain == self.plain
+            and same_events(self.events, last.events)
+        )
 
 
 class WalkBound(Protocol):
@@ -341,9 +357,10 @@ def bound_walks(
 ) -> Iterator[Record]:
     """``records`` with their opening walks (``key``: ``None``, none) counted against
     ``options.max_walks``: past it, a record that would need a walk of its own (a key not seen
-    in this file, or an ``AfterLast`` not the last walk's) is marked ``protocol_not_followed``,
-    and its check names its opening without following the protocol.  Records of a key seen
-    before are never marked: their check is remembered.  Decided as the file is read, so the
+    in this file, or a ``TreeLine`` that does not follow the line before) is marked
+    ``protocol_not_followed``, and its check names its opening without following the protocol.
+    Records of a key seen before are never marked: their check is remembered.  Decided as the
+    file is read, so the
     output is the same with any number of ``--jobs``."""
     if key is None or options.max_walks >= HUGE:
         # (a pipe of unknown size is bounded by its records alone, as for events)
@@ -351,26 +368,20 @@ def bound_walks(
         return
     left = options.max_walks
     seen: set[Hashable] = set()
-    last: AfterLast | None = None  # (holds the events: their objects are compared)
+    last: TreeLine | None = None  # (the line before, while its tree's walk goes on)
     why = ""
     for record in records:
         walk = key(record) if not record.unreadable else None
-        if isinstance(walk, AfterLast):
-            new = (
-                last is None
-                or walk.plain != last.plain
-                or not same_events(walk.events, last.events)
-            )
-        else:
-            new = walk is not None and walk not in seen
+        line = walk if isinstance(walk, TreeLine) else None
+        new = not line.follows(last) if line is not None else walk is not None and walk not in seen
         if new:
             if left > 0:
                 left -= 1
-                if isinstance(walk, AfterLast):
-                    last = walk
-                else:
+                if line is None:
                     seen.add(walk)
             else:
                 why = why or options.too_many_walks()
                 record.protocol_not_followed = why
+                line = None  # (not walked: the next line walks again)
+        last = line
         yield record

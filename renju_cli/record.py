@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import operator
 import stat
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -166,17 +167,19 @@ class GameTree:
     """A variation tree (SGF, RenLib) as its reader walks it: depth first, a line (a record of
     its own) at each leaf.  Its lines point to it (``Branch``); the referee walks the tree along
     them with one board that it takes back to where each line leaves the one before, and keeps
-    that walk here (``walks``), so that a shared prefix is judged once.
+    that walk here (``kept``), so that a shared prefix is judged once; the opening check keeps
+    its check of the last line here too.
 
     The walk stays in the process that made it: a tree sent to another process (a worker of
     the pool) arrives without it, and the lines that come with it share a new one.
     """
 
-    __slots__ = ("walks",)
+    __slots__ = ("kept",)
 
     def __init__(self) -> None:
-        #: the referee's walk of the tree under each ruleset (by ``id``), as it left it
-        self.walks: dict[int, object] = {}
+        #: what is kept of the walks of the tree (the referee's and the opening check's, under
+        #: each ruleset), as its last line left them
+        self.kept: dict[Hashable, object] = {}
 
     def __reduce__(self) -> tuple[type[GameTree], tuple[()]]:
         return (GameTree, ())
@@ -223,7 +226,7 @@ class Record:
     #: The player names by colour may differ from the seat that declared the result (PlayOK).
     format: str = "notation"
     #: Why the opening protocol is not followed for this record (``None``: it is): set past a
-    #: file's bound on distinct openings (``batch.bound_walks``); its opening is still named.
+    #: file's bound on distinct openings (``limits.bound_walks``); its opening is still named.
     protocol_not_followed: str | None = None
     #: The colour to play move 1 when the file says (SGF ``PL`` before the first move, as a
     #: problem's setup does); ``None``: black, or after a setup the side with fewer stones.

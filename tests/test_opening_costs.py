@@ -53,7 +53,6 @@ def checks_made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return real(*args)
 
     monkeypatch.setattr(sharing, "check_record", counted)
-    sharing._LAST_LINE.kept = None
     return made
 
 
@@ -198,7 +197,6 @@ def test_a_shorter_line_has_no_line_for_a_finding_past_its_end() -> None:
         b"\n;B[nn]\n;W[ee]\n;B[dd]\n;W[cc])(\n;W[aa]))"
     )
     rules = load("swap2")
-    sharing._LAST_LINE.kept = None
     for record in read(tree):
         got = check_opening(record, rules)
         fresh = check_record(record, rules)
@@ -207,7 +205,7 @@ def test_a_shorter_line_has_no_line_for_a_finding_past_its_end() -> None:
 
 def test_lines_of_a_tree_with_setup_stones_share_its_check_as_far_as_it_goes() -> None:
     # a root of setup stones (a problem collection): the protocol is not walked, so only the
-    # setup and the events decide the check, which the lines share (``_LastLine``); a line
+    # setup and the events decide the check, which the lines share (kept on the tree); a line
     # with other setup stones, or with a swap recorded after move 2, is checked afresh
     tree = (
         b"(;GM[4]SZ[15]AB[hh][ii]AW[hi]\n;B[jj](\n;W[kk]\n;B[ll])(\n;W[aa])(\n;W[bb]))"
@@ -215,7 +213,6 @@ def test_lines_of_a_tree_with_setup_stones_share_its_check_as_far_as_it_goes() -
         b"(;GM[4]SZ[15]AB[hh]AW[hi]SW[2]\n;B[jj](\n;W[kk]\n;B[cc])(\n;W[aa]))"
     )
     rules = load("renju-rif")
-    sharing._LAST_LINE.kept = None
     records = read(tree)
     assert len(records) >= 7
     for record in records:
@@ -225,7 +222,7 @@ def test_lines_of_a_tree_with_setup_stones_share_its_check_as_far_as_it_goes() -
         assert [f.to_json() for f in got.findings] == [f.to_json() for f in fresh.findings]
         assert f"starts from {len(record.setup)} setup stone(s)" in got.findings[0].message
     # the second line of the first tree took the first line's check as it is
-    sharing._LAST_LINE.kept = None
+    records = read(tree)
     first, second = check_opening(records[0], rules), check_opening(records[1], rules)
     assert second.findings[0] is first.findings[0]
 

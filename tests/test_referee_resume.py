@@ -8,9 +8,11 @@ under rulesets with and without opening protocols, forbidden moves and caro's bl
 
 from __future__ import annotations
 
+import functools
 import io
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,7 +63,7 @@ def _compare(name: str, data: bytes, rules: str | None) -> int:
 def _walk_of(record: Record, ruleset: object) -> TreeWalk:
     """The walk the referee keeps on ``record``'s tree under ``ruleset``."""
     assert record.branch is not None
-    kept = record.branch.tree.walks[id(ruleset)]
+    kept = record.branch.tree.kept["referee", id(ruleset)]
     assert isinstance(kept, TreeWalk) and kept.walk.checkpoints is not None
     return kept
 
@@ -176,11 +178,52 @@ def test_a_tree_sent_to_another_process_keeps_its_lines_together_but_not_its_wal
     records = list(read_stream(io.BytesIO(tree), "t.sgf"))
     ruleset = api.choose_ruleset(records[0], None)
     replay(records[0], ruleset)
-    assert records[0].branch and records[0].branch.tree.walks
+    assert records[0].branch and records[0].branch.tree.kept
     sent = pickle.loads(pickle.dumps(records))
     trees = {id(r.branch.tree) for r in sent if r.branch}
     assert len(trees) == 1 and sent[0].branch and isinstance(sent[0].branch.tree, GameTree)
-    assert not sent[0].branch.tree.walks
+    assert not sent[0].branch.tree.kept
     assert sent == records
     for record in sent:
         assert replay(record, ruleset).to_json() == replay_uncached(record, ruleset).to_json()
+
+
+def test_the_bound_on_walks_counts_a_tree_line_as_its_check_shares_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a swap at the root (an event: no memo by first stones), six lines that leave each other
+    # past what the RIF walk reads (after move 12), then five that leave at move 2: the first
+    # six share one walk, the others walk each their own.  The file's bound on walks counts
+    # them so: past it, exactly the line that would walk anew is marked.
+    from renju_cli import limits, opening
+    from renju_cli.opening import check_opening, sharing
+
+    trunk = ";B[ij];W[gj];B[ik];W[jk];B[gg];W[ff];B[ee];W[dd];B[cc];W[bb]"
+    late = "".join(f"(;B[{c}a])" for c in "abcdef")
+    early = "".join(f"(;B[{c}n];W[an])" for c in "ghijk")
+    data = f"(;GM[4]SZ[15]SW[3];B[hh];W[hi](;{trunk[1:]}{late}){early})".encode()
+    records = list(read_stream(io.BytesIO(data), "t.sgf"))
+    rif = api.choose_ruleset(records[0], "renju-rif")
+    assert len(records) == 11 and all(r.opening_events for r in records)
+    made = [0]
+    real = sharing.check_record
+
+    def counted(*args: Any) -> opening.OpeningCheck:
+        made[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(sharing, "check_record", counted)
+    for record in records:
+        check_opening(record, rif)
+    assert made == [6]  # the first line's, then one for each line that leaves at move 2
+
+    class Bound:
+        max_walks = 5
+
+        def too_many_walks(self) -> str:
+            return "past the file's bound on walks"
+
+    key = functools.partial(opening.walk_key, ruleset=rif)
+    fresh = read_stream(io.BytesIO(data), "t.sgf")
+    marked = [r.protocol_not_followed is not None for r in limits.bound_walks(fresh, Bound(), key)]
+    assert marked == [False] * 10 + [True]

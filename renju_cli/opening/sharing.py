@@ -5,13 +5,14 @@ Records that begin with the same stones and record nothing else get the same che
 reads no move past the protocol's reach): it is made once and given to each with the lines of
 its own moves.  Opening books, RenLib trees and databases repeat a few openings thousands of
 times, and a walk costs more than the rest of a short record.  A line of a variation tree shares
-the check of the line before it when both begin alike as far as that check read them.  The
-file's bound on walks (``limits.bound_walks``) counts walks as these share them, so what a file
-costs is bounded by its size.
+the check of the line before it when it leaves that line past what the check read (the tree
+keeps the check).  The file's bound on walks (``limits.bound_walks``) counts walks as these
+share them, so what a file costs is bounded by its size.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 from collections import Counter
 from collections.abc import Hashable
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from renju_cli.coords import Point
 from renju_cli.judge import Judgements, WalkSteps
-from renju_cli.limits import AfterLast
+from renju_cli.limits import TreeLine
 from renju_cli.memo import remember
 from renju_cli.opening.canonical import name_of_first_three
 from renju_cli.opening.check import (
@@ -37,7 +38,15 @@ from renju_cli.opening.events import DECLARED_KEPT, BoardEvents, board_events
 from renju_cli.opening.rules import usable_protocol
 from renju_cli.opening.steps import Protocol
 from renju_cli.opening.walk import Budget
-from renju_cli.record import WARNING, Color, Finding, OpeningEvent, Record, same_events
+from renju_cli.record import (
+    WARNING,
+    Branch,
+    Color,
+    Finding,
+    OpeningEvent,
+    Record,
+    same_events,
+)
 
 if TYPE_CHECKING:
     from renju_cli.ruleset import Ruleset
@@ -59,9 +68,9 @@ def check_opening(
     key = memo_key(record, ruleset)
     if key is not None:
         return _remembered(record, ruleset, steps, key)
-    if record.source.variation is None or not ruleset.opening:
+    if record.branch is None or not ruleset.opening:
         return _walked(record, ruleset, steps)
-    return _tree_line(record, ruleset, steps)
+    return _tree_line(record, record.branch, ruleset, steps)
 
 
 def _remembered(
@@ -92,17 +101,23 @@ def _past_the_file_bound(record: Record, ruleset: Ruleset, why: str) -> OpeningC
     return None if protocol is None else not_followed(record, ruleset, protocol, why)
 
 
-def _tree_line(record: Record, ruleset: Ruleset, steps: WalkSteps | None) -> OpeningCheck:
-    """The check of a line of a variation tree: the line before's when it begins with the same
-    stones as far as that line's check read them, with the same events (the tree's root
-    events are the same objects in every line)."""
-    kept = _LAST_LINE.get(record, ruleset)
-    if kept is not None:
-        return _for_record(kept, record)
+def _tree_line(
+    record: Record, branch: Branch, ruleset: Ruleset, steps: WalkSteps | None
+) -> OpeningCheck:
+    """The check of a line of a variation tree: the line before's, when this line leaves it
+    past what that check read, with the same setup and events (the tree's root events are the
+    same objects in every line); kept on the tree for the line after."""
+    kept_on = branch.tree.kept
+    key = ("opening", id(ruleset))
+    # taken out while in use: another thread checking the same tree makes a check of its own
+    kept = kept_on.pop(key, None)
+    if isinstance(kept, _Line) and kept.serves(record, ruleset, branch):
+        kept_on[key] = dataclasses.replace(kept, line=branch.line)
+        return _for_record(kept.check, record)
     read = [-1]
     check = _walked(record, ruleset, steps, read)
     if read[0] >= 0:
-        _LAST_LINE.keep(record, ruleset, read[0], _for_record(check, record))
+        kept_on[key] = _Line.of(record, branch, ruleset, read[0], _for_record(check, record))
     return check
 
 
@@ -182,10 +197,10 @@ def walk_key(record: Record, ruleset: Ruleset) -> Hashable | None:
 
     - records of the same first stones (and declared id) and no events share one
       anywhere in the file (the memo): their ``memo_key``;
-    - a line of a variation tree shares the walk of the line walked just before it when both
-      begin alike as far as the walk read, with the very same events (``_LastLine``):
-      ``AfterLast`` of what that compares, with the stones as far as the protocol and the
-      events reach (at least what a walk reads);
+    - a line of a variation tree shares the walk of the line before it when it leaves that
+      line past what the walk read, with the very same events (``_tree_line``): a
+      ``limits.TreeLine``, with the stones as far as the protocol and the events reach (at
+      least what a walk reads);
     - any other record is walked on its own: a key of its own.
     """
     if not ruleset.opening or record.setup:
@@ -198,25 +213,24 @@ def walk_key(record: Record, ruleset: Ruleset) -> Hashable | None:
         key = stones_key(record, ruleset, protocol)  # (``memo_key``'s)
         if key is not None:
             return key
-    if record.source.variation is None:
+    if record.branch is None:
         return (object(),)  # no memo serves it
-    return _line_key(record, ruleset, protocol)
+    return _line_key(record, record.branch, ruleset, protocol)
 
 
-def _line_key(record: Record, ruleset: Ruleset, protocol: Protocol) -> AfterLast:
-    """The walk key of a line of a tree: what ``_LastLine`` compares, with the stones as far
-    as the protocol and the events reach (at least what a walk reads)."""
+def _line_key(record: Record, branch: Branch, ruleset: Ruleset, protocol: Protocol) -> TreeLine:
+    """The walk key of a line of a tree: the moves as far as the protocol and the events reach
+    (at least what a walk reads), and what ``_Line.serves`` compares."""
     events = record.opening_events
     reach = protocol.reach
     if reach is not None and events:
         reach = max(reach, max(map(_AFTER, events)) + 2)
-    # (``map``, not generators: asked of every record a file reads)
-    stones = tuple(map(_POINT, record.moves[:reach]))
-    return AfterLast((id(ruleset), record.width, record.height, record.opening_id, stones), events)
+    reached = len(record.moves) if reach is None else min(len(record.moves), reach)
+    plain = (id(ruleset), record.width, record.height, record.opening_id)
+    return TreeLine(plain, reached, events, branch.tree, branch.line, branch.shared)
 
 
 _AFTER = operator.attrgetter("after")
-_POINT = operator.attrgetter("point")
 
 
 def not_followed(record: Record, ruleset: Ruleset, protocol: Protocol, why: str) -> OpeningCheck:
@@ -312,66 +326,40 @@ def _with_findings(check: OpeningCheck, findings: list[Finding]) -> OpeningCheck
 
 @dataclass(frozen=True)
 class _Line:
-    """What the check of a line read: its ruleset, board, declared id, events (the objects),
-    setup stones and its first ``read`` stones (and the board events' moves)."""
+    """The check of a line of a variation tree, kept on the tree: the line it was made for or
+    last served (``line``), its ruleset, board, declared id, events (the objects) and setup
+    stones, and how many of its first moves it read (``length``: at most ``read``)."""
 
     rules: Ruleset
+    line: int
     board: tuple[int | None, int | None, str | None]
     events: list[OpeningEvent]
     setup: list[tuple[Point, Color]]
     read: int
     length: int
-    points: list[Point | None]
     check: OpeningCheck
 
-    def same_start(self, record: Record, ruleset: Ruleset) -> bool:
-        """Whether ``record`` is of the same rules, board, setup and events, and has as many
-        moves as far as the check read."""
+    @classmethod
+    def of(
+        cls, record: Record, branch: Branch, ruleset: Ruleset, read: int, check: OpeningCheck
+    ) -> _Line:
+        """The check of ``record``, which read its first ``read`` moves."""
+        board = (record.width, record.height, record.opening_id)
+        events, setup = list(record.opening_events), list(record.setup)
+        return cls(
+            ruleset, branch.line, board, events, setup, read, min(len(record.moves), read), check
+        )
+
+    def serves(self, record: Record, ruleset: Ruleset, branch: Branch) -> bool:
+        """Whether ``record``, the next line of the tree, begins as this check's line did as far
+        as it read: it leaves the line before past them, and holds as many, with the same
+        rules, board, setup and events."""
         return (
             ruleset is self.rules
-            and record.setup == self.setup  # (a tree's lines share its root's list: in C)
+            and branch.line == self.line + 1
+            and branch.shared >= self.length
+            and min(len(record.moves), self.read) == self.length
+            and record.setup == self.setup
             and (record.width, record.height, record.opening_id) == self.board
             and same_events(record.opening_events, self.events)
-            and min(len(record.moves), self.read) == self.length
         )
-
-
-class _LastLine:
-    """The check of the last line of a variation tree, and what it read.
-
-    Kept as one object, written and read in one step: threads (a Dask worker's, a library
-    user's pool) check lines of other trees at once, and a check must never be handed out
-    with another line's stones."""
-
-    def __init__(self) -> None:
-        self.kept: _Line | None = None
-
-    def get(self, record: Record, ruleset: Ruleset) -> OpeningCheck | None:
-        """The kept check, if ``record`` begins as its line did as far as it read."""
-        kept = self.kept  # (once: another thread may keep another line meanwhile)
-        if kept is None:
-            return None
-        if not kept.same_start(record, ruleset):
-            return None
-        # (the moves past those read do not matter: the shorter list ends the loop)
-        for move, point in zip(record.moves, kept.points, strict=False):
-            if move.point != point:
-                return None
-        return kept.check
-
-    def keep(self, record: Record, ruleset: Ruleset, read: int, check: OpeningCheck) -> None:
-        """Keep ``check`` of ``record``, which read its first ``read`` moves."""
-        moves = record.moves
-        self.kept = _Line(
-            ruleset,
-            (record.width, record.height, record.opening_id),
-            list(record.opening_events),
-            list(record.setup),
-            read,
-            min(len(moves), read),
-            [m.point for m in moves[:read]],
-            check,
-        )
-
-
-_LAST_LINE = _LastLine()

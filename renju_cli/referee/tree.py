@@ -8,7 +8,7 @@ its state before each move (``walk.Checkpoint``), the next line takes it back to
 one replayed move per node (replaying each line from the start would cost a hostile comb of a
 tree its size squared).  The report of each line is the one a fresh replay gives.
 
-The walk is kept on the tree (``GameTree.walks``), one per ruleset; a line judged out of the
+The walk is kept on the tree (``GameTree.kept``), one per ruleset; a line judged out of the
 tree's order (alone, or in another process) is replayed from the start.
 """
 
@@ -46,9 +46,9 @@ def replay_line(record: Record, ruleset: Ruleset, bound: Judgements | None) -> G
     branch = record.branch
     assert branch is not None
     check = check_opening(record, ruleset, bound)
-    walks = branch.tree.walks
+    kept_on, key = branch.tree.kept, ("referee", id(ruleset))
     # taken out while it walks: another thread judging the same tree starts a walk of its own
-    kept = walks.pop(id(ruleset), None)
+    kept = kept_on.pop(key, None)
     if not isinstance(kept, TreeWalk) or kept.ruleset is not ruleset:
         kept = None
     shared = _resumable(kept, record, branch, check.course)
@@ -71,7 +71,7 @@ def replay_line(record: Record, ruleset: Ruleset, bound: Judgements | None) -> G
     walk.run(resume=resume)
     report = report_copy(walk, record)
     finish(report, check, walk)
-    walks[id(ruleset)] = TreeWalk(ruleset, branch.line, walk)
+    kept_on[key] = TreeWalk(ruleset, branch.line, walk)
     return report
 
 
