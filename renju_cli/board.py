@@ -268,12 +268,6 @@ class Board:
         other.hash, other.stones = self.hash, self.stones
         return other
 
-    def restore(self, other: Board) -> None:
-        """Make this board hold the stones of ``other`` (a board of the same geometry)."""
-        self.cells[:] = other.cells
-        self.lines[:] = other.lines
-        self.hash, self.stones = other.hash, other.stones
-
     @classmethod
     def from_stones(
         cls, stones: Iterable[tuple[Point, Color]], width: int = 15, height: int | None = None

@@ -303,15 +303,6 @@ class Judgements(Allowance):
         if self.listed is not None:
             self.listed.next_record()
 
-    def all_cuts(self) -> int:
-        """The ``cuts`` of this bound and of those carried with it."""
-        cuts = self.cuts
-        if self.walk_steps is not None:
-            cuts += self.walk_steps.cuts
-        if self.listed is not None:
-            cuts += self.listed.cuts
-        return cuts
-
 
 # -- the walks of one file ------------------------------------------------------------------------
 #: What the walk of a record's opening protocol depends on (``opening.walk_key`` under the
