@@ -322,7 +322,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory, database: Path) -> list[str
     small.mkdir()
     for n in range(30):
         (small / f"g{n:02d}.txt").write_text(lines[n] + "\n" + lines[n + 1] + "\n")
-    big = _generated_database(where / "big.rif", 400)
+    big = _generated_database(where / "big.rif", 160)  # (107 kB)
     return [
         str(big),
         str(where / "big.txt"),
