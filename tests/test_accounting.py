@@ -33,6 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
 import fuzz_seeds
 import mutate
 
+# (under pytest-xdist the tests run in one worker: the runs they look at are made once)
+pytestmark = pytest.mark.xdist_group("accounting")
+
 Key = tuple[str, int, Any, Any]
 
 

@@ -36,6 +36,9 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 CORPUS = ROOT.parent / "shared" / "corpus"
 
+# (under pytest-xdist the tests run in one worker: the Dask cluster is started once)
+pytestmark = pytest.mark.xdist_group("scale-out")
+
 TEXTS = [
     "black h8 i9 h9 i10 h10 i11 h11 g8 h12",
     "white f8 a1 g8 a3 h9 a5 h10 a7 h8",
