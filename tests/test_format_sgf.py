@@ -1218,7 +1218,7 @@ def _event_games() -> st.SearchStrategy[bytes]:
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     st.lists(st.one_of(_info_games(), _event_games()), min_size=1, max_size=6),
     st.sampled_from(_SHORT_OPTIONS),
@@ -1606,7 +1606,7 @@ def _few_property_trees(draw: st.DrawFn) -> bytes:
     return b"(" + body + b")" + draw(st.sampled_from([b"", b"\n"]))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     st.lists(_few_property_trees(), min_size=1, max_size=4),
     st.sampled_from([ReadOptions(), ReadOptions(encoding="gbk")]),
@@ -1661,7 +1661,7 @@ def _setup_trees(draw: st.DrawFn) -> bytes:
     return b"(;SZ[" + size + b"]" + trunk + leaves + b")"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(_setup_trees(), min_size=1, max_size=3))
 def test_setup_stones_a_full_path_cannot_take_are_counted_as_they_were_read(
     trees: list[bytes],
