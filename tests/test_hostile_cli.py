@@ -3,7 +3,8 @@
 Each ends with at most one line on standard error, no traceback and the documented exit code
 (2 for an output that cannot be written, 130 for an interrupt), and a report file is never left
 looking complete: it is written to a temporary file and renamed only when whole.  The runs are
-real subprocesses on a large input; nothing here is timed.
+real subprocesses on a large input (those about what a path or a record prints run in this
+process); nothing here is timed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import run_cli as renju
 
 RENJU = [sys.executable, "-m", "renju_cli"]
 
@@ -299,40 +301,40 @@ def test_every_command_says_when_standard_output_cannot_be_written(command: list
     assert proc.returncode == 0 and b"Traceback" not in err_bytes
 
 
-def test_a_newline_in_a_path_starts_no_line_of_its_own_on_standard_error(tmp_path: Path) -> None:
+def test_a_newline_in_a_path_starts_no_line_of_its_own_on_standard_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     # a forged GitHub workflow command: the runner reads standard error too
-    run = subprocess.run(
-        [*RENJU, "check", str(tmp_path / "x\n::error::INJECTED")],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert run.returncode == 2
-    assert not any(line.startswith("::") for line in run.stderr.splitlines())
-    assert "x\\n::error::INJECTED" in run.stderr
+    code, _, err = renju(capsys, "check", str(tmp_path / "x\n::error::INJECTED"))
+    assert code == 2
+    assert not any(line.startswith("::") for line in err.splitlines())
+    assert "x\\n::error::INJECTED" in err
 
 
-def test_diff_text_escapes_what_a_record_says(tmp_path: Path) -> None:
+def test_diff_text_escapes_what_a_record_says(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     record = (
         '{"moves":"f8 a1 g8 a3 h9 a5 h10 a7 h8","result":{"winner":"black",'
         '"reason":"resign\\n::error file=x::INJECTED\\u001b[2J"}}\n'
     )
     (tmp_path / "inj.jsonl").write_text(record)
-    run = subprocess.run(
-        [*RENJU, "diff", str(tmp_path / "inj.jsonl"), "-r", "renju", "-r", "freestyle"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert run.returncode == 1
-    assert "\x1b" not in run.stdout
-    assert not any(line.startswith("::") for line in run.stdout.splitlines())
-    assert "resign\\n::error file=x::INJECTED\\x1b[2J" in run.stdout
+    code, out, _ = renju(
+        capsys, "diff", str(tmp_path / "inj.jsonl"), "-r", "renju", "-r", "freestyle"
+    )
+    assert code == 1
+    assert "\x1b" not in out
+    assert not any(line.startswith("::") for line in out.splitlines())
+    assert "resign\\n::error file=x::INJECTED\\x1b[2J" in out
 
 
-def test_a_long_output_name_is_written(tmp_path: Path) -> None:
+def test_a_long_output_name_is_written(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # the temporary file's name (".NAME.random.tmp") passed the 255-byte limit
     game = tmp_path / "g.txt"
     game.write_text("h8 h9 i8\n")
     target = tmp_path / ("a" * 250 + ".txt")
-    run = subprocess.run([*RENJU, "check", str(game), "-o", str(target)], check=False)
-    assert run.returncode == 0 and target.read_text().startswith(str(game))
+    code, _, _ = renju(capsys, "check", str(game), "-o", str(target))
+    assert code == 0 and target.read_text().startswith(str(game))
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
