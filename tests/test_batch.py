@@ -1126,7 +1126,7 @@ def test_a_pool_run_ends_without_noise_on_stderr(
 
 
 def test_tiny_records_are_judged_by_the_parent_and_the_output_is_the_same(
-    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     from renju_cli.batch import SEND_MOVES, _worth_sending
     from renju_cli.formats import ReadOptions
@@ -1147,17 +1147,12 @@ def test_tiny_records_are_judged_by_the_parent_and_the_output_is_the_same(
     big.write_text(("a1\nb2 c3\n" * 200 + FIVE + DOUBLE_THREE) * 30)
     outs = []
     for jobs in ("1", "2"):
-        done = subprocess.run(
-            # (12,060 records in 57 KB: past the bound by size, which is not what is tested)
-            [sys.executable, "-m", "renju_cli", "check", str(big), "-j", jobs, "-f", "jsonl",
-             "--limit", "records=16M"],
-            capture_output=True,
-            env=subprocess_env(),
-            check=False,
-        )  # fmt: skip
-        assert done.returncode == 1 and done.stderr == b""
-        outs.append(done.stdout)
-    assert outs[0] == outs[1] and outs[0].count(b"\n") == 30 * 402
+        # (12,060 records in 57 KB: past the bound by size, which is not what is tested)
+        args = ("check", str(big), "-j", jobs, "-f", "jsonl", "--limit", "records=16M")
+        code, out, err = renju(capsys, *args)
+        assert code == 1 and err == ""
+        outs.append(out)
+    assert outs[0] == outs[1] and outs[0].count("\n") == 30 * 402
 
 
 def test_text_names_the_line_of_a_finding_in_a_record_of_many_lines(tmp_path: Path) -> None:
@@ -1192,14 +1187,11 @@ def test_text_never_carries_control_characters_of_a_file(tmp_path: Path) -> None
     assert len(text.splitlines()) == 5  # three records, two of them with one finding
 
 
-def test_usage_errors_never_carry_control_characters_of_a_path() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "renju_cli", "check", "no\x1b]0;pwned\x07such"],
-        capture_output=True,
-        env=subprocess_env(),
-        check=False,
-    )
-    assert done.returncode == 2 and b"\x1b" not in done.stderr and b"\\x1b]0" in done.stderr
+def test_usage_errors_never_carry_control_characters_of_a_path(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = renju(capsys, "check", "no\x1b]0;pwned\x07such")
+    assert code == 2 and "\x1b" not in err and "\\x1b]0" in err
 
 
 @pytest.mark.parametrize(

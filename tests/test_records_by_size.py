@@ -109,20 +109,18 @@ def jsonl(out: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in out.splitlines()]
 
 
-def test_a_flood_is_cut_and_jobs_2_cuts_where_jobs_1_does(tmp_path: Path) -> None:
+def test_a_flood_is_cut_and_jobs_2_cuts_where_jobs_1_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     # 30,000 one-move records in 90,000 bytes: 8,192 + 2,812 of them are read; big enough
     # to be cut into slices for --jobs 2
     flood = tmp_path / "flood.txt"
     flood.write_bytes(b"a1\n" * 30_000)
     outs = []
     for jobs in ("1", "2"):
-        run = subprocess.run(
-            [sys.executable, "-m", "renju_cli", "check", str(flood), "--format", "jsonl",
-             "--jobs", jobs],
-            capture_output=True, text=True, check=False, timeout=300,
-        )  # fmt: skip
-        assert run.returncode == 1 and run.stderr == ""
-        outs.append(run.stdout)
+        code, out, err = renju(capsys, "check", str(flood), "--format", "jsonl", "--jobs", jobs)
+        assert code == 1 and err == ""
+        outs.append(out)
     assert outs[0] == outs[1]
     reports = jsonl(outs[0])
     assert len(reports) == 11_004 + 1
