@@ -184,6 +184,9 @@ class GameTree:
     def __reduce__(self) -> tuple[type[GameTree], tuple[()]]:
         return (GameTree, ())
 
+    def __repr__(self) -> str:
+        return "GameTree()"  # (two reads of a file give the same text)
+
 
 @dataclass(frozen=True, slots=True)
 class Branch:

@@ -430,7 +430,7 @@ def test_the_field_order_the_readers_build_positionally() -> None:
     assert names(Record) == [
         "moves", "source", "width", "height", "declared_result", "rule", "opening_id",
         "metadata", "setup", "opening_events", "notes", "problems", "format",
-        "protocol_not_followed", "to_move",
+        "protocol_not_followed", "to_move", "branch",
     ]  # fmt: skip
     assert names(Move) == ["point", "color", "line", "offset", "token", "comment"]
     assert names(SourceLocation) == ["path", "index", "line", "offset", "variation"]
