@@ -36,13 +36,14 @@ def _tree_inputs() -> dict[str, bytes]:
         for name, data in {**fuzz_seeds.own_seeds(), **fuzz_seeds.regression_seeds()}.items()
         if name.endswith((".sgf", ".lib")) or "sgf" in name or "renlib" in name
     }
-    out["sgf-comb"] = hostile.HOSTILE["sgf-comb"](20_000)
-    out["renlib-comb"] = hostile.HOSTILE["renlib-comb"](20_000)
-    out["sgf-comb-bad-leaves"] = hostile.HOSTILE["sgf-comb-bad-leaves"](8_000)
+    # (combs of some hundred lines: each line leaves the one before at another depth)
+    out["sgf-comb"] = hostile.HOSTILE["sgf-comb"](6_000)
+    out["renlib-comb"] = hostile.HOSTILE["renlib-comb"](6_000)
+    out["sgf-comb-bad-leaves"] = hostile.HOSTILE["sgf-comb-bad-leaves"](4_000)
     # lines whose leaves say their own swaps and offers: resumed from the line before when
     # neither has a rejection or a moved stone and their courses agree
-    out["sgf-siblings-with-swaps"] = hostile.HOSTILE["sgf-siblings-with-swaps-cctsai"](6_000)
-    out["sgf-siblings-with-offers"] = hostile.HOSTILE["sgf-siblings-with-offers-cctsai"](6_000)
+    out["sgf-siblings-with-swaps"] = hostile.HOSTILE["sgf-siblings-with-swaps-cctsai"](3_000)
+    out["sgf-siblings-with-offers"] = hostile.HOSTILE["sgf-siblings-with-offers-cctsai"](3_000)
     out["sgf-swaps-at-every-depth"] = (
         b"(;RU[swap2];B[hh];W[hi](;B[ij]SW[3](;W[jj];B[kk])(;W[jk]SW[4];B[kl]))"
         b"(;B[ik](;W[ii]SW[2];B[gg])(;W[gi];B[gh]SW[5])(;W[gj]5A[2]FA[aa][bb];B[aa])))"
