@@ -2,18 +2,23 @@
 and an index of 100,000 records filtered there.
 
 The browser tests load the written files in Debian's Chromium (``apt-get install -y chromium``)
-and assert on what the browser made of them: the DOM it parsed (``--dump-dom``) and the pixels it
-drew (``--screenshot``).  They skip, saying why, when Chromium (or Pillow, for the pixels) is not
-installed.
+and assert on what the browser made of them: the DOM it parsed and the pixels it drew, asked
+over its DevTools pipe (one browser for the module, a tab a page).  They skip, saying why, when
+Chromium (or Pillow, for the pixels) is not installed.
 """
 
 from __future__ import annotations
 
+import base64
 import io
 import json
+import os
 import re
+import select
 import shutil
 import subprocess
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -323,36 +328,127 @@ def chromium() -> str:
     pytest.skip("Chromium is not installed (Debian: apt-get install -y chromium)")
 
 
-def browse(profile: Path, page: Path, *args: str) -> str:
-    """Run headless Chromium on a local page; return what it printed."""
-    done = subprocess.run(
-        [
-            chromium(),
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--force-device-scale-factor=1",
-            f"--user-data-dir={profile}",
-            *args,
-            page.resolve().as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,  # a guard against a hung browser, not a speed check
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
+class Browser:
+    """One headless Chromium for the module, driven over its DevTools pipe
+    (``--remote-debugging-pipe``: JSON messages ended by a NUL byte, commands on its fd 3,
+    answers and events on its fd 4).  Each page opens in a tab of its own and is read once
+    loaded, as ``--dump-dom`` and ``--screenshot`` read it."""
+
+    #: Seconds an answer may take: a guard against a hung browser, not a speed check.
+    TIMEOUT = 180
+
+    def __init__(self, profile: Path) -> None:
+        to_browser, self._commands = os.pipe()
+        self._answers, from_browser = os.pipe()
+
+        def as_fds_3_and_4() -> None:
+            os.dup2(to_browser, 3)
+            os.dup2(from_browser, 4)
+
+        self._log = open(f"{profile}.log", "w+b")  # noqa: SIM115 - the browser holds it
+        self.process = subprocess.Popen(
+            [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--no-first-run", "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", "--hide-scrollbars", "--force-device-scale-factor=1",
+             "--window-size=1000,1200", f"--user-data-dir={profile}",
+             "--remote-debugging-pipe", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=self._log, preexec_fn=as_fds_3_and_4,
+            pass_fds=(3, 4),
+        )  # fmt: skip
+        os.close(to_browser)
+        os.close(from_browser)
+        self._buffer = b""
+        self._sent = 0
+
+    def _send(self, method: str, session: str | None = None, **params: Any) -> int:
+        self._sent += 1
+        message: dict[str, Any] = {"id": self._sent, "method": method, "params": params}
+        if session is not None:
+            message["sessionId"] = session
+        os.write(self._commands, json.dumps(message).encode() + b"\0")
+        return self._sent
+
+    def _receive(self) -> dict[str, Any]:
+        deadline = time.monotonic() + self.TIMEOUT
+        while b"\0" not in self._buffer:
+            left = max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([self._answers], [], [], left)
+            chunk = os.read(self._answers, 1 << 20) if ready else b""
+            if not chunk:
+                self._log.seek(0)
+                raise AssertionError(f"the browser stopped answering: {self._log.read()[-2000:]!r}")
+            self._buffer += chunk
+        message, _, self._buffer = self._buffer.partition(b"\0")
+        answer: dict[str, Any] = json.loads(message)
+        return answer
+
+    def call(self, method: str, session: str | None = None, **params: Any) -> dict[str, Any]:
+        sent = self._send(method, session, **params)
+        while True:
+            answer = self._receive()
+            if answer.get("id") == sent:
+                assert "error" not in answer, (method, answer)
+                result: dict[str, Any] = answer["result"]
+                return result
+
+    def _loaded(self, url: str) -> tuple[str, str]:
+        """A new tab at ``url``, once its load event fired: its target and session."""
+        target = self.call("Target.createTarget", url="about:blank")["targetId"]
+        session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.call("Page.enable", session)
+        self.call("Page.navigate", session, url=url)
+        while not (
+            (answer := self._receive()).get("method") == "Page.loadEventFired"
+            and answer.get("sessionId") == session
+        ):
+            pass
+        return target, session
+
+    def dom(self, url: str) -> str:
+        """The page's DOM once loaded (what ``--dump-dom`` prints)."""
+        target, session = self._loaded(url)
+        html = "document.documentElement.outerHTML"
+        got = self.call("Runtime.evaluate", session, expression=html, returnByValue=True)
+        self.call("Target.closeTarget", targetId=target)
+        text: str = got["result"]["value"]
+        return text
+
+    def screenshot(self, url: str) -> bytes:
+        """The page once loaded, as a PNG of the 1000x1200 window."""
+        target, session = self._loaded(url)
+        got = self.call("Page.captureScreenshot", session, format="png")
+        self.call("Target.closeTarget", targetId=target)
+        return base64.b64decode(got["data"])
+
+    def close(self) -> int:
+        """End the browser; its exit code."""
+        try:
+            self._send("Browser.close")
+            return self.process.wait(timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+            return self.process.wait()
+        finally:
+            os.close(self._commands)
+            os.close(self._answers)
+            self._log.close()
 
 
-def test_index_in_a_browser(report_dir: Path, tmp_path: Path) -> None:
-    page = dom(browse(tmp_path / "profile", report_dir / INDEX, "--dump-dom"))
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """Headless Chromium, started once for the module's pages."""
+    started = Browser(tmp_path_factory.mktemp("browser") / "profile")
+    yield started
+    assert started.close() == 0
+
+
+def browse(browser: Browser, page: Path) -> Node:
+    """The DOM Chromium made of a local page."""
+    return dom(browser.dom(page.resolve().as_uri()))
+
+
+def test_index_in_a_browser(report_dir: Path, browser: Browser) -> None:
+    page = browse(browser, report_dir / INDEX)
     rows = page.by_id("records").iter("tbody")[0].iter("tr")
     assert len(rows) == 5
     assert [r.attrs["data-findings"] for r in rows] == ["0", "1", "0", "0", "1"]
@@ -365,8 +461,8 @@ def test_index_in_a_browser(report_dir: Path, tmp_path: Path) -> None:
     assert HOSTILE in rows[3].all_text() and HOSTILE in rows[4].all_text()
 
 
-def test_record_page_in_a_browser(report_dir: Path, tmp_path: Path) -> None:
-    page = dom(browse(tmp_path / "profile", report_dir / "record-00002.html", "--dump-dom"))
+def test_record_page_in_a_browser(report_dir: Path, browser: Browser) -> None:
+    page = browse(browser, report_dir / "record-00002.html")
     (svg,) = page.by_id("board").iter("svg")
     stones = {g.attrs["data-point"]: g.attrs["data-move"] for g in svg.iter("g", "stone")}
     expected = DOUBLE_THREE.split()[1:]
@@ -376,18 +472,12 @@ def test_record_page_in_a_browser(report_dir: Path, tmp_path: Path) -> None:
     assert "3×3" in foul.all_text()
 
 
-def test_record_page_pixels_in_a_browser(report_dir: Path, tmp_path: Path) -> None:
+def test_record_page_pixels_in_a_browser(report_dir: Path, browser: Browser) -> None:
     """The stones are drawn where they are: dark at black stones, light at white stones,
     the board colour at empty points, red around the foul."""
     image_mod = pytest.importorskip("PIL.Image", reason="reading the screenshot needs Pillow")
-    shot = tmp_path / "page.png"
-    browse(
-        tmp_path / "profile",
-        report_dir / "record-00002.html",
-        f"--screenshot={shot}",
-        "--window-size=1000,1200",
-    )
-    image = image_mod.open(io.BytesIO(shot.read_bytes())).convert("RGB")
+    shot = browser.screenshot((report_dir / "record-00002.html").resolve().as_uri())
+    image = image_mod.open(io.BytesIO(shot)).convert("RGB")
     board = tuple(int(BOARD_COLOR[i : i + 2], 16) for i in (1, 3, 5))
     red = tuple(int(FORBIDDEN_COLOR[i : i + 2], 16) for i in (1, 3, 5))
 
@@ -648,7 +738,7 @@ def shown_rows(page: Node) -> list[Node]:
 
 
 def test_an_archive_of_100000_records_opens_in_a_browser(
-    archive: tuple[Path, list[GameReport]], tmp_path: Path
+    archive: tuple[Path, list[GameReport]], browser: Browser
 ) -> None:
     directory, reports = archive
     assert sorted(p.name for p in directory.iterdir())[:3] == [
@@ -659,7 +749,7 @@ def test_an_archive_of_100000_records_opens_in_a_browser(
     assert len(list(directory.glob("record-*.html"))) == 50
     size = sum(p.stat().st_size for p in directory.iterdir())
     assert size < 30_000_000  # some 200 bytes a record, and 50 small pages
-    page = dom(browse(tmp_path / "profile", directory / INDEX, "--dump-dom"))
+    page = browse(browser, directory / INDEX)
     rows = shown_rows(page)
     assert [r.attrs["data-record"] for r in rows] == [str(n) for n in range(1, 101)]
     assert page.by_id("matching").all_text() == "100000 of 100000 record(s) match; showing 1-100."
@@ -678,7 +768,7 @@ def test_an_archive_of_100000_records_opens_in_a_browser(
 
 
 def test_a_filter_of_an_archive_works_in_a_browser(
-    archive: tuple[Path, list[GameReport]], tmp_path: Path
+    archive: tuple[Path, list[GameReport]], browser: Browser
 ) -> None:
     directory, reports = archive
     wanted = [
@@ -687,13 +777,7 @@ def test_a_filter_of_an_archive_works_in_a_browser(
         if r.findings and r.findings[0].code == "occupied" and r.opening and r.opening["id"] == "I6"
     ]
     url = f"{(directory / INDEX).resolve().as_uri()}#code=occupied&opening=I6&page=2"
-    done = subprocess.run(
-        [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", url],
-        capture_output=True, text=True, timeout=180, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    page = dom(done.stdout)
+    page = dom(browser.dom(url))
     rows = shown_rows(page)
     assert [int(r.attrs["data-record"]) for r in rows] == wanted[100:200]
     assert page.by_id("matching").all_text() == (
