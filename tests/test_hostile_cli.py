@@ -444,7 +444,7 @@ def test_an_interrupted_convert_to_psq_leaves_no_temporary_file(
         while not (out.exists() and any(out.iterdir())):
             assert proc.poll() is None, "finished before it could be interrupted"
             time.sleep(0.01)
-        time.sleep(rnd.uniform(0, 0.3))
+        time.sleep(rnd.uniform(0, 0.1))  # (a file is written every fraction of a millisecond)
         proc.send_signal(signum)
         _, err = proc.communicate(timeout=600)
         assert proc.returncode == 128 + signum, err
