@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -146,6 +147,7 @@ def test_forbidden_points_is_every_forbidden_empty_point() -> None:
 
 
 # -- Judge.quiet: too few stones of a colour for a five or a forbidden shape ----------------------
+@functools.cache  # (the same for every set of forbidden kinds: counted once)
 def _fewest_in_one_line(k: int, overline_wins: bool, stone: int) -> dict[str, int]:
     """The fewest stones of ``stone`` beside the move, on one line of an empty board, that give
     the line's window each count of ``shape_counts`` (opponent stones and edges only block:
