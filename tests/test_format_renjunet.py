@@ -412,7 +412,7 @@ def five() -> list[Record]:
 def test_damaged_game_is_one_record_and_the_later_games_are_read(
     five: list[Record], info: str, after: int
 ) -> None:
-    """The red-team's database: a bare ``&`` in game 10 of 40,000 gave 11 records; the games
+    """A hostile database: a bare ``&`` in game 10 of 40,000 gave 11 records; the games
     after a damaged one are read, with the file's lines, as if it were not there."""
     text = damage(FIVE, "2", info).replace("INFO", "fine")
     recs = read_text(text)

@@ -1,12 +1,12 @@
 """What judging costs in dense positions, counted (``Judge.deep_judgements``), never timed.
 
-The red-team position: full black rows 1, 4, 7, ... with two empty rows between them.  Every
+The hostile position: full black rows 1, 4, 7, ... with two empty rows between them.  Every
 empty point between two rows makes threes on the column and both diagonals, and each straight-four
 point makes a four and two more threes one row over, so whether a point is a double-three is
 decided by a chain of nested threes running to the edge of the board (rules.md §2.4: never cap
 the recursion).  The judge used to explore every branch of that chain: about 3,000 points
 judged in depth for one move on 26x26, 15 ms a move, and 277,000 status look-ups for 564 moves
-of a red-team file.  Now it stops as soon as the count of real threes is known and remembers
+of a hostile file.  Now it stops as soon as the count of real threes is known and remembers
 answers by the points they depend on.
 
 Diagrams: ``X`` black, ``O`` white, ``.`` empty, ``3`` an empty point where black's move is a
@@ -39,7 +39,7 @@ ROWS_13 = """
    a b c d e f g h i j k l m
 """
 
-#: The red-team position itself: on an even width the two edges ask for opposite parities, and
+#: The hostile position itself: on an even width the two edges ask for opposite parities, and
 #: only columns c and x are forbidden, decided 20 columns away.  The marks are the previous
 #: judge's too; the reference judge gave the same pattern (columns c and r) for every point of
 #: these rows on 20x20, in 15 CPU-minutes: on 26x26 it would take hours.
@@ -131,7 +131,7 @@ def test_rows_on_26x26_are_judged_cheaply() -> None:
 
 
 def test_a_far_stone_does_not_make_the_judge_start_again() -> None:
-    """Games of a red-team file share the rows and differ by one white stone far away: the
+    """Games of a hostile file share the rows and differ by one white stone far away: the
     answers the recursion remembered still apply, since they do not depend on that stone."""
     board, _ = _read(ROWS_26)
     judge = Judge()

@@ -172,7 +172,7 @@ def test_read_yaml_keeps_lines(tmp_path: Path) -> None:
     assert lines["five.overline.black"] == 4
 
 
-# -- the red-team findings: each test states its ruleset YAML ------------------------------------
+# -- hostile rulesets: each test states its ruleset YAML -----------------------------------------
 def rules_check(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(cli, ["rules", "check", *args])
     return result.exit_code, result.output
