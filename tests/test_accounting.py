@@ -34,7 +34,6 @@ import fuzz_seeds
 import mutate
 
 # (under pytest-xdist the tests run in one worker: the runs they look at are made once)
-pytestmark = pytest.mark.xdist_group("accounting")
 
 Key = tuple[str, int, Any, Any]
 

@@ -16,13 +16,9 @@ from renju_cli.cli import main
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
-pytestmark = [
-    pytest.mark.skipif(
-        not CORPUS.is_dir(), reason=f"the team's real records are not here ({CORPUS} is absent)"
-    ),
-    # (under pytest-xdist the tests run in one worker: the corpus is checked once)
-    pytest.mark.xdist_group("corpus"),
-]
+pytestmark = pytest.mark.skipif(
+    not CORPUS.is_dir(), reason=f"the team's real records are not here ({CORPUS} is absent)"
+)
 
 EXPECTED = {
     ("playok_evacoregen6_2021.pgn", "playok"): 266,

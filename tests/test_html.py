@@ -41,7 +41,6 @@ from renju_cli.ruleset import from_text, load
 HOSTILE = '<script>alert("x")</script> & <b>bold</b>'
 
 # (under pytest-xdist the tests run in one worker: the archive of 100,000 records is made once)
-pytestmark = pytest.mark.xdist_group("html")
 FIVE = "black h8 i9 h9 i10 h10 i11 h11 g8 h12"
 DOUBLE_THREE = "white f8 a1 g8 a3 h9 a5 h10 a7 h8"
 OPEN_GAME = "f8 a1 g8 a3 h9 a5 h10 a7"  # black to move; h8 would be a double-three

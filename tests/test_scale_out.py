@@ -37,7 +37,6 @@ EXAMPLES = ROOT / "examples"
 CORPUS = ROOT.parent / "shared" / "corpus"
 
 # (under pytest-xdist the tests run in one worker: the Dask cluster is started once)
-pytestmark = pytest.mark.xdist_group("scale-out")
 
 TEXTS = [
     "black h8 i9 h9 i10 h10 i11 h11 g8 h12",
