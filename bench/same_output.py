@@ -83,7 +83,7 @@ def compare(old: list[bytes], new: list[bytes], fields: Sequence[str]) -> list[s
         a = dropped(old[n], fields) if n < len(old) else None
         b = dropped(new[n], fields) if n < len(new) else None
         if a != b:
-            out.append(f"record {n}:\n  base: {old[n:n + 1]!r}\n  this: {new[n:n + 1]!r}")
+            out.append(f"record {n}:\n  base: {old[n : n + 1]!r}\n  this: {new[n : n + 1]!r}")
     return out
 
 
