@@ -27,7 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
 import fuzz_seeds
 import hostile
 
-RULES = [None, "freestyle", "renju-rif", "swap2", "caro", "yamaguchi"]
+# the record's own rule (renju's forbidden moves), a protocol with offers and swaps, swap2's
+# choices, and caro's blocked fives
+RULES = [None, "renju-rif", "swap2", "caro"]
 
 
 def _tree_inputs() -> dict[str, bytes]:
@@ -37,9 +39,9 @@ def _tree_inputs() -> dict[str, bytes]:
         if name.endswith((".sgf", ".lib")) or "sgf" in name or "renlib" in name
     }
     # (combs of some hundred lines: each line leaves the one before at another depth)
-    out["sgf-comb"] = hostile.HOSTILE["sgf-comb"](6_000)
+    out["sgf-comb"] = hostile.HOSTILE["sgf-comb"](3_000)
     out["renlib-comb"] = hostile.HOSTILE["renlib-comb"](6_000)
-    out["sgf-comb-bad-leaves"] = hostile.HOSTILE["sgf-comb-bad-leaves"](4_000)
+    out["sgf-comb-bad-leaves"] = hostile.HOSTILE["sgf-comb-bad-leaves"](3_000)
     # lines whose leaves say their own swaps and offers: resumed from the line before when
     # neither has a rejection or a moved stone and their courses agree
     out["sgf-siblings-with-swaps"] = hostile.HOSTILE["sgf-siblings-with-swaps-cctsai"](3_000)
@@ -77,7 +79,7 @@ def test_resumed_lines_report_what_a_fresh_replay_reports(rules: str | None) -> 
     assert lines > 100
 
 
-@pytest.mark.parametrize("rules", [None, "renju-rif", "caro"])
+@pytest.mark.parametrize("rules", ["renju-rif", "caro"])
 def test_resumed_lines_of_the_real_libraries(rules: str | None) -> None:
     libs = sorted((fuzz_seeds.CORPUS / "renlib").glob("*.lib"))
     if not libs:
