@@ -107,6 +107,34 @@ def test_real_game_roundtrip() -> None:
     assert (again.width, again.height) == (20, 20)
 
 
+def test_names_are_in_player_order_and_the_header_says_who_moved_first() -> None:
+    # Piskvork writes the engines' names in player order, and the header's last number is the
+    # player (0 or 1) who moved first: with 1, the second name is black's
+    game = "10,10,456\n11,12,4500\n11,11,300\n"
+    first = read_psq(f"Piskvorky 20x20, 7:7, 0\n{game}alpha.exe\nbeta.exe\n-1\n")
+    second = read_psq(f"Piskvorky 20x20, 7:7, 1\n{game}alpha.exe\nbeta.exe\n-1\n")
+    assert (first.metadata["black"], first.metadata["white"]) == ("alpha.exe", "beta.exe")
+    assert (second.metadata["black"], second.metadata["white"]) == ("beta.exe", "alpha.exe")
+    assert second.metadata["psq_first"] == "1"
+    # written back in player order, and read back the same
+    out = io.StringIO()
+    psq.write([second], out)
+    assert out.getvalue().splitlines()[-3:] == ["alpha.exe", "beta.exe", "-1"]
+    assert read_psq(out.getvalue()).metadata == second.metadata
+    # a name alone is player 1's: white's when player 2 moved first, and written back so;
+    # player 2's name alone cannot be written (it would be read back as player 1's)
+    alone = read_psq(f"Piskvorky 20x20, 7:7, 1\n{game}alpha.exe\n-1\n")
+    assert alone.metadata["white"] == "alpha.exe" and "black" not in alone.metadata
+    out = io.StringIO()
+    psq.write([alone], out)
+    assert read_psq(out.getvalue()).metadata == alone.metadata
+    for header, seat in (("1", "black"), ("0", "white")):
+        record = read_psq(f"Piskvorky 20x20, 7:7, {header}\n{game}-1\n")
+        record.metadata[seat] = "alpha.exe"
+        with pytest.raises(ValueError, match=f"{seat}'s engine name without"):
+            psq.write([record], io.StringIO())
+
+
 # --- hand-written psq -------------------------------------------------------------------------
 
 

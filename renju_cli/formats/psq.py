@@ -6,14 +6,15 @@ A ``.psq`` file holds one game::
     10,10,456                      x,y[,time_ms] per stone: 1-based, x = column from the left,
     11,12,4500                     y = row from the TOP; black first, colours alternate
     ...
-    pisq7.exe                      trailer: engine names (the first-moving player's first),
-    renjusolver.ZIP                a result/error code, and Gomocup judge "result,tournament"
-    0                              lines
+    pisq7.exe                      trailer: engine names (in player order: see the last header
+    renjusolver.ZIP                number), a result/error code, and Gomocup judge
+    0                              "result,tournament" lines
 
 Reading
     - The header gives the board (any width x height from 5 to 26; ``Record.width``/``height``).
-      Its other fields are kept raw: ``metadata["psq_levels"]`` (``"7:7"``) and
-      ``metadata["psq_first"]`` (the last number); neither is interpreted.
+      Its other fields are kept raw: ``metadata["psq_levels"]`` (``"7:7"``, the two players'
+      levels) and ``metadata["psq_first"]`` (the last number: which player, 0 or 1, moved
+      first; Piskvork writes the names in player order).
     - Moves stop at the first line that is not ``x,y`` or ``x,y,t`` (blanks around the numbers
       and blank lines are allowed).  ``(x, y)`` becomes ``Point(x - 1, height - y)``: on 20x20
       ``10,10`` is ``j11`` (column 10 = ``j``, counting ``i``; row 20 - 10 + 1 = 11 from the
@@ -35,8 +36,9 @@ Reading
       after the trailer began is not read, and a ``ParseProblem`` names the line that stopped the
       moves; a line of numbers and commas that is none of these (``11,``: the last stone line of
       a file cut short) is a ``ParseProblem``; any other line is an engine name: the first one
-      is the first-moving (black) player's (``metadata["black"]``), the second white's
-      (``metadata["white"]``), more go to ``notes``.
+      is player 1's, the second player 2's, more go to ``notes``.  Player 1 moved first (black,
+      ``metadata["black"]``) unless the header's last number is ``1``: then player 2 did, and
+      the first name is white's (``metadata["white"]``).
     - ``declared_result`` comes from the code as Piskvork writes it (``piskvork_result``):
       ``0`` is a normal end (a five, or a draw on a full board: the board tells, nothing is
       declared), ``15`` a time-out of the side to move, which loses (reason ``time``), ``-2`` an
@@ -46,12 +48,14 @@ Reading
 
 Writing (``write_one``): the header (``psq_levels``/``psq_first`` from the metadata, else
 ``11:11, 0``), one ``x,y,t`` line per move (the time from the token when it was read from a psq
-or rec line, else 0), then the engine names and the code: ``metadata["result_code"]``, else
-the code of a declared time-out or forfeit (``piskvork_code``).  Setup stones that alternate
-from black are written as the first moves (that is how Gomocup stores its preset openings);
-passes, non-alternating colours, other setup or opening decisions (swaps, offers...) cannot be
-written and raise ``ValueError``, and so does a point that has no psq coordinates.  ``write``
-accepts exactly one record (a psq file holds one game).
+or rec line, else 0), then the engine names in player order (white's first when ``psq_first``
+is ``1``; player 2's name without player 1's raises ``ValueError``) and the
+code: ``metadata["result_code"]``, else the code of a declared time-out or forfeit
+(``piskvork_code``).  Setup stones that alternate from black are written as the first moves
+(that is how Gomocup stores its preset openings); passes, non-alternating colours, other setup
+or opening decisions (swaps, offers...) cannot be written and raise ``ValueError``, and so
+does a point that has no psq coordinates.  ``write`` accepts exactly one record (a psq file
+holds one game).
 
 Gomocup opening files (``read_openings``, and the ``gomocup-openings`` format module): one opening
 per line, comma-separated ``dx,dy`` pairs, offsets from the centre in Piskvork's frame (``dy``
@@ -351,7 +355,7 @@ def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -
         problems.append(origin)
     moves = stone_moves(scan, base, width, height, opts, problems)
     trailer = Trailer(lines, scan.end, opts, meta)
-    trailer.read(names=True)
+    trailer.read(names=True, second_first=meta.get("psq_first") == "1")
     problems += trailer.problems
     if not moves and missing is not None:
         problems = [ParseProblem("not a psq record: no header and no moves", line=1, fatal=True)]
@@ -384,9 +388,10 @@ class Trailer:
         self.problems: list[ParseProblem] = []
         self._late = 0  # stone lines after the stones stopped
 
-    def read(self, names: bool) -> None:
-        """Read the trailer into ``meta``; other lines are engine names when ``names`` (the
-        first black's, the second white's), else notes."""
+    def read(self, names: bool, second_first: bool = False) -> None:
+        """Read the trailer into ``meta``; other lines are engine names when ``names`` (in
+        player order: the first black's, the second white's, unless ``second_first``: player
+        2 moved first), else notes."""
         seen = 0
         for j in range(self.start, len(self.lines)):
             text = self.lines[j].strip()
@@ -402,10 +407,9 @@ class Trailer:
                 )
                 text = text[: self.options.max_string]
             self._line(j, text, names)
-        if self.names:
-            self.meta["black"] = self.names[0]
-        if len(self.names) > 1:
-            self.meta["white"] = self.names[1]
+        seats = ("white", "black") if second_first else ("black", "white")
+        for seat, name in zip(seats, self.names, strict=False):
+            self.meta[seat] = name
         code = self.meta.get("result_code")
         if code is not None and code not in _CODES:
             self.notes.append(
@@ -526,7 +530,7 @@ def psq_text(record: Record) -> str:
         if p.x < 0 or p.y < 0 or y < 1:
             raise ValueError(f"point {tuple(p)} has no psq coordinates on {width}x{height}")
         out.append(f"{p.x + 1},{y},{time}")
-    trailer = [meta[key] for key in ("black", "white") if key in meta]
+    trailer = _names(meta, first)
     code = piskvork_code(record, len(stones))
     if code is not None:
         trailer.append(code)
@@ -534,6 +538,19 @@ def psq_text(record: Record) -> str:
         trailer.append(f"{meta['judge_result']},{meta.get('tournament', '')}")
     one_line_each(trailer)
     return "\n".join(out + trailer) + "\n"
+
+
+def _names(meta: dict[str, str], first: str) -> list[str]:
+    """The engine names of a psq trailer, in player order: white's first when player 2 moved
+    first (``first`` is ``1``).  A name alone is read as player 1's: player 2's alone cannot
+    be written."""
+    seats = ("white", "black") if first == "1" else ("black", "white")
+    if seats[1] in meta and seats[0] not in meta:
+        raise ValueError(
+            f"psq cannot store {seats[1]}'s engine name without {seats[0]}'s: a name alone is "
+            "read as the first player's"
+        )
+    return [meta[seat] for seat in seats if seat in meta]
 
 
 def write_one(record: Record, out: TextIO) -> None:
