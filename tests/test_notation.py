@@ -354,7 +354,10 @@ def _reference_lines(data: bytes, options: ReadOptions) -> list[tuple[int, str]]
     if raws[-1] == b"":
         raws.pop()  # after the last line end
     decode = notation._decode_line
-    return [(n, decode(raw, "utf-8", options)) for n, raw in enumerate(raws, options.first_line)]
+    return [
+        (n, decode(raw, options.encoding, options)[0])
+        for n, raw in enumerate(raws, options.first_line)
+    ]
 
 
 @settings(max_examples=300, deadline=None)
@@ -559,3 +562,26 @@ def test_the_sniffer_ends_lines_at_lf_and_cr_not_at_a_form_feed_or_nel() -> None
     assert notation.sniff(b"h8 i9\nh8 i9\n") == 1
     assert notation.sniff(b"garbage\x0ch8 i9\nh8 i9\n") == 0
     assert notation.sniff("h8 i9\x85garbage\nzz\nh8 i9\n".encode()) == 0
+
+
+@pytest.mark.parametrize("name", ["games.txt", "-", "games"])
+def test_a_move_list_in_gbk_is_a_move_list_and_its_words_are_read(name: str) -> None:
+    # Chinese move lists are often GBK: short ones were taken for .pos positions (their bytes
+    # are small numbers), and without --encoding their result words were parse errors
+    for text in ("h8 h9 i10 白胜", "1. h8 h9 2. i10 白胜", "h8 h9 i10 # 黑棋开局"):
+        data = (text + "\n").encode("gbk")
+        assert detect(data, name) == "notation", (text, name)
+        [record] = read(io.BytesIO(data), name, ReadOptions())
+        assert [m.token for m in record.moves] == ["h8", "h9", "i10"]
+        if "白胜" in text:
+            assert record.declared_result == DeclaredResult("white", None, "白胜")
+        [said] = record.problems
+        assert said.severity == "warning" and said.line == 1
+        assert said.message.startswith("text at line 1 is not UTF-8: read as GB18030")
+        # declared, it is read without a word
+        [declared] = read(io.BytesIO(data), name, ReadOptions(encoding="gbk"))
+        assert declared.problems == [] and declared.moves == record.moves
+    # a position stays a position, and Latin-1 text is no GB18030 (nor a word)
+    assert detect(bytes([3, 112, 113, 97]), "p.pos") == "pos"
+    [latin] = read(io.BytesIO("h8 h9 # café\n".encode("latin-1")), name, ReadOptions())
+    assert latin.problems == [] and len(latin.moves) == 2

@@ -26,7 +26,9 @@ from typing import BinaryIO
 
 from renju_cli.coords import Point
 from renju_cli.formats import ReadOptions, text_codec, text_lines, too_many_records
+from renju_cli.formats.charset import PLAIN, name_of
 from renju_cli.record import (
+    WARNING,
     Color,
     DeclaredResult,
     Move,
@@ -90,10 +92,9 @@ def sniff(head: bytes) -> int:
     first ``SNIFF_LINES``, two at least: a damaged first line is its record's parse-error, not
     the whole file (piped in, or with no ``.txt`` to tell) one unreadable record.  When
     ``head`` may be cut (a full detection buffer), its last partial line is not judged."""
-    try:
-        text = head.decode("utf-8")
-    except UnicodeDecodeError:
-        return 0
+    # (decoded as the reader decodes a file of no declared charset: a move list in GBK is one
+    # too; and a head cut in a character is still text)
+    text = PLAIN.decode(head)[0]
     lines = text_lines(text)
     if len(head) >= 4096 and len(lines) > 1 and not text.endswith(("\n", "\r")):
         lines.pop()
@@ -638,13 +639,16 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     cr: int | None = None  # the first line of the record that holds a carriage return
     cut_lines: set[int] = set()  # lines longer than max_string, cut by _line_blocks
     long: int | None = None  # the first line of the record that was cut so
-    for first, lines in _line_blocks(stream, options, cut_lines):
+    read_as: dict[int, str] = {}  # lines of no declared charset read as GB18030, by number
+    guessed: tuple[int, str] | None = None  # the first such line of the record, and its codec
+    for first, lines in _line_blocks(stream, options, cut_lines, read_as):
         for number, text in enumerate(lines, first):
             if cut_lines and number in cut_lines:
                 cut_lines.discard(number)
                 overlong = True
             else:
                 overlong = False
+            codec = read_as.pop(number, None) if read_as else None
             if "#" in text:
                 text = text.split("#", 1)[0]
             body = text.rstrip()
@@ -660,10 +664,12 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
                             cr = number
                         if long is None and overlong:
                             long = number
+                        if guessed is None and codec is not None:
+                            guessed = (number, codec)
                     elif cut is None:
                         cut = number
                     continue
-                yield _continued(pending, path, index, start, options, cut, cr, long)
+                yield _continued(pending, path, index, start, options, cut, cr, long, guessed)
                 index += 1
                 if index >= options.max_records:  # this line starts one record too many
                     yield too_many_records(path, index, number, options)
@@ -671,8 +677,9 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
             start, pending, size, cut = number, [body], len(body), None
             cr = number if "\r" in body else None
             long = number if overlong else None
+            guessed = None if codec is None else (number, codec)
     if pending:
-        yield _continued(pending, path, index, start, options, cut, cr, long)
+        yield _continued(pending, path, index, start, options, cut, cr, long, guessed)
 
 
 def _continues(body: str) -> bool:
@@ -693,7 +700,7 @@ def starts_record(raw: bytes, options: ReadOptions, after_record: bool = True) -
     ``read`` reads it, when a record comes before it (else any line with a move list does): a
     big file is cut into slices for worker processes only there (``renju_cli.batch``), so
     that the slices read as the whole file."""
-    text = _decode_line(raw, options.encoding or "utf-8", options)
+    text = _decode_line(raw, options.encoding, options)[0]
     body = text.split("#", 1)[0].rstrip()
     if not body:
         return False
@@ -709,9 +716,20 @@ def _continued(
     cut: int | None,
     cr: int | None = None,
     long: int | None = None,
+    guessed: tuple[int, str] | None = None,
 ) -> Record:
     """The record of a line and the lines that continue it."""
     record = parse_record(" ".join(lines), path, index, start, options)
+    if guessed is not None:
+        line, codec = guessed
+        record.problems.append(
+            ParseProblem(
+                f"text at line {line} is not UTF-8: read as {name_of(codec)} (--encoding "
+                "names the file's charset)",
+                line=line,
+                severity=WARNING,
+            )
+        )
     if long is not None:
         record.problems.append(
             ParseProblem(
@@ -747,7 +765,10 @@ _BLOCK_BYTES = 1 << 16
 
 
 def _line_blocks(
-    stream: BinaryIO, options: ReadOptions, cut_lines: set[int] | None = None
+    stream: BinaryIO,
+    options: ReadOptions,
+    cut_lines: set[int] | None = None,
+    read_as: dict[int, str] | None = None,
 ) -> Iterator[tuple[int, list[str]]]:
     """The lines of the stream a block at a time: ``(number of the first line, lines)``.
 
@@ -761,14 +782,20 @@ def _line_blocks(
     lines read before are handed out first, so that their records are kept.  The numbers of
     the lines cut are added to ``cut_lines``, for the reader to say so.
     """
-    return _LineBlocks(stream, options, cut_lines).blocks()
+    return _LineBlocks(stream, options, cut_lines, read_as).blocks()
 
 
 class _LineBlocks:
     """``_line_blocks``: where reading is (the number of the next line, the start of a line
     whose end is not read yet, whether the rest of an overlong line is being read past)."""
 
-    def __init__(self, stream: BinaryIO, options: ReadOptions, cut_lines: set[int] | None) -> None:
+    def __init__(
+        self,
+        stream: BinaryIO,
+        options: ReadOptions,
+        cut_lines: set[int] | None,
+        read_as: dict[int, str] | None = None,
+    ) -> None:
         # one read of the file at a time: a buffered ``read(n)`` that fails part way loses what
         # it read before
         self.read: Callable[[int], bytes] = getattr(stream, "read1", stream.read)
@@ -777,6 +804,7 @@ class _LineBlocks:
         self.utf8 = text_codec(self.encoding) == "utf-8"
         self.limit = options.max_string
         self.cut_lines = cut_lines
+        self.read_as = read_as
         self.number = options.first_line
         self.rest = b""  # the start of a line whose end is not read yet
         self.skipping = False  # past the first ``limit`` bytes of an overlong line, to its end
@@ -825,7 +853,11 @@ class _LineBlocks:
         cut_lines = self.cut_lines
         if lines is None:
             raws = block.split(b"\n")
-            lines = [_decode_line(raw, self.encoding, self.options) for raw in raws]
+            decoded = [_decode_line(raw, self.options.encoding, self.options) for raw in raws]
+            lines = [text for text, _ in decoded]
+            if self.read_as is not None:
+                number = self.number
+                self.read_as.update((number + i, c) for i, (_, c) in enumerate(decoded) if c)
             if cut_lines is not None:
                 number, limit = self.number, self.limit
                 cut_lines.update(number + i for i, raw in enumerate(raws) if len(raw) > limit)
@@ -851,14 +883,21 @@ class _LineBlocks:
         return lines
 
 
-def _decode_line(raw: bytes, encoding: str, options: ReadOptions) -> str:
+def _decode_line(raw: bytes, encoding: str | None, options: ReadOptions) -> tuple[str, str | None]:
+    """A line's text (its first ``max_string`` bytes), and the codec it was read with when it
+    calls for a word.  With no ``encoding`` declared, text that is not UTF-8 is read as GB18030
+    when it fits as the readers tell it (``charset.PLAIN``: Chinese move lists); other bytes
+    that fit no charset read as U+FFFD, so that a message shows them as damage."""
     if len(raw) > options.max_string:
         raw = raw[: options.max_string]
     try:
-        text = raw.decode(encoding)
+        text = raw.decode(encoding or "utf-8")
     except (UnicodeError, LookupError):  # idna and punycode raise plain UnicodeError
+        guess, codec = PLAIN.decode(raw) if encoding is None else ("", None)
+        if codec == "gb18030":
+            return guess.lstrip("\ufeff"), codec
         text = raw.decode("utf-8", errors="replace")
-    return text.lstrip("\ufeff")
+    return text.lstrip("\ufeff"), None
 
 
 def write_record(record: Record) -> str:

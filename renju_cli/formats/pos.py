@@ -72,12 +72,15 @@ _POINT_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][0-9]{1,2}(?![A-Za-z0-9])")
 
 
 def _text(head: bytes, spaces: str) -> bool:
-    """Whether ``head`` is printable UTF-8 text (ASCII among it), but for ``spaces``."""
-    try:
-        text = head.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return all(c.isprintable() or c in spaces for c in text)
+    """Whether ``head`` is printable text (ASCII among it), but for ``spaces``: UTF-8, or the
+    GB18030 of Chinese move lists."""
+    for codec in ("utf-8", "gb18030"):
+        try:
+            text = head.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        return all(c.isprintable() or c in spaces for c in text)
+    return False
 
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:

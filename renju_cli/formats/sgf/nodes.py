@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 
 from renju_cli.coords import Point
-from renju_cli.formats.sgf.charset import Charset
+from renju_cli.formats.charset import Charset
 from renju_cli.formats.sgf.info import GAME_INFO, GameInfo, game_info
 from renju_cli.formats.sgf.tokenizer import Node, Values
 from renju_cli.formats.sgf.values import corners, player_word, point, rectangle, ruleset_for

@@ -23,7 +23,7 @@ from renju_cli.formats import (
     text_cost,
     too_long,
 )
-from renju_cli.formats.sgf.charset import charset, codec_of, writes_sgf_as_ascii
+from renju_cli.formats.charset import charset, codec_of, writes_sgf_as_ascii
 from renju_cli.formats.sgf.nodes import Context, FileMemo
 from renju_cli.formats.sgf.tokenizer import MAX_NODE_PROBLEMS, LineGame, Node, Parser, Tree
 from renju_cli.formats.sgf.values import board_size_of

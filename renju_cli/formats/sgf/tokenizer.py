@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from renju_cli import limits
 from renju_cli.formats import ReadOptions, clip
-from renju_cli.formats.sgf.charset import charset, dbcs_kind, is_lead
+from renju_cli.formats.charset import charset, dbcs_kind, is_lead
 from renju_cli.memo import remember
 from renju_cli.record import ParseProblem
 

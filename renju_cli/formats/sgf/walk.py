@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from renju_cli.coords import Point
 from renju_cli.formats import ReadOptions
-from renju_cli.formats.sgf.charset import fallback_warning
+from renju_cli.formats.charset import fallback_warning
 from renju_cli.formats.sgf.info import GameInfo
 from renju_cli.formats.sgf.nodes import Context, NodeInfo, node_info
 from renju_cli.formats.sgf.tokenizer import Node

@@ -1,12 +1,14 @@
-"""Charsets of SGF text: which ones hide a ``]`` or ``\\`` in a trail byte, and how text is decoded.
+"""Charsets of text that does not say its own: how the readers decode it (SGF, move lists), and
+which charsets hide a ``]`` or ``\\`` in a trail byte.
 
-The tokenizer reads SGF as ASCII; a double-byte charset (GBK, Big5, Shift-JIS...) may write a
+The SGF tokenizer reads SGF as ASCII; a double-byte charset (GBK, Big5, Shift-JIS...) may write a
 character whose trail byte is ``]`` or ``\\``, so with such a ``CA`` it skips the trail byte of
 each character.
 
 A text value is decoded (``Charset.decode``) with the first of these that fits its bytes:
 
-1. the charset the tree declares: its ``CA``, then ``ReadOptions.encoding`` (``--encoding``);
+1. the charset the file declares: an SGF tree's ``CA``, then ``ReadOptions.encoding``
+   (``--encoding``);
    a declared GB2312 or GBK is read as GB18030, EUC-KR as cp949, Shift-JIS as cp932 and Big5
    as Big5-HKSCS: the supersets that the programs writing them use;
 2. UTF-8;
@@ -16,8 +18,9 @@ A text value is decoded (``Charset.decode``) with the first of these that fits i
 4. cp1252, then Latin-1, which decodes any byte.
 
 Text that does not fit the declared charset is a warning naming the charset it was read with;
-with no charset declared, UTF-8 is expected and SGF's own default (Latin-1, read as cp1252)
-needs no word: GB18030 does.
+with no charset declared, UTF-8 is expected and cp1252 (SGF's own default, Latin-1, and the
+Windows text of Western move lists) needs no word: GB18030 does.  ``PLAIN`` is the charset of
+text that declares none.
 """
 
 from __future__ import annotations
