@@ -131,8 +131,9 @@ def test_names_are_in_player_order_and_the_header_says_who_moved_first() -> None
     for header, seat in (("1", "black"), ("0", "white")):
         record = read_psq(f"Piskvorky 20x20, 7:7, {header}\n{game}-1\n")
         record.metadata[seat] = "alpha.exe"
-        with pytest.raises(ValueError, match=f"{seat}'s engine name without"):
-            psq.write([record], io.StringIO())
+        out = io.StringIO()
+        psq.write([record], out)
+        assert "alpha.exe" not in out.getvalue()
 
 
 # --- hand-written psq -------------------------------------------------------------------------

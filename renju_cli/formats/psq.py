@@ -49,7 +49,7 @@ Reading
 Writing (``write_one``): the header (``psq_levels``/``psq_first`` from the metadata, else
 ``11:11, 0``), one ``x,y,t`` line per move (the time from the token when it was read from a psq
 or rec line, else 0), then the engine names in player order (white's first when ``psq_first``
-is ``1``; player 2's name without player 1's raises ``ValueError``) and the
+is ``1``; player 2's name without player 1's is not written) and the
 code: ``metadata["result_code"]``, else the code of a declared time-out or forfeit
 (``piskvork_code``).  Setup stones that alternate from black are written as the first moves
 (that is how Gomocup stores its preset openings); passes, non-alternating colours, other setup
@@ -542,14 +542,11 @@ def psq_text(record: Record) -> str:
 
 def _names(meta: dict[str, str], first: str) -> list[str]:
     """The engine names of a psq trailer, in player order: white's first when player 2 moved
-    first (``first`` is ``1``).  A name alone is read as player 1's: player 2's alone cannot
-    be written."""
+    first (``first`` is ``1``).  A name alone is read as player 1's, so player 2's alone is
+    not written (as a move list drops every name: names are no part of what is judged)."""
     seats = ("white", "black") if first == "1" else ("black", "white")
-    if seats[1] in meta and seats[0] not in meta:
-        raise ValueError(
-            f"psq cannot store {seats[1]}'s engine name without {seats[0]}'s: a name alone is "
-            "read as the first player's"
-        )
+    if seats[0] not in meta:
+        return []
     return [meta[seat] for seat in seats if seat in meta]
 
 
