@@ -632,54 +632,71 @@ def _cut_at_limit(record: Record, max_moves: int, line: int) -> None:
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """One record per line; a line starting with a move number > 1 continues the record."""
     index = 0
-    start = 0  # the line where the pending record starts
-    pending: list[str] = []  # its lines (several when continued), joined by spaces when done
-    size = 0  # their characters: a record continued past max_string is cut (an endless one)
-    cut: int | None = None  # the first line not read of a record cut so
-    cr: int | None = None  # the first line of the record that holds a carriage return
+    pending: _Pending | None = None  # the record being read
     cut_lines: set[int] = set()  # lines longer than max_string, cut by _line_blocks
-    long: int | None = None  # the first line of the record that was cut so
     read_as: dict[int, str] = {}  # lines of no declared charset read as GB18030, by number
-    guessed: tuple[int, str] | None = None  # the first such line of the record, and its codec
     for first, lines in _line_blocks(stream, options, cut_lines, read_as):
         for number, text in enumerate(lines, first):
-            if cut_lines and number in cut_lines:
+            overlong = bool(cut_lines) and number in cut_lines
+            if overlong:
                 cut_lines.discard(number)
-                overlong = True
-            else:
-                overlong = False
             codec = read_as.pop(number, None) if read_as else None
             if "#" in text:
                 text = text.split("#", 1)[0]
             body = text.rstrip()
             if not body:
                 continue
-            if pending:
-                # a body that starts with a letter (most do) is no move number: skip the regex
-                if not body[0].isalpha() and _continues(body):
-                    if size <= options.max_string:
-                        pending.append(body)  # a list: joining once keeps long records linear
-                        size += len(body)
-                        if cr is None and "\r" in body:
-                            cr = number
-                        if long is None and overlong:
-                            long = number
-                        if guessed is None and codec is not None:
-                            guessed = (number, codec)
-                    elif cut is None:
-                        cut = number
-                    continue
-                yield _continued(pending, path, index, start, options, cut, cr, long, guessed)
+            # a body that starts with a letter (most do) is no move number: skip the regex
+            if pending is not None and not body[0].isalpha() and _continues(body):
+                pending.add(number, body, overlong, codec, options.max_string)
+                continue
+            if pending is not None:
+                yield pending.record(path, index, options)
                 index += 1
                 if index >= options.max_records:  # this line starts one record too many
                     yield too_many_records(path, index, number, options)
                     return
-            start, pending, size, cut = number, [body], len(body), None
-            cr = number if "\r" in body else None
-            long = number if overlong else None
-            guessed = None if codec is None else (number, codec)
-    if pending:
-        yield _continued(pending, path, index, start, options, cut, cr, long, guessed)
+            pending = _Pending(number)
+            pending.add(number, body, overlong, codec, options.max_string)
+    if pending is not None:
+        yield pending.record(path, index, options)
+
+
+class _Pending:
+    """The record being read: its lines (several when continued, joined by spaces when done),
+    and the first line of each kind that its record remarks on."""
+
+    __slots__ = ("cr", "cut", "guessed", "lines", "long", "size", "start")
+
+    def __init__(self, start: int) -> None:
+        self.start = start
+        self.lines: list[str] = []  # (a list: joining once keeps long records linear)
+        self.size = 0  # their characters: a record continued past max_string is cut
+        self.cut: int | None = None  # the first line not read of a record cut so
+        self.cr: int | None = None  # the first line that holds a carriage return
+        self.long: int | None = None  # the first line cut at max_string
+        self.guessed: tuple[int, str] | None = None  # the first line read as GB18030
+
+    def add(self, number: int, body: str, overlong: bool, codec: str | None, limit: int) -> None:
+        """Add line ``number`` (its body), unless the record holds ``limit`` characters."""
+        if self.size > limit:
+            if self.cut is None:
+                self.cut = number
+            return
+        self.lines.append(body)
+        self.size += len(body)
+        if self.cr is None and "\r" in body:
+            self.cr = number
+        if self.long is None and overlong:
+            self.long = number
+        if self.guessed is None and codec is not None:
+            self.guessed = (number, codec)
+
+    def record(self, path: str, index: int, options: ReadOptions) -> Record:
+        """The record of the lines read."""
+        return _continued(
+            self.lines, path, index, self.start, options, self.cut, self.cr, self.long, self.guessed
+        )
 
 
 def _continues(body: str) -> bool:
