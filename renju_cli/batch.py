@@ -660,7 +660,70 @@ class _SliceNumbers:
         return judged
 
 
-class _Cutter:
+class LineCutter:
+    """A line-based file read line by line (a long line in bounded pieces) to be cut into pieces
+    of whole records: where the piece read so far starts, its first line and lines begun, the
+    CRC-32 of its bytes and, up to ``keep`` bytes (``None``: none), the bytes themselves.
+    ``Batch`` cuts slices for its pool with it, ``cluster`` ranges for Dask workers."""
+
+    def __init__(self, path: str, fmt: str, options: ReadOptions, keep: int | None) -> None:
+        self.path, self.fmt, self.options, self.keep = path, fmt, options, keep
+        self.start = self.offset = 0  # byte offsets of the piece's start, and of the next read
+        self.first = self.number = 1  # line numbers of the piece's first line, and the next
+        self.lines = 0  # lines begun in the piece
+        self.any_record = False  # a file of blank or comment lines is one unreadable record
+        self.full = False  # past max_records: the rest is not cut (a change is still said)
+        self.line_start = True  # the next read starts a line (a long line comes in pieces)
+        self.line_at = self.kept_at = 0  # where the last line begun starts: in the file, in kept
+        self.kept: list[bytes] | None = [] if keep is not None else None
+        self.kept_size = 0
+        self.crc = self.crc_at_line = 0  # of the piece's bytes, and before its last line begun
+
+    def begin_line(self) -> None:
+        """A line begins with the next bytes read."""
+        self.lines += 1
+        self.number += 1
+        self.line_at, self.kept_at = self.offset, len(self.kept) if self.kept is not None else 0
+        self.crc_at_line = self.crc
+
+    def add(self, raw: bytes) -> None:
+        """Bytes read: a line or a piece of one."""
+        self.offset += len(raw)
+        self.crc = zlib.crc32(raw, self.crc)
+        self.line_start = raw.endswith(b"\n")
+        if self.kept is not None:
+            self.kept_size += len(raw)
+            if self.keep is not None and self.kept_size > self.keep:
+                self.kept = None  # the worker reads this piece from the file
+            else:
+                self.kept.append(raw)
+
+    def drop_broken_line(self) -> None:
+        """Leave out a line that a read error cut (it is not read, as with ``--jobs 1``)."""
+        if not self.line_start:
+            self.offset, self.lines, self.crc = self.line_at, self.lines - 1, self.crc_at_line
+            if self.kept is not None:
+                del self.kept[self.kept_at :]
+
+    def take(self) -> tuple[int, int, int, int, int, bytes | None]:
+        """The piece read since the last (its start, length, first line, lines begun, CRC-32
+        and bytes, ``None`` when not kept), and a new one begun."""
+        kept = self.kept
+        piece = (
+            self.start,
+            self.offset - self.start,
+            self.first,
+            self.lines,
+            self.crc,
+            b"".join(kept) if kept is not None else None,
+        )
+        self.start, self.first, self.lines, self.crc = self.offset, self.number, 0, 0
+        self.kept = [] if self.keep is not None else None
+        self.kept_size = 0
+        return piece
+
+
+class _Cutter(LineCutter):
     """One file cut into slices of whole records as its lines are read (``Batch._cut``).
 
     Lines are read a bounded piece at a time; a slice carries its bytes up to
@@ -672,18 +735,8 @@ class _Cutter:
     def __init__(
         self, path: str, fmt: str, options: ReadOptions, identity: tuple[int, int], input_no: int
     ) -> None:
-        self.path, self.fmt, self.options = path, fmt, options
+        super().__init__(path, fmt, options, SLICE_DATA_BYTES)
         self.identity, self.input_no = identity, input_no
-        self.start = self.offset = 0  # byte offsets of the slice's start, and of the next piece
-        self.first = self.number = 1  # line numbers of the slice's first line, and the next
-        self.lines = 0  # lines begun in the slice
-        self.any_record = False  # a file of blank or comment lines is one unreadable record
-        self.full = False  # past max_records: the rest is not cut (a change is still said)
-        self.line_start = True  # the next piece starts a line (a long line comes in pieces)
-        self.line_at = self.kept_at = 0  # where the last line begun starts: in the file, in kept
-        self.kept: list[bytes] | None = []  # the slice's bytes, while they are few
-        self.kept_size = 0
-        self.crc = self.crc_at_line = 0  # of the slice's bytes, and before its last line begun
 
     def slices(
         self, stream: io.BufferedReader[Window], full: Callable[[], bool]
@@ -701,59 +754,26 @@ class _Cutter:
                     yield self.cut()
                 elif not self.any_record:
                     self.any_record = starts_record(raw, options, after_record=False)
-                self._begin_line()
-            self._add(raw)
-
-    def _begin_line(self) -> None:
-        self.lines += 1
-        self.number += 1
-        self.line_at, self.kept_at = self.offset, len(self.kept) if self.kept is not None else 0
-        self.crc_at_line = self.crc
-
-    def _add(self, raw: bytes) -> None:
-        self.offset += len(raw)
-        self.crc = zlib.crc32(raw, self.crc)
-        self.line_start = raw.endswith(b"\n")
-        if self.kept is not None:
-            self.kept_size += len(raw)
-            if self.kept_size > SLICE_DATA_BYTES:
-                self.kept = None  # the worker reads this slice from the file
-            else:
-                self.kept.append(raw)
-
-    def drop_broken_line(self) -> None:
-        """Leave out a line that a read error cut (it is not read, as with ``--jobs 1``)."""
-        if not self.line_start:
-            self.offset, self.lines, self.crc = self.line_at, self.lines - 1, self.crc_at_line
-            if self.kept is not None:
-                del self.kept[self.kept_at :]
+                self.begin_line()
+            self.add(raw)
 
     def cut(self) -> TextSlice:
         """The slice of the lines read since the last, and a new one begun."""
-        kept = self.kept
-        piece = TextSlice(
+        start, length, first, lines, crc, data = self.take()
+        self.any_record = True
+        return TextSlice(
             self.path,
             self.fmt,
             self.options,
-            self.start,
-            self.offset - self.start,
-            self.first,
-            self.lines,
-            b"".join(kept) if kept is not None else None,
+            start,
+            length,
+            first,
+            lines,
+            data,
             self.identity,
             self.input_no,
-            None if kept is not None else self.crc,
+            None if data is not None else crc,
         )
-        self.start, self.first, self.lines, self.kept, self.kept_size = (
-            self.offset,
-            self.number,
-            0,
-            [],
-            0,
-        )
-        self.crc = 0
-        self.any_record = True
-        return piece
 
 
 #: How ``read_slice`` says that the file cannot be read on from a slice.

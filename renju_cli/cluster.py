@@ -38,10 +38,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from renju_cli import formats
-from renju_cli.batch import LINE_FORMATS, SMALL_FILE_BYTES, Batch
+from renju_cli.batch import LINE_FORMATS, SMALL_FILE_BYTES, Batch, LineCutter
 from renju_cli.duplicates import DuplicateIndex
 from renju_cli.formats import ReadOptions, no_record_message, unreadable
 from renju_cli.inputs import InputError, Window, changed_while_read, file_head
+from renju_cli.limits import HUGE
 from renju_cli.output.base import Renderer
 from renju_cli.record import Record
 from renju_cli.report import GameReport, Summary
@@ -648,23 +649,15 @@ def _whole(path: str) -> bytes | None:
         return None
 
 
-class _Cutter:
+class _Cutter(LineCutter):
     """A line-based file cut into ranges of about ``size`` bytes, each ending where the format's
     reader starts a record; it counts the records it starts, so that each range knows the
     number of its first."""
 
     def __init__(self, path: str, fmt: str, options: ReadOptions, size: int, keep: bool) -> None:
-        self.path, self.fmt, self.options, self.size = path, fmt, options, size
-        self.start = self.offset = 0  # byte offsets of the range's start, and of the next line
-        self.first = self.number = 1  # line numbers of the range's first line, and the next
+        super().__init__(path, fmt, options, HUGE if keep else None)
+        self.size = size
         self.first_index = self.records = 0  # the range's first record, and records begun in it
-        self.any_record = False  # a file of blank or comment lines is one unreadable record
-        self.full = False  # the record past max_records begun: nothing more is cut
-        self.line_start = True  # the next piece starts a line (a long line comes in pieces)
-        self.crc = self.crc_at_line = 0  # of the range's bytes, and before its last line begun
-        self.line_at = 0  # where the last line begun starts
-        self.kept: list[bytes] | None = [] if keep else None
-        self.kept_at = 0
 
     def parts(self, stream: io.BufferedReader[Window]) -> Iterator[Part]:
         """The ranges before the last (``cut`` gives it)."""
@@ -681,51 +674,27 @@ class _Cutter:
                 elif starts_record(raw, options, after_record=False):
                     self.any_record = True
                     self.records = 1
-                self._begin_line()
-            self._add(raw)
+                self.begin_line()
+            self.add(raw)
             if self.first_index + self.records > bound and self.line_start:
                 self.full = True  # (the record of number max_records: its first line is in)
                 return
 
-    def _begin_line(self) -> None:
-        self.number += 1
-        self.line_at = self.offset
-        self.crc_at_line = self.crc
-        if self.kept is not None:
-            self.kept_at = len(self.kept)
-
-    def _add(self, raw: bytes) -> None:
-        self.offset += len(raw)
-        self.crc = zlib.crc32(raw, self.crc)
-        self.line_start = raw.endswith(b"\n")
-        if self.kept is not None:
-            self.kept.append(raw)
-
-    def drop_broken_line(self) -> None:
-        """Leave out a line that a read error cut (it is not read, as with ``--jobs 1``)."""
-        if not self.line_start:
-            self.offset, self.crc = self.line_at, self.crc_at_line
-            if self.kept is not None:
-                del self.kept[self.kept_at :]
-
     def cut(self) -> Part:
         """The range of the lines read since the last, and a new one begun."""
-        kept = self.kept
+        start, length, first, _, crc, data = self.take()
         part = Part(
             self.path,
             self.fmt,
             self.options,
-            self.start,
-            self.offset - self.start,
-            self.first,
+            start,
+            length,
+            first,
             self.first_index,
             self.records,
-            self.crc,
-            b"".join(kept) if kept is not None else None,
+            crc,
+            data,
         )
-        self.start, self.first = self.offset, self.number
         self.first_index += self.records
-        self.records, self.crc = 0, 0
-        if kept is not None:
-            self.kept = []
+        self.records = 0
         return part
