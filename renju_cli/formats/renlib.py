@@ -584,7 +584,8 @@ class _Lines:
             budget = options.move_budget(self.reader.offset)
             if self.emitted <= budget:
                 record = _record(self.path, self.made, self.line, self.moves, self.reader, options)
-                shared = len(self.moves[: self.low]) - self.moves[: self.low].count(None)
+                prefix = self.moves[: self.low]  # (moves of the nodes the lines share)
+                shared = len(prefix) - prefix.count(None)
                 record.branch = Branch(self.tree, self.made, shared)
                 self.low = len(self.line)
                 # its text (the comments of the nodes before it) costs too: it is repeated in
