@@ -407,8 +407,7 @@ class Trailer:
                 )
                 text = text[: self.options.max_string]
             self._line(j, text, names)
-        seats = ("white", "black") if second_first else ("black", "white")
-        for seat, name in zip(seats, self.names, strict=False):
+        for seat, name in zip(seats(second_first), self.names, strict=False):
             self.meta[seat] = name
         code = self.meta.get("result_code")
         if code is not None and code not in _CODES:
@@ -540,14 +539,19 @@ def psq_text(record: Record) -> str:
     return "\n".join(out + trailer) + "\n"
 
 
+def seats(second_first: bool) -> tuple[str, str]:
+    """The colours of players 1 and 2: black and white, unless player 2 moved first."""
+    return ("white", "black") if second_first else ("black", "white")
+
+
 def _names(meta: dict[str, str], first: str) -> list[str]:
     """The engine names of a psq trailer, in player order: white's first when player 2 moved
     first (``first`` is ``1``).  A name alone is read as player 1's, so player 2's alone is
     not written (as a move list drops every name: names are no part of what is judged)."""
-    seats = ("white", "black") if first == "1" else ("black", "white")
-    if seats[0] not in meta:
+    order = seats(first == "1")
+    if order[0] not in meta:
         return []
-    return [meta[seat] for seat in seats if seat in meta]
+    return [meta[seat] for seat in order if seat in meta]
 
 
 def write_one(record: Record, out: TextIO) -> None:
