@@ -53,12 +53,14 @@ MIN_FORBIDDEN_FIVE = 5
 #: the merged data, so that an error in an inherited key names the parent file.  A plain line
 #: number stands for the file being loaded.
 Origins: TypeAlias = Mapping[str, int | tuple[str, int]]
+#: A ruleset error: ``(file, key path, line, message)``.
+Problem: TypeAlias = tuple[str, str, int | None, str]
 
 
 class RulesetError(Exception):
     """A ruleset that cannot be used.  ``errors`` are ``(file, key path, line, message)``."""
 
-    def __init__(self, errors: list[tuple[str, str, int | None, str]]) -> None:
+    def __init__(self, errors: list[Problem]) -> None:
         self.errors = errors
         # (a file of 10,000 unknown keys, or one that ``extends:`` a file that is no ruleset,
         # is said by its first errors, not line after line for each)
@@ -206,23 +208,23 @@ def _resolve(ref: str, base: Path | None) -> Path | None:
     ruleset, whatever lies in the working directory or beside ``base`` (a file named
     ``renju`` there must not change what ``-r renju``, or a record's ``RU[renju]``, means);
     anything else is a path, tried beside ``base`` first (with or without ``.yaml``)."""
-    bare = os.sep not in ref and "/" not in ref and not ref.endswith((".yaml", ".yml"))
-    if bare:
-        shipped = _shipped_path(ref)
-        if shipped is not None:
-            return shipped
-    candidates = []
-    if base is not None:
-        candidates.append(base.parent / ref)
-        candidates.append(base.parent / f"{ref}.yaml")
-    candidates.append(Path(ref))
-    for c in candidates:
-        try:
-            if c.is_file():
-                return c
-        except (OSError, ValueError):  # a name too long for the file system, a NUL
-            continue
-    return None
+    shipped = _shipped_path(ref) if _is_name(ref) else None
+    if shipped is not None:
+        return shipped
+    beside = [] if base is None else [base.parent / ref, base.parent / f"{ref}.yaml"]
+    return next((c for c in [*beside, Path(ref)] if _is_file(c)), None)
+
+
+def _is_name(ref: str) -> bool:
+    """Whether ``ref`` is written as a ruleset's name rather than a path."""
+    return os.sep not in ref and "/" not in ref and not ref.endswith((".yaml", ".yml"))
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL
+        return False
 
 
 #: What names a ruleset, which a file that extends it does not inherit: a user's file that
@@ -241,28 +243,38 @@ def _load_with_extends(
     if parent_ref is None:
         return data, origins
     if not isinstance(parent_ref, str):
-        raise RulesetError(
-            [(where, "extends", lines.get("extends"), "must be a ruleset name or path")]
-        )
+        raise _extends_error(where, lines, "must be a ruleset name or path")
     if depth >= MAX_EXTENDS_DEPTH:
-        raise RulesetError([(where, "extends", lines.get("extends"), "extends chain is too long")])
+        raise _extends_error(where, lines, "extends chain is too long")
     parent_path = _resolve(parent_ref, path)
     if parent_path is None:
-        # (as ``load`` words it: a directory or a device named is said to be one)
-        found = path.parent / parent_ref if not os.path.isabs(parent_ref) else Path(parent_ref)
-        what = not_a_file(str(found)) if "\0" not in parent_ref else None
-        said = f"{parent_ref!r} {what}" if what else f"cannot find ruleset {parent_ref!r}"
-        raise RulesetError([(where, "extends", lines.get("extends"), said)])
+        raise _extends_error(where, lines, _not_found(parent_ref, path))
     key = str(parent_path.resolve())
     if key in chain:
-        raise RulesetError([(where, "extends", lines.get("extends"), "extends makes a cycle")])
+        raise _extends_error(where, lines, "extends makes a cycle")
     parent, parent_origins = _load_with_extends(parent_path, depth + 1, (*chain, key))
+    # a key of the child names the child; one it inherits still names the file that wrote it
+    return _inherit(parent, data), {**parent_origins, **origins}
+
+
+def _extends_error(where: str, lines: dict[str, int], message: str) -> RulesetError:
+    return RulesetError([(where, "extends", lines.get("extends"), message)])
+
+
+def _not_found(parent_ref: str, path: Path) -> str:
+    """Why ``extends: parent_ref`` in ``path`` names no ruleset file (as ``load`` words it: a
+    directory or a device named is said to be one)."""
+    what = not_a_file(str(path.parent / parent_ref))
+    return f"{parent_ref!r} {what}" if what else f"cannot find ruleset {parent_ref!r}"
+
+
+def _inherit(parent: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` merged over the ``parent`` it extends, less what names the parent."""
     for identity in _IDENTITY:
         parent.pop(identity, None)
     merged = merge(parent, data)
     merged.pop("extends", None)
-    # a key of the child names the child; one it inherits still names the file that wrote it
-    return merged, {**parent_origins, **origins}
+    return merged
 
 
 def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -326,31 +338,22 @@ def _yaml_text(raw: bytes, where: str) -> str:
 
 def parse_yaml(text: str, where: str) -> tuple[dict[str, Any], dict[str, int]]:
     """Parse YAML text with the safe loader, keeping the line of every key path."""
-    depth = _flow_depth(text)
-    if depth > MAX_YAML_DEPTH:
+    if _flow_depth(text) > MAX_YAML_DEPTH:
         raise RulesetError(
             [(where, "", None, f"not valid YAML: brackets nested deeper than {MAX_YAML_DEPTH}")]
         )
     node: yaml.Node | None = None
+    lines: dict[str, int] = {}
     try:
         # Parsed once, with libyaml when PyYAML has it (many times faster on a large file),
         # and built by the safe constructor: python/* and other language tags are refused.
         node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        lines: dict[str, int] = {}
-        data: Any = None
-        if node is not None:
-            _collect_lines(node, lines, where)  # bounds checked before anything is built
-            data = yaml.constructor.SafeConstructor().construct_document(node)
+        data = _construct(node, lines, where)
     except yaml.MarkedYAMLError as e:
-        line = e.problem_mark.line + 1 if e.problem_mark is not None else None
+        line = _mark_line(e.problem_mark)
         raise RulesetError([(where, "", line, f"not valid YAML: {e.problem}")]) from None
     except yaml.reader.ReaderError as e:
-        # (a control character: its line, not '\n  in "<unicode string>", position 4')
-        line = text.count("\n", 0, e.position) + 1
-        what = f"character #x{e.character:04x}" if isinstance(e.character, int) else "byte"
-        raise RulesetError(
-            [(where, "", line, f"not valid YAML: unacceptable {what}: {e.reason}")]
-        ) from None
+        raise RulesetError([(where, *_unacceptable(e, text))]) from None
     except yaml.YAMLError as e:
         raise RulesetError([(where, "", None, f"not valid YAML: {e}")]) from None
     except RecursionError:
@@ -359,11 +362,32 @@ def parse_yaml(text: str, where: str) -> tuple[dict[str, Any], dict[str, int]]:
         ) from None
     except (ValueError, OverflowError) as e:
         # a scalar its constructor refuses: a 5,000-digit int, a 30 February timestamp
-        line = _refused_scalar_line(node) if node is not None else None
+        line = _refused_scalar_line(node)
         raise RulesetError([(where, "", line, f"not valid YAML: {str(e)[:200]}")]) from None
     if not isinstance(data, dict):
         raise RulesetError([(where, "", 1, "a ruleset must be a mapping of keys")])
     return data, lines
+
+
+def _construct(node: yaml.Node | None, lines: dict[str, int], where: str) -> Any:
+    """The data of a composed YAML document (``None``: an empty one), its key paths' lines put
+    in ``lines``: the bounds are checked before anything is built."""
+    if node is None:
+        return None
+    _collect_lines(node, lines, where)
+    return yaml.constructor.SafeConstructor().construct_document(node)
+
+
+def _mark_line(mark: yaml.Mark | None) -> int | None:
+    return None if mark is None else int(mark.line) + 1
+
+
+def _unacceptable(e: yaml.reader.ReaderError, text: str) -> tuple[str, int, str]:
+    """The key path, line and message of a character YAML does not accept (a control
+    character: its line, not '\\n  in "<unicode string>", position 4')."""
+    line = text.count("\n", 0, e.position) + 1
+    what = f"character #x{e.character:04x}" if isinstance(e.character, int) else "byte"
+    return "", line, f"not valid YAML: unacceptable {what}: {e.reason}"
 
 
 def _flow_depth(text: str) -> int:
@@ -385,7 +409,7 @@ def _flow_depth(text: str) -> int:
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
-def _refused_scalar_line(root: yaml.Node) -> int | None:
+def _refused_scalar_line(root: yaml.Node | None) -> int | None:
     """The line of the first scalar under ``root`` that the safe constructor refuses (its
     error names no place), if one does alone.  Only called on that error: the nodes are
     bounded by then (``_collect_lines``)."""
@@ -411,60 +435,80 @@ def _collect_lines(root: yaml.Node, lines: dict[str, int], where: str) -> None:
     # iterative, and counting nodes as aliases expand them: a hostile file cannot recurse deep
     # or make the validator walk billions of shared nodes
     stack: list[tuple[yaml.Node, str, int]] = [(root, "", 0)]
-    seen = 0
+    size = _Size(where)
     keys = yaml.constructor.SafeConstructor()  # builds scalar keys only, to compare them
-    duplicates: list[tuple[str, str, int | None, str]] = []
-    chars = 0
+    duplicates: list[Problem] = []
     while stack:
         node, prefix, depth = stack.pop()
-        seen += 1
-        if isinstance(node, yaml.ScalarNode):
-            chars += len(node.value)
-            if chars > MAX_YAML_CHARS:
-                line = node.start_mark.line + 1
-                said = f"more than {MAX_YAML_CHARS} characters of text (with aliases expanded)"
-                raise RulesetError([(where, prefix, line, said)])
-        if seen > MAX_YAML_NODES:
-            raise RulesetError(
-                [
-                    (
-                        where,
-                        prefix,
-                        None,
-                        f"more than {MAX_YAML_NODES} keys and items (with aliases expanded)",
-                    )
-                ]
-            )
-        if depth > MAX_YAML_DEPTH:
-            line = node.start_mark.line + 1
-            raise RulesetError([(where, prefix, line, f"nested deeper than {MAX_YAML_DEPTH}")])
+        size.count(node, prefix, depth)
         if isinstance(node, yaml.MappingNode):
-            first: dict[Any, int] = {}
-            for key_node, value_node in node.value:
-                name = key_node.value if isinstance(key_node.value, str) else "?"
-                key = f"{prefix}.{name}" if prefix else name
-                line = key_node.start_mark.line + 1
-                if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _MERGE_TAG:
-                    ident = keys.construct_object(key_node)
-                    if ident in first:
-                        both = (
-                            f"lines {first[ident]} and {line}"
-                            if first[ident] != line
-                            else f"twice on line {line}"
-                        )
-                        duplicates.append(
-                            (where, key, line, f"duplicate key {name!r} ({both}): write it once")
-                        )
-                    first.setdefault(ident, line)
-                lines.setdefault(key, line)
-                stack.append((value_node, key, depth + 1))
-        elif isinstance(node, yaml.SequenceNode):
-            for i, item in enumerate(node.value):
-                key = f"{prefix}[{i}]"
-                lines.setdefault(key, item.start_mark.line + 1)
-                stack.append((item, key, depth + 1))
+            duplicates += _duplicate_keys(node, prefix, keys, where)
+        for key, line, child in _children(node, prefix):
+            lines.setdefault(key, line)
+            stack.append((child, key, depth + 1))
     if duplicates:
         raise RulesetError(sorted(set(duplicates), key=lambda e: (e[2] or 0, e[1])))
+
+
+class _Size:
+    """Counts the nodes and the characters of a YAML document as its aliases expand them, and
+    refuses it past their bounds or nested too deep."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.nodes = 0
+        self.chars = 0
+
+    def count(self, node: yaml.Node, prefix: str, depth: int) -> None:
+        self.nodes += 1
+        if isinstance(node, yaml.ScalarNode):
+            self.chars += len(node.value)
+            if self.chars > MAX_YAML_CHARS:
+                said = f"more than {MAX_YAML_CHARS} characters of text (with aliases expanded)"
+                raise RulesetError([(self.where, prefix, node.start_mark.line + 1, said)])
+        if self.nodes > MAX_YAML_NODES:
+            said = f"more than {MAX_YAML_NODES} keys and items (with aliases expanded)"
+            raise RulesetError([(self.where, prefix, None, said)])
+        if depth > MAX_YAML_DEPTH:
+            said = f"nested deeper than {MAX_YAML_DEPTH}"
+            raise RulesetError([(self.where, prefix, node.start_mark.line + 1, said)])
+
+
+def _children(node: yaml.Node, prefix: str) -> list[tuple[str, int, yaml.Node]]:
+    """The key path, line and node of each value of a mapping or item of a sequence."""
+    if isinstance(node, yaml.MappingNode):
+        return [(_child(prefix, _key_name(k)), k.start_mark.line + 1, v) for k, v in node.value]
+    if isinstance(node, yaml.SequenceNode):
+        return [(f"{prefix}[{i}]", n.start_mark.line + 1, n) for i, n in enumerate(node.value)]
+    return []
+
+
+def _key_name(node: yaml.Node) -> str:
+    """A key as written; ``?`` for a key that is a list or a mapping."""
+    return node.value if isinstance(node.value, str) else "?"
+
+
+def _duplicate_keys(
+    node: yaml.MappingNode, prefix: str, keys: yaml.constructor.SafeConstructor, where: str
+) -> list[Problem]:
+    """The keys written twice in a mapping (a merge key ``<<`` may be)."""
+    first: dict[Any, int] = {}
+    found = []
+    for key_node, _ in node.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _MERGE_TAG:
+            line = key_node.start_mark.line + 1
+            ident = keys.construct_object(key_node)
+            if ident in first:
+                name = key_node.value
+                both = (
+                    f"lines {first[ident]} and {line}"
+                    if first[ident] != line
+                    else f"twice on line {line}"
+                )
+                said = f"duplicate key {name!r} ({both}): write it once"
+                found.append((where, _child(prefix, name), line, said))
+            first.setdefault(ident, line)
+    return found
 
 
 @cache
@@ -504,11 +548,7 @@ def _locate(origins: Origins, keypath: str, where: str) -> tuple[str, int | None
 def _keypath(parts: Any) -> str:
     keypath = ""
     for part in parts:
-        keypath = (
-            f"{keypath}[{part}]"
-            if isinstance(part, int)
-            else (f"{keypath}.{part}" if keypath else str(part))
-        )
+        keypath = f"{keypath}[{part}]" if isinstance(part, int) else _child(keypath, part)
     return keypath
 
 
@@ -525,37 +565,53 @@ def validate(data: dict[str, Any], lines: Origins, where: str) -> None:
     errors = []
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         keypath = _keypath(err.absolute_path)
-        if (
-            err.validator == "additionalProperties"
-            and err.validator_value is False
-            and isinstance(err.instance, dict)
-        ):
-            # one error per unknown key, at the key's own line (jsonschema names the mapping)
-            known = set(err.schema.get("properties", {}))
-            patterns = list(err.schema.get("patternProperties", {}))
-            extra = [
-                k
-                for k in err.instance
-                if k not in known and not any(re.search(p, str(k)) for p in patterns)
-            ]
-            for key in extra:
-                file, line = _locate(lines, _child(keypath, key), where)
-                message = f"Additional properties are not allowed ({key!r} was unexpected)"
-                errors.append((file, keypath, line, message))
-            if extra:
-                continue
-        file, line = _locate(lines, keypath, where)
-        message = err.message  # it quotes the value: a long one is cut
-        if err.validator == "maxItems" and isinstance(err.instance, list):
-            # (the quoted list would hide the reason past the cut)
-            message = f"{len(err.instance)} items; at most {err.validator_value}"
-        elif err.validator == "maxLength" and isinstance(err.instance, str):
-            message = f"{len(err.instance)} characters; at most {err.validator_value}"
-        if len(message) > MAX_MESSAGE:
-            message = f"{message[:MAX_MESSAGE]}... ({len(message)} characters)"
-        errors.append((file, keypath, line, message))
+        # one error per unknown key, at the key's own line (jsonschema names the mapping)
+        unknown = _unknown_keys(err)
+        for key in unknown:
+            file, line = _locate(lines, _child(keypath, key), where)
+            message = f"Additional properties are not allowed ({key!r} was unexpected)"
+            errors.append((file, keypath, line, message))
+        if not unknown:
+            file, line = _locate(lines, keypath, where)
+            errors.append((file, keypath, line, _message(err)))
     if errors:
         raise RulesetError(errors)
+
+
+def _unknown_keys(err: Any) -> list[Any]:
+    """The keys of a mapping that an ``additionalProperties: false`` error is about (the
+    keyword applies to mappings only)."""
+    if err.validator != "additionalProperties" or err.validator_value is not False:
+        return []
+    return [key for key in err.instance if _unknown(key, err.schema)]
+
+
+def _unknown(key: Any, schema: dict[str, Any]) -> bool:
+    """Whether ``key`` is neither one of the ``properties`` of ``schema`` nor matched by its
+    ``patternProperties``."""
+    patterns = schema.get("patternProperties", {})
+    return key not in schema.get("properties", {}) and not any(
+        re.search(p, str(key)) for p in patterns
+    )
+
+
+#: What a schema error about a size counts (of a list, of a string: the only values these
+#: keywords apply to): it says the size rather than quote the value, a long one would hide the
+#: reason past the cut.
+_COUNTED = {"maxItems": "items", "maxLength": "characters"}
+
+
+def _message(err: Any) -> str:
+    """The words of a schema error, cut when long (the validator quotes the value whole)."""
+    counted = _COUNTED.get(err.validator)
+    message: str = (
+        err.message
+        if counted is None
+        else f"{len(err.instance)} {counted}; at most {err.validator_value}"
+    )
+    if len(message) > MAX_MESSAGE:
+        message = f"{message[:MAX_MESSAGE]}... ({len(message)} characters)"
+    return message
 
 
 def build(
@@ -616,7 +672,6 @@ def build(
     )
 
 
-Problem: TypeAlias = tuple[str, str, int | None, str]
 #: ``problem(key path, message)``: record an error at the file and line of the key path
 Report: TypeAlias = Callable[[str, str], None]
 
@@ -636,26 +691,7 @@ def check_consistency(data: dict[str, Any], lines: Origins, where: str) -> list[
     board = data.get("board") or {}
     width = int(board.get("width", board.get("size", 15)))
     height = int(board.get("height", board.get("size", 15)))
-    five = data.get("five") or {}
-    k = int(five.get("length", 5))
-    if k > max(width, height):
-        problem(
-            "five.length",
-            f"no five is possible: a five of {k} does not fit the {width}x{height} board",
-        )
-    if k < MIN_FORBIDDEN_FIVE:
-        forb = data.get("forbidden") or {}
-        for color in ("black", "white"):
-            kinds = [
-                x for x in KINDS if x in (DOUBLE_FOUR, DOUBLE_THREE) and x in forb.get(color, [])
-            ]
-            if kinds:
-                problem(
-                    "five.length",
-                    f"forbidden moves ({', '.join(kinds)}) are judged for fives of "
-                    f"{MIN_FORBIDDEN_FIVE} stones or more; this ruleset's five is {k} "
-                    f"(forbidden.{color})",
-                )
+    _check_five(data, width, height, problem)
 
     def own(keypath: str) -> bool:  # written in the file checked, not one it extends
         hit = lines.get(keypath)
@@ -663,6 +699,29 @@ def check_consistency(data: dict[str, Any], lines: Origins, where: str) -> list[
 
     _check_opening(data, width, height, problem, own)
     return problems
+
+
+def _check_five(data: dict[str, Any], width: int, height: int, problem: Report) -> None:
+    """The five against the board (it must fit on it), and against the forbidden kinds besides
+    the overline (judged for fives of ``MIN_FORBIDDEN_FIVE`` stones or more)."""
+    k = int((data.get("five") or {}).get("length", 5))
+    if k > max(width, height):
+        problem(
+            "five.length",
+            f"no five is possible: a five of {k} does not fit the {width}x{height} board",
+        )
+    if k >= MIN_FORBIDDEN_FIVE:
+        return
+    forb = data.get("forbidden") or {}
+    for color in ("black", "white"):
+        kinds = [x for x in (DOUBLE_FOUR, DOUBLE_THREE) if x in forb.get(color, [])]
+        if kinds:
+            problem(
+                "five.length",
+                f"forbidden moves ({', '.join(kinds)}) are judged for fives of "
+                f"{MIN_FORBIDDEN_FIVE} stones or more; this ruleset's five is {k} "
+                f"(forbidden.{color})",
+            )
 
 
 def _check_opening(
@@ -681,31 +740,31 @@ def _check_opening(
     try:
         protocol = compile_protocol(opening, str(data.get("name") or "unnamed"))
     except ProtocolError as e:
-        problem(_step_path(str(e)) or "opening", str(e))
+        problem(_step_path(str(e)), str(e))
         return
     for p in lint(protocol):
-        problem(_step_path(p) or "opening", p)
+        problem(_step_path(p), p)
     _check_room(protocol, opening, width, height, problem, own)
 
 
 _LABEL = re.compile(r"step ([0-9][0-9a-z.]*?)(?::| \()")
 
 
-def _step_path(message: str) -> str | None:
+def _step_path(message: str) -> str:
     """The key path of the step a protocol message names (``step 9b.1: ...`` ->
-    ``opening.steps[8].branch.options[1].steps[0]``), ``None`` when it names none."""
+    ``opening.steps[8].branch.options[1].steps[0]``), ``opening`` when it names none."""
     m = _LABEL.match(message)
     if m is None:
-        return None
+        return "opening"
     parts = m.group(1).split(".")
     path = "opening"
     for part in parts[:-1]:
         branch = re.fullmatch(r"([0-9]+)([a-z])", part)
         if branch is None:
-            return None
+            return "opening"
         path += f".steps[{int(branch[1]) - 1}].branch.options[{ord(branch[2]) - ord('a')}]"
     if not parts[-1].isdigit():
-        return None
+        return "opening"
     return path + f".steps[{int(parts[-1]) - 1}]"
 
 
@@ -765,7 +824,7 @@ def _check_room(
 
     def walk(steps: tuple[Step, ...], stones: int) -> int:
         for s in steps:
-            path = _step_path(f"step {s.label}:") or "opening"
+            path = _step_path(f"step {s.label}:")
             body = f"{path}.{s.kind}"
             if s.region.kind != "anywhere" and room(s.region) == 0:
                 once(
@@ -826,11 +885,8 @@ def from_text(text: str, where: str = "<string>") -> Ruleset:
     if isinstance(parent_ref, str):
         parent_path = _resolve(parent_ref, None)
         if parent_path is None:
-            raise RulesetError([(where, "extends", lines.get("extends"), "cannot find ruleset")])
+            raise _extends_error(where, lines, "cannot find ruleset")
         parent, parent_origins = _load_with_extends(parent_path, 1, ())
-        for identity in _IDENTITY:
-            parent.pop(identity, None)
-        data = merge(parent, data)
-        data.pop("extends", None)
+        data = _inherit(parent, data)
         origins = {**parent_origins, **lines}
     return build(data, origins, where)
