@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from renju_cli.opening import ProtocolError, Step, inherit, protocol_of, restricted_seat
+from renju_cli.opening import (
+    Protocol,
+    ProtocolError,
+    Step,
+    inherit,
+    protocol_of,
+    restricted_seat,
+)
 from renju_cli.record import printable
 from renju_cli.ruleset import Ruleset
 
@@ -22,27 +29,15 @@ _POLICY_WORDS = {
 
 def describe(r: Ruleset) -> str:
     """Several lines of plain words describing ``r`` (control characters escaped)."""
+    two = _two_board(r)
     lines = [f"{r.name}: {r.title}" if r.title else r.name]
     if r.description:
         lines.append(r.description)
-    if r.data.get("variant") == "two-board":
+    if two:
         lines.extend(_TWO_BOARD)
-    lines.append(f"board: {r.width}x{r.height}" + (" (two of them)" if _two_board(r) else ""))
-    lines.extend(_players(r))
-    lines.extend(_fouls(r))
-    lines.append(_passes(r))
-    end = []
-    if r.board_full_draw:
-        end.append("a full board is a draw")
-    if r.move_limit:
-        end.append(f"the game is drawn at move {r.move_limit}")
-    if end:
-        lines.append("end: " + "; ".join(end))
-    if r.opening:
-        lines.extend(describe_opening(r))
-    elif not _two_board(r):
-        lines.append("opening: none (free play from the first move)")
-    lines.append(f"file: {r.source}")
+    lines.append(f"board: {r.width}x{r.height}" + (" (two of them)" if two else ""))
+    lines += [*_players(r), *_blocked_fives(r), *_forbidden_moves(r), _passes(r), *_end(r)]
+    lines += [*_opening(r), f"file: {r.source}"]
     # titles, descriptions, option names and the file name come from a file that may hold
     # control characters: escaped line by line, so that a ruleset cannot drive the terminal
     return "\n".join(printable(part) for line in lines for part in line.split("\n"))
@@ -51,19 +46,8 @@ def describe(r: Ruleset) -> str:
 def _players(r: Ruleset) -> list[str]:
     """What wins and what is forbidden, for each colour (or seat, when the rules bind one)."""
     seat = restricted_seat(r)
-    lines = []
-    for color in ("black", "white"):
-        n = _NUMBER.get(r.five_length, str(r.five_length))
-        five = f"exactly {n}" if r.overline[color] != "win" else f"{n} or more"
-        parts = [f"{five} in a row wins", _OVERLINE_WORDS[r.overline[color]]]
-        kinds = [k for k in r.forbidden_kinds(color) if k != "overline"]
-        if kinds:
-            parts.append("forbidden: " + ", ".join(kinds))
-        who = color
-        if seat is not None:
-            other = "P1" if seat == "P2" else "P2"
-            who = f"seat {seat}" if color == "black" else f"seat {other}"
-        lines.append(f"{who}: " + "; ".join(parts))
+    sides = zip(("black", "white"), _sides(seat), strict=True)
+    lines = [f"{who}: {_wins_and_fouls(r, color)}" for color, who in sides]
     if seat is not None:
         lines.append(
             f"forbidden moves bind a seat, not a colour: the rules above bind seat {seat} "
@@ -73,20 +57,41 @@ def _players(r: Ruleset) -> list[str]:
     return lines
 
 
-def _fouls(r: Ruleset) -> list[str]:
-    """Blocked fives, and what a forbidden move costs."""
-    lines = []
-    if r.blocked_five:
-        edge = "the board edge counts as a block" if r.edge_blocks else "the edge does not block"
-        lines.append(f"a row blocked at both ends by opponent stones does not win ({edge})")
-    if any(r.forbidden_kinds(c) for c in ("black", "white")):
-        lines.append(f"forbidden moves: {_POLICY_WORDS[r.policy]}")
-        if "double-three" in r.forbidden_kinds("black"):
-            eye = "counts" if r.five_eye_counts else "does not count"
-            lines.append(
-                "a three counts only if one of its straight-four points is itself a legal move "
-                f"(judged recursively); a straight-four point that also makes a five {eye}"
-            )
+def _sides(seat: str | None) -> tuple[str, str]:
+    """Who black's and white's rules bind: the colours, or the seat ``seat`` and the other."""
+    if seat is None:
+        return "black", "white"
+    return f"seat {seat}", f"seat {'P1' if seat == 'P2' else 'P2'}"
+
+
+def _wins_and_fouls(r: Ruleset, color: str) -> str:
+    n = _NUMBER.get(r.five_length, str(r.five_length))
+    five = f"exactly {n}" if r.overline[color] != "win" else f"{n} or more"
+    parts = [f"{five} in a row wins", _OVERLINE_WORDS[r.overline[color]]]
+    kinds = [k for k in r.forbidden_kinds(color) if k != "overline"]
+    if kinds:
+        parts.append("forbidden: " + ", ".join(kinds))
+    return "; ".join(parts)
+
+
+def _blocked_fives(r: Ruleset) -> list[str]:
+    if not r.blocked_five:
+        return []
+    edge = "the board edge counts as a block" if r.edge_blocks else "the edge does not block"
+    return [f"a row blocked at both ends by opponent stones does not win ({edge})"]
+
+
+def _forbidden_moves(r: Ruleset) -> list[str]:
+    """What a forbidden move costs, and when a three counts."""
+    if not any(r.forbidden_kinds(c) for c in ("black", "white")):
+        return []
+    lines = [f"forbidden moves: {_POLICY_WORDS[r.policy]}"]
+    if "double-three" in r.forbidden_kinds("black"):
+        eye = "counts" if r.five_eye_counts else "does not count"
+        lines.append(
+            "a three counts only if one of its straight-four points is itself a legal move "
+            f"(judged recursively); a straight-four point that also makes a five {eye}"
+        )
     return lines
 
 
@@ -99,6 +104,23 @@ def _passes(r: Ruleset) -> str:
     return p
 
 
+def _end(r: Ruleset) -> list[str]:
+    end = []
+    if r.board_full_draw:
+        end.append("a full board is a draw")
+    if r.move_limit:
+        end.append(f"the game is drawn at move {r.move_limit}")
+    return ["end: " + "; ".join(end)] if end else []
+
+
+def _opening(r: Ruleset) -> list[str]:
+    if r.opening:
+        return describe_opening(r)
+    if _two_board(r):  # (its turns are said above)
+        return []
+    return ["opening: none (free play from the first move)"]
+
+
 def describe_opening(r: Ruleset) -> list[str]:
     """The opening protocol of ``r`` as numbered steps in words (the labels findings cite)."""
     try:
@@ -107,7 +129,18 @@ def describe_opening(r: Ruleset) -> list[str]:
         return [f"opening: cannot be used ({e})"]
     if protocol is None:
         return ["opening: none (free play from the first move)"]
-    lines = [f"opening: {protocol.name}"]
+    lines = [f"opening: {protocol.name}", *_settings(protocol)]
+    _steps(protocol.steps, "  ", lines)
+    tail = "  then free play"
+    if protocol.no_pass_before > 1:
+        tail += f"; no pass before move {protocol.no_pass_before}"
+    lines.append(tail)
+    return lines
+
+
+def _settings(protocol: Protocol) -> list[str]:
+    """The parameters of a protocol, its centre, and how its stones take their colours."""
+    lines = []
     if protocol.params:
         lines.append(
             "  parameters: " + ", ".join(f"{k} = {v}" for k, v in sorted(protocol.params.items()))
@@ -119,11 +152,6 @@ def describe_opening(r: Ruleset) -> list[str]:
             "  the stones do not alternate in colour: each step names its stone's colour; "
             "after the opening the colours alternate from the last stone"
         )
-    _steps(protocol.steps, "  ", lines)
-    tail = "  then free play"
-    if protocol.no_pass_before > 1:
-        tail += f"; no pass before move {protocol.no_pass_before}"
-    lines.append(tail)
     return lines
 
 
