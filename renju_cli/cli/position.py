@@ -60,11 +60,14 @@ def _position_record(
         if selected(record.source):
             _say_problems(path, record)
             return record
-    wanted = wanted or "0"
-    raise UsageProblem(
-        f"{shown(path)}: has no record number {wanted}"
-        if wanted.isdigit()
-        else f"{shown(path)}: has no record {wanted} (check prints the ids of its records)"
+    raise _no_such_record(path, wanted or "0")
+
+
+def _no_such_record(path: str, wanted: str) -> UsageProblem:
+    if wanted.isdigit():
+        return UsageProblem(f"{shown(path)}: has no record number {wanted}")
+    return UsageProblem(
+        f"{shown(path)}: has no record {wanted} (check prints the ids of its records)"
     )
 
 
@@ -103,6 +106,9 @@ _RECORD_HELP = "Which record of the file (default: the first). " + ID_HELP
 #: What follows the number of a stone played after the end of the game.
 _AFTER = "'"
 _KIND_MARK = {"double-three": "3", "double-four": "4", "overline": "6"}
+#: Without move numbers: a stone of the five, a stone played after the end of the game.
+_FIVE_MARK = {BLACK: "#", WHITE: "@"}
+_AFTER_MARK = {BLACK: "x", WHITE: "o"}
 #: The colours of ``board`` stones in words, and back.
 _COLOR = {BLACK: "black", WHITE: "white"}
 _STONE = {"black": BLACK, "white": WHITE}
@@ -161,23 +167,34 @@ def forbidden(
     record = _position_record(path, input_format, wanted, encoding)
     ruleset = load_rules(rules) or load(api.choose_ruleset(record, None).name)
     pos, end = _position(record, ruleset, at)
-    board = pos.board
-    over = end is not None and pos.played >= end  # no move will come: nothing is forbidden
-    found = [] if over else ruleset.judge().forbidden_points(board, _STONE[color])
-    items = sorted(
-        ((board.point(i), kinds) for i, kinds in found), key=lambda pk: (pk[0].x, pk[0].y)
-    )
+    ended = end if _over(pos, end) else None  # no move will come: nothing is forbidden
+    items = [] if ended is not None else _forbidden_points(ruleset, pos.board, _STONE[color])
     if fmt == "json":
-        echo(json.dumps(_forbidden_json(items, color, ruleset, pos, end), ensure_ascii=False))
-    elif not items:
-        ended = f": the game ended at move {end}" if over else ""
-        echo(f"no forbidden points for {color} under {ruleset.name}{ended}")
+        echo(json.dumps(_forbidden_json(items, color, ruleset, pos, ended), ensure_ascii=False))
     else:
-        echo("\n".join(f"{p.name} {', '.join(kinds)}" for p, kinds in items))
+        echo(_forbidden_text(items, color, ruleset.name, ended))
+
+
+def _over(pos: Any, end: int | None) -> bool:
+    """Whether the game ended by the position (``end``: the move that ended it, if it did)."""
+    return end is not None and pos.played >= end
+
+
+def _forbidden_points(ruleset: Any, board: Any, stone: int) -> list[tuple[Any, tuple[str, ...]]]:
+    """The points forbidden to ``stone`` with their kinds, by column and row."""
+    found = ruleset.judge().forbidden_points(board, stone)
+    return sorted((board.point(i), kinds) for i, kinds in found)
+
+
+def _forbidden_text(items: list[Any], color: str, rules_name: str, ended: int | None) -> str:
+    if items:
+        return "\n".join(f"{p.name} {', '.join(kinds)}" for p, kinds in items)
+    why = f": the game ended at move {ended}" if ended is not None else ""
+    return f"no forbidden points for {color} under {rules_name}{why}"
 
 
 def _forbidden_json(
-    items: list[Any], color: str, ruleset: Any, pos: Any, end: int | None
+    items: list[Any], color: str, ruleset: Any, pos: Any, ended: int | None
 ) -> dict[str, Any]:
     """``forbidden --format json``: the points, and the position they are of (``ended_at``:
     the move that ended the game, when it ended by then)."""
@@ -191,8 +208,8 @@ def _forbidden_json(
         "to_move": _COLOR[pos.to_move],
         "size": [board.width, board.height],
     }
-    if end is not None and pos.played >= end:
-        out["ended_at"] = end
+    if ended is not None:
+        out["ended_at"] = ended
     return out
 
 
@@ -327,9 +344,9 @@ def _stone_mark(i: int, stone: int, pos: Any, found: Any, numbers: bool) -> str 
         five = "*" if i in found.five else ""
         return f"{pos.numbers[i]}{five}{_AFTER if i in found.after else ''}"
     if i in found.five:
-        return "#" if stone == BLACK else "@"
+        return _FIVE_MARK[stone]
     if i in found.after:
-        return "x" if stone == BLACK else "o"
+        return _AFTER_MARK[stone]
     return None
 
 
@@ -367,23 +384,22 @@ def _write_pictures(
     png_path: str | None,
 ) -> None:
     """Write the SVG and/or PNG picture of a position (``-``: standard output)."""
-    from renju_cli.output.picture import PictureError, board_svg, svg_to_png
+    from renju_cli.output.picture import board_svg
 
     svg = board_svg(board, marks, title=f"{'; '.join(legend)} ({rules_name})", caption=legend)
-    png = None
-    if png_path is not None:
-        try:
-            png = svg_to_png(svg)
-        except PictureError as e:
-            raise UsageProblem(str(e)) from None
+    # (the PNG is made first: when it cannot be, nothing is written)
+    png = None if png_path is None else (png_path, _png(svg))
     if svg_path is not None:
-        if svg_path == "-":
-            echo(svg, nl=False)
-        else:
-            with written(svg_path) as f:
-                f.write(svg)
-    if png_path is not None and png is not None:
-        if png_path == "-":
-            write_bytes("-", png)
-        else:
-            write_bytes(png_path, png)
+        with written(svg_path) as f:  # (``-``: standard output)
+            f.write(svg)
+    if png is not None:
+        write_bytes(*png)
+
+
+def _png(svg: str) -> bytes:
+    from renju_cli.output.picture import PictureError, svg_to_png
+
+    try:
+        return svg_to_png(svg)
+    except PictureError as e:
+        raise UsageProblem(str(e)) from None
