@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
 import random
 from pathlib import Path
@@ -119,3 +120,16 @@ def run_cli(capsys: Any, *args: str, stdin: str | None = None) -> tuple[int, str
         sys.stdin = saved
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def generated_database(path: Path, games: int, seed: int) -> Path:
+    """A RenjuNet database of ``games`` games written to ``path`` by the bench's generator
+    (``bench/gen_renjunet.py``: deterministic for a seed), in this process."""
+    where = Path(__file__).resolve().parent.parent / "bench" / "gen_renjunet.py"
+    spec = importlib.util.spec_from_file_location("gen_renjunet", where)
+    assert spec is not None and spec.loader is not None
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    with path.open("wb") as out:
+        generator.generate(out, games=games, seed=seed)
+    return path

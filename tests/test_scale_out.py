@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import generated_database
 from helpers import run_cli as renju
 
 import renju_cli
@@ -163,14 +164,7 @@ def test_the_library_takes_what_its_callers_pass_or_says_what_it_wants(tmp_path:
 # -- Dask -----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("db") / "games.rif"
-    generator = str(ROOT / "bench" / "gen_renjunet.py")
-    subprocess.run(
-        [sys.executable, generator, "--games", "120", "--seed", "9", "-o", str(path)],
-        check=True,
-        capture_output=True,
-    )
-    return path
+    return generated_database(tmp_path_factory.mktemp("db") / "games.rif", 120, seed=9)
 
 
 def test_check_runs_on_a_dask_cluster(capsys: pytest.CaptureFixture[str], database: Path) -> None:
@@ -293,13 +287,6 @@ def _moves(rng: random.Random, n: int) -> str:
     return " ".join(points)
 
 
-def _generated_database(path: Path, games: int) -> Path:
-    generator = str(ROOT / "bench" / "gen_renjunet.py")
-    args = [sys.executable, generator, "--games", str(games), "--seed", "3", "-o", str(path)]
-    subprocess.run(args, check=True, capture_output=True)
-    return path
-
-
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory: pytest.TempPathFactory, database: Path) -> list[str]:
     """Inputs of every kind of unit: a big move-list file, a big JSON Lines file and a big
@@ -324,7 +311,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory, database: Path) -> list[str
     small.mkdir()
     for n in range(30):
         (small / f"g{n:02d}.txt").write_text(lines[n] + "\n" + lines[n + 1] + "\n")
-    big = _generated_database(where / "big.rif", 160)  # (107 kB)
+    big = generated_database(where / "big.rif", 160, seed=3)  # (107 kB)
     return [
         str(big),
         str(where / "big.txt"),
@@ -387,7 +374,7 @@ def test_a_database_read_otherwise_than_whole_is_read_whole_from_that_range_on(
 ) -> None:
     # the ranges before the trouble are the whole file's; from the range that holds it on,
     # the file is read whole (its reader resumes, says what is wrong and numbers the games)
-    path = _generated_database(tmp_path / "games.rif", 200)
+    path = generated_database(tmp_path / "games.rif", 200, seed=3)
     raw = path.read_bytes()
     game = raw.index(b'<game id="120"')
     target = damage.encode("latin-1")
@@ -416,7 +403,7 @@ def test_a_database_past_its_budget_of_moves_stops_where_the_whole_file_does(
 ) -> None:
     # every game names one player of a very long name: the text the games repeat outgrows
     # the file's budget (moves and text by its bytes), and its reader stops there
-    path = _generated_database(tmp_path / "games.rif", 300)
+    path = generated_database(tmp_path / "games.rif", 300, seed=3)
     raw = re.sub(rb'(black|white)="\d+"', rb'\1="1"', path.read_bytes())
     raw = re.sub(rb'(<player id="1" [^>]*?name=")[^"]*"', rb"\g<1>" + b"N" * 20000 + b'"', raw)
     path.write_bytes(raw)
