@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import cast
 
 from renju_cli.coords import MAX_SIZE, Point
+from renju_cli.opening.check import board_size
 from renju_cli.record import Color, Finding, Record, SourceLocation, place
 from renju_cli.ruleset import Ruleset
 
@@ -75,8 +76,7 @@ def _stones(record: Record) -> tuple[list[_Stone], list[_Stone]]:
     stones)."""
     black = Color.BLACK  # (a member read off its class is a Python call of Enum's: once)
     setup = [(0 if c is black else 1, p.x, p.y) for p, c in record.setup]
-    blacks = sum(1 for s in setup if s[0] == 0)
-    to_move = 0 if blacks <= len(setup) - blacks else 1
+    to_move = _first_colour(sum(1 for s in setup if s[0] == 0), len(setup))
     moves = []
     for m in record.moves:
         colour = to_move if m.color is None else (0 if m.color is black else 1)
@@ -86,40 +86,53 @@ def _stones(record: Record) -> tuple[list[_Stone], list[_Stone]]:
     return setup, moves
 
 
+def _first_colour(blacks: int, stones: int) -> int:
+    """The colour of the first move when the moves do not state theirs: black, or white when
+    ``blacks`` of the ``stones`` of the setup are more than half."""
+    return 0 if blacks <= stones - blacks else 1
+
+
 def game_key(record: Record, ruleset: Ruleset) -> bytes | None:
     """The duplicate key of a record judged under ``ruleset`` (its board size when the record
     states none); ``None`` when the record has no stone."""
     if record.unreadable or not (record.moves or record.setup):
         return None
-    width = record.width or ruleset.width
-    height = record.height or record.width or ruleset.height
+    width, height = board_size(record, ruleset)
     codes = _record_codes(record, width, height)
-    if codes is not None:
-        return _key_of_codes(*codes, width, height)
-    # a stone off the board: the symmetries worked out stone by stone
+    if codes is None:  # a stone off the board
+        return _key_of_stones(record, width, height)
+    return _key_of_codes(*codes, width, height)
+
+
+def _key_of_stones(record: Record, width: int, height: int) -> bytes:
+    """``game_key`` with the symmetries worked out stone by stone."""
     setup, moves = _stones(record)
     head, tail = moves[:OPENING_STONES], moves[OPENING_STONES:]
-    best: tuple[object, ...] | None = None
-    for t in symmetries(width, height):
-
-        def move(s: _Stone, t: _Transform = t) -> _Stone:
-            # a pass is the same in every frame
-            if s[1] < 0:
-                return s
-            x, y = t(s[1], s[2])
-            return (s[0], x, y)
-
-        form = (
-            tuple(sorted(move(s) for s in setup)),
-            tuple(sorted(move(s) for s in head)),
-            tuple(move(s) for s in tail),
-        )
-        if best is None or form < best:
-            best = form
-    text = repr((width, height, best)).encode()
+    forms = [_image(t, setup, head, tail) for t in symmetries(width, height)]
+    text = repr((width, height, min(forms))).encode()
     import hashlib  # (here: hashlib loads OpenSSL, which a batch without --duplicates skips)
 
     return hashlib.blake2b(text, digest_size=16).digest()
+
+
+def _image(
+    t: _Transform, setup: list[_Stone], head: list[_Stone], tail: list[_Stone]
+) -> tuple[tuple[_Stone, ...], ...]:
+    """The stones under the symmetry ``t``: the setup and the opening stones as sorted sets,
+    the rest in order."""
+    moved = functools.partial(_moved, t)
+    return (
+        tuple(sorted(map(moved, setup))),
+        tuple(sorted(map(moved, head))),
+        tuple(map(moved, tail)),
+    )
+
+
+def _moved(t: _Transform, s: _Stone) -> _Stone:
+    if s[1] < 0:  # a pass is the same in every frame
+        return s
+    x, y = t(s[1], s[2])
+    return (s[0], x, y)
 
 
 # -- the same key, by table: every line of a variation tree is keyed whole, so the stones are
@@ -130,30 +143,36 @@ def _record_codes(record: Record, width: int, height: int) -> tuple[list[int], l
     stone is off the board, on any side (no table holds its images; RenLib writes a row -1,
     whose cell would be another point's).  Worked out by loops in C when every move states
     its colour (as tree formats do), else in one pass over the moves."""
-    cells = width * height
-    stride = cells + 1
-    cell_of = _cells(width, height)
     setup = _coded([p for p, _ in record.setup], [c for _, c in record.setup], width, height)
     if setup is None:
         return None
-    moves = record.moves
-    stated = [m.color for m in moves]
-    if None not in stated:  # each move's colour is its own
-        played = _coded([m.point for m in moves], stated, width, height)
-        return None if played is None else (setup, played)
-    blacks = sum(map(stride.__gt__, setup))
-    to_move = 0 if blacks <= len(setup) - blacks else 1
+    stated = [m.color for m in record.moves]
+    if None in stated:
+        played = _alternating(record, stated, setup, width, height)
+    else:  # each move's colour is its own
+        played = _coded([m.point for m in record.moves], stated, width, height)
+    return None if played is None else (setup, played)
+
+
+def _alternating(
+    record: Record, stated: list[Color | None], setup: list[int], width: int, height: int
+) -> list[int] | None:
+    """The codes of moves whose colours alternate (from ``_first_colour``) where they do not
+    state theirs; ``None`` when one is off the board."""
+    stride = width * height + 1
+    cell_of = _cells(width, height)
+    to_move = _first_colour(sum(map(stride.__gt__, setup)), len(setup))
     codes: list[int] = []
     append = codes.append
     black = Color.BLACK
-    for m, color in zip(moves, stated, strict=True):
+    for m, color in zip(record.moves, stated, strict=True):
         colour = to_move if color is None else (0 if color is black else 1)
         cell = cell_of.get(m.point)
         if cell is None:
             return None
         append(colour * stride + cell)
         to_move = 1 - colour
-    return setup, codes
+    return codes
 
 
 def _coded(
@@ -191,22 +210,35 @@ def _images(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     """For each symmetry of the board (in the order of ``symmetries``), the code of the image of
     every stone code: a stone of colour ``c`` at cell ``i`` is code ``c * (cells + 1) + i``, the
     pass cell ``cells``."""
-    cells = width * height
     grid = [(x, y) for x in range(width) for y in range(height)]
-    codes = _CODES
-    tables = []
-    for mirror_x, mirror_y, exchange in _symmetries_of(width, height):
-        # the image's cell under the symmetry, cell by cell (``_transform``'s arithmetic by
-        # column and row: a call a cell was most of the time of a size's tables)
-        cols = [width - 1 - x if mirror_x else x for x in range(width)]
-        rows = [height - 1 - y if mirror_y else y for y in range(height)]
-        if exchange:  # (a square board)
-            frame = [rows[y] * height + cols[x] for x, y in grid]
-        else:
-            frame = [cols[x] * height + rows[y] for x, y in grid]
-        white = [c + cells + 1 for c in frame]
-        tables.append(tuple(map(codes.__getitem__, [*frame, cells, *white, 2 * cells + 1])))
-    return tuple(tables)
+    return tuple(_image_table(grid, width, height, *s) for s in _symmetries_of(width, height))
+
+
+def _image_table(
+    grid: list[tuple[int, int]],
+    width: int,
+    height: int,
+    mirror_x: bool,
+    mirror_y: bool,
+    exchange: bool,
+) -> tuple[int, ...]:
+    """The code of the image of every stone code under one symmetry."""
+    # the image's cell under the symmetry, cell by cell (``_transform``'s arithmetic by
+    # column and row: a call a cell was most of the time of a size's tables)
+    cols = _lines(width, mirror_x)
+    rows = _lines(height, mirror_y)
+    if exchange:  # (a square board)
+        frame = [rows[y] * height + cols[x] for x, y in grid]
+    else:
+        frame = [cols[x] * height + rows[y] for x, y in grid]
+    cells = width * height
+    white = [c + cells + 1 for c in frame]
+    return tuple(map(_CODES.__getitem__, [*frame, cells, *white, 2 * cells + 1]))
+
+
+def _lines(n: int, mirror: bool) -> list[int]:
+    """Where the columns (or rows) ``0 .. n - 1`` go, mirrored or not."""
+    return list(range(n - 1, -1, -1)) if mirror else list(range(n))
 
 
 #: The points of the biggest board, by column and row; the numbers of its codes.
