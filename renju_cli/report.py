@@ -7,7 +7,7 @@ field names are the contract of ``shared/spec/cli.md``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,20 +40,29 @@ def elide_findings(
         return findings
     # (plain dicts: past the run's bound on findings listed, every record is cut here)
     tally = dict(dropped) if dropped else {}
-    last = findings[-1] if findings else None
-    if last is not None and last.code == TOO_MANY and last.counts is not None:
-        why = why or last.why
-        for key, n in last.unlisted_tally().items():
-            tally[key] = tally.get(key, 0) + n
+    if findings and _is_tally(findings[-1]):
+        why = why or findings[-1].why
+        _count(tally, findings[-1].unlisted_tally().items())
         findings = findings[:-1]
+    _count(tally, (((f.code, f.severity), 1) for f in findings[cap:]))
     kept = findings[:cap]
-    for f in findings[cap:]:
-        key = (f.code, f.severity)
-        tally[key] = tally.get(key, 0) + 1
     unlisted = {key: n for key, n in tally.items() if n > 0}
     if unlisted:
         kept.append(_elided(unlisted, len(kept), why))
     return kept
+
+
+def _is_tally(f: Finding) -> bool:
+    """Whether ``f`` is a ``too-many-findings`` finding that counts the findings not listed."""
+    return f.code == TOO_MANY and f.counts is not None
+
+
+def _count(
+    tally: dict[tuple[str, str], int], counts: Iterable[tuple[tuple[str, str], int]]
+) -> None:
+    """Add ``counts`` (of findings by code and severity) to ``tally``."""
+    for key, n in counts:
+        tally[key] = tally.get(key, 0) + n
 
 
 def _elided(unlisted: dict[tuple[str, str], int], listed: int, why: str = "") -> Finding:
@@ -114,21 +123,32 @@ def filter_findings(
 
     out: list[Finding] = []
     for f in findings:
-        code = f.code
-        if code == "internal-error" or (unreadable and code == "parse-error"):
-            out.append(f)
-        elif code == TOO_MANY and f.counts is not None:
-            if code in ignore:
-                continue
-            unlisted = f.unlisted_tally()
-            left = {key: n for key, n in unlisted.items() if kept(key[0])}
-            if len(left) == len(unlisted) and len(out) == len(findings) - 1:
-                out.append(f)  # nothing filtered out
-            elif left:
-                out.append(_elided(left, len(out), f.why))
-        elif kept(code):
+        if _is_tally(f):
+            whole = len(out) == len(findings) - 1  # (no finding before it filtered out)
+            left = None if TOO_MANY in ignore else _tally_left(f, kept, len(out), whole)
+            if left is not None:
+                out.append(left)
+        elif _always_reported(f, unreadable) or kept(f.code):
             out.append(f)
     return out
+
+
+def _always_reported(f: Finding, unreadable: bool) -> bool:
+    """An ``internal-error``, or the ``parse-error`` of a record that could not be read."""
+    return f.code == "internal-error" or (unreadable and f.code == "parse-error")
+
+
+def _tally_left(
+    f: Finding, kept: Callable[[str], bool], listed: int, whole: bool
+) -> Finding | None:
+    """The tally ``f`` of the codes ``kept`` leaves, after ``listed`` findings; ``f`` itself
+    when it keeps them all and ``whole``: no finding before it was filtered out (``None``:
+    none is left)."""
+    unlisted = f.unlisted_tally()
+    left = {key: n for key, n in unlisted.items() if kept(key[0])}
+    if whole and len(left) == len(unlisted):
+        return f
+    return _elided(left, listed, f.why) if left else None
 
 
 @dataclass(slots=True)
@@ -282,17 +302,10 @@ class Summary:
         findings = report.findings
         if report.unreadable:
             self.unreadable += 1
-        if findings:  # once per record of a batch: one pass over the findings
+        if findings:
             self.with_findings += 1
-            internal = False
-            by_kind = self.by_kind
-            for f in findings:
-                by_kind[f.code, f.severity] += 1
-                if f.counts:  # the findings a too-many-findings finding stands for count too
-                    for kind, n in f.unlisted_tally().items():
-                        by_kind[kind] += n
-                internal = internal or f.code == "internal-error"
-            if internal and not report.unreadable:
+            _count_kinds(self.by_kind, findings)
+            if not report.unreadable and any(f.code == "internal-error" for f in findings):
                 self.internal_errors += 1
         r = report.result
         self.outcomes[r.winner, r.reason] += 1
@@ -316,6 +329,15 @@ class Summary:
             "duplicates": self.duplicates,
             "skipped": self.skipped,
         }
+
+
+def _count_kinds(by_kind: Counter[tuple[str, str]], findings: list[Finding]) -> None:
+    """Count ``findings`` by code and severity, and the findings a ``too-many-findings``
+    finding stands for."""
+    for f in findings:
+        by_kind[f.code, f.severity] += 1
+        if f.counts:
+            by_kind.update(f.unlisted_tally())
 
 
 def _tally(pairs: Counter[tuple[Any, Any]], name: Callable[[Any, Any], str]) -> Counter[str]:
