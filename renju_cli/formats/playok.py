@@ -75,7 +75,7 @@ Seats, colours and the declared result
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import BinaryIO
 
@@ -224,6 +224,34 @@ class _Game:
         else:
             self.notes_dropped += 1
 
+    def has_tag(self, key: str) -> bool:
+        """Whether a tag of ``key`` was read (the set of keys is made on the first ask)."""
+        if self.keys is None:
+            self.keys = {k for k, _, _ in self.tags}
+        return key in self.keys
+
+    def add_tag(self, key: str, value: str, n: int, max_string: int) -> None:
+        """Keep the tag of line ``n``: its value's escapes undone, cut to ``max_string`` (a
+        note says so)."""
+        if "\\" in value:  # the regex only for escapes, which real tags never hold
+            value = _UNESCAPE_RE.sub(r"\1", value)
+        if len(value) > max_string:
+            self.note(f"line {n}: tag {key} cut to {max_string} chars")
+            value = value[:max_string]
+        self.tags.append((key, value, n))
+        if self.keys is not None:
+            self.keys.add(key)
+
+    def add_comment(self, text: str) -> None:
+        """Give the last move one more comment (none before the first move or after the
+        result)."""
+        if not self.moves or self.ended:
+            return
+        if self.comments is None:
+            last = self.moves[-1].comment
+            self.comments = [] if last is None else [last]
+        self.comments.append(text)
+
     def end_comments(self) -> None:
         """Give the last move the comments it got so far."""
         if self.comments is not None:
@@ -351,35 +379,41 @@ class _Reader:
     def records(self, stream: BinaryIO) -> Iterator[Record]:
         """Scan the stream line by line; memory is bounded by one game and one line."""
         limit = max(self.options.max_string, MIN_LINE_BYTES)
-        encoding = self.options.encoding
-        first = True
+        bom = b"\xef\xbb\xbf"  # (the first line's only)
         while raw := stream.readline(limit + 1):
             if len(raw) > limit and not raw.endswith(b"\n"):
-                # hostile or broken file: skip the whole line rather than cut a token in two
-                while raw and not raw.endswith(b"\n"):
-                    raw = stream.readline(limit + 1)
-                self.lineno += 1
-                self._note(f"line {self.lineno}: longer than {limit} bytes, skipped")
+                self._skip_long_line(stream, raw, limit)
                 continue
-            if first:
-                raw = raw.removeprefix(b"\xef\xbb\xbf")
-                first = False
-            text, note = _decode(raw.rstrip(b"\n"), encoding)
+            text, note = _decode(raw.removeprefix(bom).rstrip(b"\n"), self.options.encoding)
+            bom = b""
             # a lone CR also ends a line (old Mac files); CR LF is one line end
-            for piece in text.rstrip("\r").split("\r") if "\r" in text else (text,):
+            for line in text.rstrip("\r").split("\r") if "\r" in text else (text,):
                 self.lineno += 1
-                yield from self._scan_line(piece)
+                yield from self._scan_line(line)
                 if note is not None:
                     # after the scan: a tag line that opens a game gets the note of its own bytes
-                    game = self.game
-                    if game is not None and len(game.notes) >= MAX_NOTES:
-                        game.notes_dropped += 1  # (only counted: not worded for nothing)
-                    else:
-                        self._note(f"line {self.lineno}: {note}")
+                    self._bytes_note(note)
         if self.in_comment is not None:
             self._comment_problem()
         if self.game is not None:
             yield self._finish()
+
+    def _skip_long_line(self, stream: BinaryIO, raw: bytes, limit: int) -> None:
+        """Skip the whole line ``raw`` began, with a note: a hostile or broken file (cutting
+        the line would cut a token in two)."""
+        while raw and not raw.endswith(b"\n"):
+            raw = stream.readline(limit + 1)
+        self.lineno += 1
+        self._note(f"line {self.lineno}: longer than {limit} bytes, skipped")
+
+    def _bytes_note(self, note: str) -> None:
+        """The note of a line's bytes (``_decode``): only counted in a game past ``MAX_NOTES``
+        (a file of bad bytes on every line would word each one for nothing)."""
+        game = self.game
+        if game is not None and len(game.notes) >= MAX_NOTES:
+            game.notes_dropped += 1
+        else:
+            self._note(f"line {self.lineno}: {note}")
 
     def _note(self, note: str) -> None:
         if self.game is not None:
@@ -521,16 +555,19 @@ class _Reader:
             ws = _WS_RE.match(line, pos)
             assert ws is not None
             return None, ws.end()
-        if ch == "[":
-            return self._scan_tag(line, pos, n)
-        if ch == "{":
-            self.in_comment, self.comment_size, self.comment_line = [], 0, n
-            return None, pos + 1
-        if ch == ";":
-            return None, -1  # PGN rest-of-line comment
+        mark = _MARKS.get(ch)
+        if mark is not None:
+            return mark(self, line, pos, n)
         tm = _TOKEN_RE.match(line, pos)
         assert tm is not None  # the "bad" branch matches any other character
         return self._token(*_token_of(tm), n), tm.end()
+
+    def _open_comment(self, line: str, pos: int, n: int) -> tuple[Record | None, int]:
+        self.in_comment, self.comment_size, self.comment_line = [], 0, n
+        return None, pos + 1
+
+    def _rest_of_line_comment(self, line: str, pos: int, n: int) -> tuple[Record | None, int]:
+        return None, -1  # PGN's ";" comment
 
     def _scan_tag(self, line: str, pos: int, n: int) -> tuple[Record | None, int]:
         """Read the tag at ``pos``: the record of the game it closed, if any, and where it ends."""
@@ -558,100 +595,105 @@ class _Reader:
             )
             return done, len(line)
         key, value = m.group(1, 2)
-        if game.tags_ended and done is None:
-            if game.keys is None:
-                game.keys = {k for k, _, _ in game.tags}
-            if key in game.keys:
-                # after the blank line that ends a tag section, a key it holds already: the next
-                # game's tags, after a game of tags alone (its moves missing), which would
-                # otherwise take them over
-                done = self._finish()
-                game = self._open(n)
-                game.last_line = n
-        if "\\" in value:  # the regex only for escapes, which real tags never hold
-            value = _UNESCAPE_RE.sub(r"\1", value)
-        if len(value) > self.options.max_string:
-            game.note(f"line {n}: tag {key} cut to {self.options.max_string} chars")
-            value = value[: self.options.max_string]
-        game.tags.append((key, value, n))
-        if game.keys is not None:
-            game.keys.add(key)
+        if game.tags_ended and game.has_tag(key):
+            # after the blank line that ends a tag section, a key it holds already: the next
+            # game's tags, after a game of tags alone (its moves missing), which would
+            # otherwise take them over
+            done = self._finish()
+            game = self._open(n)
+            game.last_line = n
+        game.add_tag(key, value, n, self.options.max_string)
         return done, m.end()
 
     def _token(self, kind: str, tok: str, point: Point | None, n: int) -> Record | None:
         """Take one movetext token; returns the record of the game it finished, if any."""
-        game = self.game
         done: Record | None = None
+        game = self.game
         if game is not None and game.ended:
-            if kind in ("stone", "choice", "empty"):
-                # the movetext goes on after its result: one game whose result came early (cut
-                # there, its last moves became a game of their own, without tags)
-                game.ended = False
-                _early(game)
-            elif kind == "num" and tok.rstrip(".").lstrip("0") != "1":
+            if kind == "num" and not _is_move_one(tok):
                 return None  # a move number, as in "2. h9 1-0 3. h10": it may go on yet
-            else:
-                # another result, the move number 1 (a game without tags) or no movetext at
-                # all: the game ended at its result, the token belongs to what follows
-                done = self._finish()
-                game = None
-        if game is None:
-            # moves with no tag block before them: still a game, but not a well-formed one
-            game = self._open(n)
-            game.problems.append(ParseProblem(f"line {n}: movetext without a tag section", n))
+            done = self._after_result(game, kind)
+        game = self.game or self._game_without_tags(n)
         game.in_movetext = True
         game.last_line = n
-        if kind == "result":
-            game.result = (tok, n)
-            game.ended = True
-            return done
-        if kind == "stone":
-            game.stones_seen += 1
-        if game.stopped or kind == "num":
-            return done
-        if kind == "stone":
-            if len(game.moves) >= self.options.max_moves:
-                game.problems.append(
-                    ParseProblem(
-                        f"line {n}: more than {self.options.max_moves} stones; the rest is ignored",
-                        line=n,
-                    )
-                )
-                game.stopped = True
-                return done
-            game.end_comments()
-            game.moves.append(Move(point, None, n, None, tok))  # point, color, line, offset, token
-        elif kind == "choice":
-            if len(game.events) >= self.options.max_moves:  # (bounded as the stones are)
-                game.problems.append(
-                    ParseProblem(
-                        f"line {n}: more than {self.options.max_moves} colour choices; the "
-                        "rest is ignored",
-                        line=n,
-                    )
-                )
-                game.stopped = True
-                return done
-            game.events.append(
-                OpeningEvent(kind="choose", after=len(game.moves), value=tok.lower(), line=n)
-            )
-        elif kind == "empty":
-            if not _opening_slot(game):
-                game.note(
-                    f"line {n}: empty slot '--' after {len(game.moves)} stones, outside the "
-                    "opening; read as nothing (not a pass: stone colours keep alternating)"
-                )
-        else:
-            # keep the stones read so far; without any the record cannot be read at all
-            game.problems.append(
-                ParseProblem(
-                    f"line {n}: unexpected token {_quote(tok)}; {_EXPECTED}",
-                    line=n,
-                    fatal=not game.moves,
-                )
-            )
-            game.stopped = True
+        if kind != "num":  # move numbers count pairs of tokens and mean nothing
+            _TAKE[kind](self, game, tok, point, n)
         return done
+
+    def _after_result(self, game: _Game, kind: str) -> Record | None:
+        """A token after ``game``'s result token: the record of the game, if it ended there.
+
+        Stones, choices and ``--`` go on with the game: its result came early (cut there, its
+        last moves became a game of their own, without tags).  Another result, the move number
+        1 (a game without tags) or no movetext at all belong to what follows.
+        """
+        if kind in _PLAY:
+            game.ended = False
+            _early(game)
+            return None
+        return self._finish()
+
+    def _game_without_tags(self, n: int) -> _Game:
+        """Moves with no tag block before them: still a game, but not a well-formed one."""
+        game = self._open(n)
+        game.problems.append(ParseProblem(f"line {n}: movetext without a tag section", n))
+        return game
+
+    # -- one method per kind of token (``_TAKE``); a stopped game reads past its stones,
+    # choices and slots, not past its result
+
+    def _result(self, game: _Game, tok: str, point: Point | None, n: int) -> None:
+        game.result = (tok, n)
+        game.ended = True
+
+    def _stone(self, game: _Game, tok: str, point: Point | None, n: int) -> None:
+        game.stones_seen += 1
+        if game.stopped:
+            return
+        if len(game.moves) >= self.options.max_moves:
+            self._too_many(game, "stones", n)
+            return
+        if game.comments is not None:  # (most moves have none: no call for them)
+            game.end_comments()
+        game.moves.append(Move(point, None, n, None, tok))  # point, color, line, offset, token
+
+    def _choice(self, game: _Game, tok: str, point: Point | None, n: int) -> None:
+        if game.stopped:
+            return
+        if len(game.events) >= self.options.max_moves:  # (bounded as the stones are)
+            self._too_many(game, "colour choices", n)
+            return
+        game.events.append(
+            OpeningEvent(kind="choose", after=len(game.moves), value=tok.lower(), line=n)
+        )
+
+    def _empty_slot(self, game: _Game, tok: str, point: Point | None, n: int) -> None:
+        if not game.stopped and not _opening_slot(game):
+            game.note(
+                f"line {n}: empty slot '--' after {len(game.moves)} stones, outside the "
+                "opening; read as nothing (not a pass: stone colours keep alternating)"
+            )
+
+    def _bad_token(self, game: _Game, tok: str, point: Point | None, n: int) -> None:
+        if game.stopped:
+            return
+        # keep the stones read so far; without any the record cannot be read at all
+        game.problems.append(
+            ParseProblem(
+                f"line {n}: unexpected token {_quote(tok)}; {_EXPECTED}",
+                line=n,
+                fatal=not game.moves,
+            )
+        )
+        game.stopped = True
+
+    def _too_many(self, game: _Game, what: str, n: int) -> None:
+        """Stop reading ``game``'s movetext: more ``what`` than a game may have."""
+        limit = self.options.max_moves
+        game.problems.append(
+            ParseProblem(f"line {n}: more than {limit} {what}; the rest is ignored", line=n)
+        )
+        game.stopped = True
 
     def _comment_text(self, text: str) -> None:
         # bounded: a "{" that is never closed must not hold the rest of the file in memory
@@ -671,12 +713,32 @@ class _Reader:
 
     def _attach_comment(self, text: str) -> None:
         text = text.strip()[: self.options.max_string]
-        game = self.game
-        if text and game is not None and game.moves and not game.ended:
-            if game.comments is None:
-                last = game.moves[-1].comment
-                game.comments = [] if last is None else [last]
-            game.comments.append(text)
+        if text and self.game is not None:
+            self.game.add_comment(text)
+
+
+#: What each kind of movetext token but move numbers (a group name of ``_TOKEN_RE``) does to
+#: the game.
+_TAKE: dict[str, Callable[[_Reader, _Game, str, Point | None, int], None]] = {
+    "result": _Reader._result,
+    "empty": _Reader._empty_slot,
+    "choice": _Reader._choice,
+    "stone": _Reader._stone,
+    "bad": _Reader._bad_token,
+}
+#: What a tag, a comment or a rest-of-line comment at a position of a marked-up line does.
+_MARKS: dict[str, Callable[[_Reader, str, int, int], tuple[Record | None, int]]] = {
+    "[": _Reader._scan_tag,
+    "{": _Reader._open_comment,
+    ";": _Reader._rest_of_line_comment,
+}
+#: The tokens that go on with a game after its result token (the result came early).
+_PLAY = frozenset(("stone", "choice", "empty"))
+
+
+def _is_move_one(tok: str) -> bool:
+    """Whether the move number ``tok`` is 1 (``1.``, ``01.``, ``1...``): a new game's."""
+    return tok.rstrip(".").lstrip("0") == "1"
 
 
 def _opening_slot(game: _Game) -> bool:
@@ -713,13 +775,7 @@ def _say_early(game: _Game) -> None:
     """Write the messages of ``game``'s early result tokens, now that it has ended."""
     last = game.result[0] if game.ended and game.result is not None else None
     for problem, tok, before in game.early:
-        stones = game.stones_seen - before
-        follow = f"{stones} more stone(s) follow" if stones else "more movetext follows"
-        problem.message = (
-            f"line {problem.line}: result {tok} before the end of the movetext: {follow}"
-        )
-        if last is not None and last != tok:
-            problem.message += f", and it ends with {last}"
+        problem.message = _early_message(problem.line, tok, game.stones_seen - before, last)
     rest = game.early_rest
     if rest is not None:
         rest.message = (
@@ -728,51 +784,26 @@ def _say_early(game: _Game) -> None:
         )
 
 
+def _early_message(line: int | None, tok: str, stones: int, last: str | None) -> str:
+    """The problem of a result token ``tok`` that ``stones`` stones followed; ``last`` is the
+    game's last result token, if it ended with one."""
+    follow = f"{stones} more stone(s) follow" if stones else "more movetext follows"
+    message = f"line {line}: result {tok} before the end of the movetext: {follow}"
+    return message if last in (None, tok) else f"{message}, and it ends with {last}"
+
+
 def _build(game: _Game, path: str) -> Record:
     """Turn a finished game into a record: metadata, rule, size, colours, result."""
-    metadata: dict[str, str] = {}
+    metadata = _metadata(game)
     notes = game.notes  # the game's own list (a new one per game), so no copy
-    for key, value, n in game.tags:
-        low = key.lower()
-        if low in metadata and metadata[low] != value:
-            game.note(f"line {n}: tag {key} repeated; the last value is kept")
-        metadata[low] = value
     if game.notes_dropped:
         notes.append(
             f"{game.notes_dropped} more note(s) like these are not kept (at most {MAX_NOTES} "
             "a game)"
         )
-
-    rule: str | None = None
-    size: int | None = None  # not stated: the ruleset decides
-    gametype = metadata.get("gametype")
-    if gametype is None:
-        notes.append("no GameType tag: rule and board size unknown")
-    else:
-        gm = _GAMETYPE_RE.fullmatch(gametype)
-        rule = GAME_TYPES.get(gm.group(1)) if gm else None
-        if rule is None:
-            notes.append(f"unknown PlayOK GameType {clip(gametype)!r}: no rule assumed")
-        if gm is not None and gm.group(2) is not None:
-            declared = int(gm.group(2))
-            if MIN_SIZE <= declared <= MAX_SIZE:
-                size = declared
-            else:  # no board can be that size: an error, as in the other formats
-                tags = reversed(game.tags)  # (the value kept is the last tag's)
-                gametype_line = next(n for key, _, n in tags if key.lower() == "gametype")
-                game.problems.append(
-                    ParseProblem(
-                        f"line {gametype_line}: GameType board size {declared} is not one of "
-                        f"{MIN_SIZE} to {MAX_SIZE}; the ruleset's size is used",
-                        line=gametype_line,
-                    )
-                )
-
-    declared_result = None
+    rule, size = _game_type(game, metadata.get("gametype"))
     said = _result_text(game, metadata, notes)
-    if said is not None:
-        declared_result = _declared(said[0], said[1], rule, game, metadata)
-
+    declared_result = None if said is None else _declared(said[0], said[1], rule, game, metadata)
     # positional arguments, in field order: keywords would cost more than the rest of reading a
     # tiny game does (hostile files hold hundreds of thousands)
     return Record(
@@ -792,16 +823,62 @@ def _build(game: _Game, path: str) -> Record:
     )
 
 
+def _metadata(game: _Game) -> dict[str, str]:
+    """Every tag under its lower-cased key; of a repeated key the last value (a note says so)."""
+    metadata: dict[str, str] = {}
+    for key, value, n in game.tags:
+        low = key.lower()
+        if metadata.get(low, value) != value:
+            game.note(f"line {n}: tag {key} repeated; the last value is kept")
+        metadata[low] = value
+    return metadata
+
+
+def _last_tag_line(game: _Game, low: str) -> int:
+    """The line of the last tag of ``low`` (the value kept) of ``game``."""
+    return next(n for key, _, n in reversed(game.tags) if key.lower() == low)
+
+
+def _game_type(game: _Game, gametype: str | None) -> tuple[str | None, int | None]:
+    """The rule and the board size of ``[GameType "T,N"]``, each ``None`` when not known (a
+    note says why; a size no board can have is an error, as in the other formats)."""
+    if gametype is None:
+        game.notes.append("no GameType tag: rule and board size unknown")
+        return None, None
+    gm = _GAMETYPE_RE.fullmatch(gametype)
+    number, size = gm.groups() if gm else ("", None)
+    rule = GAME_TYPES.get(number)
+    if rule is None:
+        game.notes.append(f"unknown PlayOK GameType {clip(gametype)!r}: no rule assumed")
+    return rule, None if size is None else _board_size(game, int(size))
+
+
+def _board_size(game: _Game, size: int) -> int | None:
+    """The GameType's board size, or ``None`` when no board can be that size: an error, as in
+    the other formats, and the ruleset's size is used."""
+    if MIN_SIZE <= size <= MAX_SIZE:
+        return size
+    line = _last_tag_line(game, "gametype")
+    game.problems.append(
+        ParseProblem(
+            f"line {line}: GameType board size {size} is not one of {MIN_SIZE} to {MAX_SIZE}; "
+            "the ruleset's size is used",
+            line=line,
+        )
+    )
+    return None
+
+
 def _result_text(game: _Game, metadata: dict[str, str], notes: list[str]) -> tuple[str, int] | None:
     """The declared result and its line: the ``[Result]`` tag, else the movetext's result."""
     tag = metadata.get("result")
-    token = game.result[0] if game.result is not None else None
-    if tag is not None and token is not None and tag != token:
-        notes.append(f"[Result {tag!r}] but the movetext ends with {token!r}; the tag is kept")
-    if tag is not None:
-        # (the value kept is the last tag's)
-        return tag, next(n for key, _, n in reversed(game.tags) if key.lower() == "result")
-    return game.result
+    if tag is None:
+        return game.result
+    if game.result is not None and game.result[0] != tag:
+        notes.append(
+            f"[Result {tag!r}] but the movetext ends with {game.result[0]!r}; the tag is kept"
+        )
+    return tag, _last_tag_line(game, "result")
 
 
 def _declared(
@@ -815,14 +892,13 @@ def _declared(
     Also sets ``metadata["winner_player"]`` and, when known, ``final_black``/``final_white``.
     """
     read = read_result(text)
-    if read is None or read.winner not in ("black", "white"):
-        if read is not None and not understood(read):
-            game.problems.append(
-                ParseProblem(f"line {line}: {not_understood(text)}", line, None, False, "info")
-            )
+    if read is not None and not understood(read):
+        game.problems.append(
+            ParseProblem(f"line {line}: {not_understood(text)}", line, None, False, "info")
+        )
+    if read is None or read.winner not in _SEATS:
         return read
-    p1_won = read.winner == "black"
-    seat, header = ("black", "[Black]") if p1_won else ("white", "[White]")
+    seat, header = read.winner, _SEATS[read.winner]
     metadata["winner_player"] = metadata.get(seat, header)
     p1_colour, why = final_p1_colour(rule, game.events, len(game.moves))
     if p1_colour is None:
@@ -831,11 +907,27 @@ def _declared(
             f"({metadata['winner_player']}), whose colour is unknown: {why}"
         )
         return DeclaredResult(None, read.reason, text)
-    p2_colour = p1_colour.other
+    _final_colours(metadata, p1_colour)
+    winner = p1_colour if seat == "black" else p1_colour.other
+    return DeclaredResult(winner.value, read.reason, text)
+
+
+#: The header seats a result names (``1-0``: the ``[Black]`` player, P1, won).
+_SEATS = {"black": "[Black]", "white": "[White]"}
+
+
+def _final_colours(metadata: dict[str, str], p1_colour: Color) -> None:
+    """Name the players of the final colours, when the header names both seats."""
     if "black" in metadata and "white" in metadata:
-        metadata["final_black"] = metadata["black"] if p1_colour is BLACK else metadata["white"]
-        metadata["final_white"] = metadata["white"] if p1_colour is BLACK else metadata["black"]
-    return DeclaredResult((p1_colour if p1_won else p2_colour).value, read.reason, text)
+        p1, p2 = metadata["black"], metadata["white"]
+        black, white = (p1, p2) if p1_colour is BLACK else (p2, p1)
+        metadata["final_black"], metadata["final_white"] = black, white
+
+
+#: Who chooses the colour in swap2, by the stones placed before the choice: after 3, P2 (swap2
+#: (a)/(b): P2 decides after the opener's three stones); after 5, P1 (swap2 (c): P2 placed
+#: stones 4 and 5, and P1 chooses).
+_P1_CHOOSES = {3: False, 5: True}
 
 
 def final_p1_colour(
@@ -852,6 +944,11 @@ def final_p1_colour(
         if choices:
             return None, "colour choice tokens in a plain gomoku (GameType 60) game"
         return BLACK, ""
+    return _swap2_p1_colour(choices, stones)
+
+
+def _swap2_p1_colour(choices: list[OpeningEvent], stones: int) -> tuple[Color | None, str]:
+    """P1's colour after swap2's one colour choice (``final_p1_colour``)."""
     if not choices:
         return None, f"the swap2 opening ended after {stones} stones, before any colour choice"
     if len(choices) > 1:
@@ -859,10 +956,7 @@ def final_p1_colour(
         return None, f"several colour choices ({where}); swap2 has one"
     choice = choices[0]
     chosen = Color(choice.value)
-    if choice.after == 3:
-        # swap2 (a)/(b): P2 decides after the opener's three stones
-        return chosen.other, ""
-    if choice.after == 5:
-        # swap2 (c): P2 placed stones 4 and 5, and P1 chooses
-        return chosen, ""
-    return None, f"a colour choice after {choice.after} stones fits no swap2 branch"
+    p1_chooses = _P1_CHOOSES.get(choice.after)
+    if p1_chooses is None:
+        return None, f"a colour choice after {choice.after} stones fits no swap2 branch"
+    return chosen if p1_chooses else chosen.other, ""
