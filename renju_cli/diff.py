@@ -27,7 +27,7 @@ from renju_cli.inputs import InputError, expand_inputs, read_path
 from renju_cli.output.json import dumps
 from renju_cli.output.text import result_words, where
 from renju_cli.record import DeclaredResult, Record, SourceLocation, printable
-from renju_cli.report import GameReport
+from renju_cli.report import GameReport, Result
 from renju_cli.ruleset import Ruleset
 from renju_cli.tasks import Settings, judge_one
 
@@ -82,7 +82,7 @@ class MoveRuling:
             return "forbidden"
         if self.five:
             return "five"
-        if self.findings and any(c != "wrong-color" for c in self.findings):
+        if any(c != "wrong-color" for c in self.findings):
             return "illegal"
         return "legal"
 
@@ -97,20 +97,22 @@ class MoveRuling:
 
     def words(self) -> str:
         """For people: ``forbidden double-three, white wins``, ``legal``, ``five, black wins``."""
-        parts: list[str] = []
-        if self.kinds:
-            parts.append("forbidden " + " and ".join(self.kinds))
-        parts.extend(_PROBLEM_WORDS.get(code, code) for code in self.findings)
+        return ", ".join([*(self._what() or ["legal"]), *self._then()])
+
+    def _what(self) -> list[str]:
+        """What the move is, when it is more than legal: forbidden, illegal, the winning row."""
+        parts = ["forbidden " + " and ".join(self.kinds)] if self.kinds else []
+        parts += [_PROBLEM_WORDS.get(code, code) for code in self.findings]
         if self.five and self.end is not None:
             parts.append(self.end[1])  # five, or an overline where that wins
-        if not parts:
-            parts.append("legal")
-        if self.end is not None:
-            winner, reason = self.end
-            parts.append("a draw by " + reason if winner == "draw" else f"{winner} wins")
-        elif self.kinds:
-            parts.append("play goes on")
-        return ", ".join(parts)
+        return parts
+
+    def _then(self) -> list[str]:
+        """What follows the move: the end of the game, or play that goes on past a foul."""
+        if self.end is None:
+            return ["play goes on"] if self.kinds else []
+        winner, reason = self.end
+        return ["a draw by " + reason if winner == "draw" else f"{winner} wins"]
 
     def to_json(self) -> dict[str, Any]:
         """The ruling in the ``parting.rulings`` objects of ``renju diff --format json``."""
@@ -130,34 +132,39 @@ def rulings(record: Record, report: GameReport, upto: int | None = None) -> list
     ``upto`` defaults to the move that ended the game (the last move when undecided); past the
     end of the game a report does not list later fives, so rulings there are not complete.
     """
-    last = len(record.moves)
     result = report.result
-    if upto is None:
-        upto = result.move if result.decided and result.move is not None else last
-    upto = min(upto, last)
+    upto = min(_end_of_play(record, result) if upto is None else upto, len(record.moves))
     kinds = {f.move: tuple(f.kinds) for f in report.forbidden_moves}
-    findings: dict[int, set[str]] = {}
+    findings = _move_findings(report)
+    five_move = report.first_five.move if report.first_five is not None else None
+    end = (str(result.winner), str(result.reason)) if result.decided else None
+    return [
+        MoveRuling(
+            move=number,
+            point=point_name(record.moves[number - 1].point),
+            kinds=kinds.get(number, ()),
+            five=five_move == number,
+            findings=findings.get(number, ()),
+            end=end if result.move == number else None,
+        )
+        for number in range(1, upto + 1)
+    ]
+
+
+def _end_of_play(record: Record, result: Result) -> int:
+    """The move that ended the game, else the last move of the record."""
+    if result.decided and result.move is not None:
+        return result.move
+    return len(record.moves)
+
+
+def _move_findings(report: GameReport) -> dict[int, tuple[str, ...]]:
+    """The codes of the findings that judge each move, in the order of ``MOVE_CODES``."""
+    codes: dict[int, set[str]] = {}
     for f in report.findings:
         if f.move is not None and f.code in MOVE_CODES:
-            findings.setdefault(f.move, set()).add(f.code)
-    five_move = report.first_five.move if report.first_five is not None else None
-    out = []
-    for number in range(1, upto + 1):
-        codes = findings.get(number, set())
-        end = None
-        if result.decided and result.move == number:
-            end = (str(result.winner), str(result.reason))
-        out.append(
-            MoveRuling(
-                move=number,
-                point=point_name(record.moves[number - 1].point),
-                kinds=kinds.get(number, ()),
-                five=five_move == number,
-                findings=tuple(c for c in MOVE_CODES if c in codes),
-                end=end,
-            )
-        )
-    return out
+            codes.setdefault(f.move, set()).add(f.code)
+    return {move: tuple(sorted(found, key=MOVE_CODES.index)) for move, found in codes.items()}
 
 
 @dataclass
@@ -216,6 +223,12 @@ class RecordDiff:
         ]
 
     @property
+    def listed(self) -> bool:
+        """Whether the JSON diffs list the record: its outcomes differ, or it could not be read
+        or judged."""
+        return self.differs or self.unreadable or bool(self.failed)
+
+    @property
     def differs(self) -> bool:
         """Whether the outcomes (winner, reason, move, point) are not all the same.
 
@@ -248,17 +261,11 @@ def first_parting(record: Record, reports: Sequence[GameReport]) -> Parting | No
 
     ``None`` when the rulings agree on every move up to the earliest end of the game.
     """
-    ends = [r.result.move for r in reports if r.result.decided and r.result.move is not None]
-    upto = min(ends) if ends else len(record.moves)
-    traces = [rulings(record, r, upto) for r in reports]
-    for i in range(upto):
-        here = [t[i] for t in traces]
+    upto = min((_end_of_play(record, r.result) for r in reports), default=len(record.moves))
+    names = [r.ruleset for r in reports]
+    for here in zip(*(rulings(record, r, upto) for r in reports), strict=True):
         if any(not here[0].same_as(other) for other in here[1:]):
-            return Parting(
-                here[0].move,
-                here[0].point,
-                [(r.ruleset, ruling) for r, ruling in zip(reports, here, strict=True)],
-            )
+            return Parting(here[0].move, here[0].point, list(zip(names, here, strict=True)))
     return None
 
 
@@ -390,8 +397,11 @@ class DiffTextRenderer(DiffRenderer):
             self.out.write(f"{where(diff.reports[0])}: could not be judged: ")
             self.out.write(printable("; ".join(diff.failed)) + "\n")
             return
-        if not diff.differs:
-            return
+        if diff.differs:
+            self._outcomes(diff)
+
+    def _outcomes(self, diff: RecordDiff) -> None:
+        """Each ruleset's result, then the parting move."""
         width = max(len(r.ruleset) for r in diff.reports)
         self.out.write(f"{where(diff.reports[0])}: outcomes differ\n")
         for r in diff.reports:
@@ -419,7 +429,7 @@ class DiffJsonLinesRenderer(DiffRenderer):
     """One JSON object per differing, unreadable or failed record, in input order; no summary."""
 
     def record(self, diff: RecordDiff) -> None:
-        if diff.differs or diff.unreadable or diff.failed:
+        if diff.listed:
             self.out.write(dumps(diff.to_json()) + "\n")
 
 
@@ -432,7 +442,7 @@ class DiffJsonRenderer(DiffRenderer):
         self.out.write('{"rulesets":' + dumps(self.rulesets) + ',"records":[')
 
     def record(self, diff: RecordDiff) -> None:
-        if diff.differs or diff.unreadable or diff.failed:
+        if diff.listed:
             self.out.write(("," if self.count else "") + "\n" + dumps(diff.to_json()))
             self.count += 1
 
