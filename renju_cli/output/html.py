@@ -366,27 +366,39 @@ def _board(
         why = "the record could not be read" if report.unreadable else "the record is not at hand"
         return None, f"No board: {why}.", []
     n = decisive_move(report)
-    # the move that ended the game in red; an open game's last move only in bold
-    last = "decisive" if report.result.decided else "last"
-    moves = [
-        _Move(i, point_name(m.point), last if i == n else ("after" if i > n else ""))
-        for i, m in enumerate(record.moves, 1)
-    ]
+    moves = _move_list(record, n, report.result.decided)
     if ruleset is None:
         return None, f"No board: the ruleset {report.ruleset} is not at hand.", moves
     walks = bound.walk_steps
     cuts = walks.cuts if walks is not None else 0
-    after = len(record.moves) > n and report.result.decided
     try:
-        bound.next_record()  # (one more allowance of walk steps a page)
-        # past the end, the whole record: the moves after the end are drawn, faded
-        pos = position(record, ruleset, None if after else n, bound)
-        svg, late = _picture(report, pos, ruleset, n, bound)
+        svg, late = _draw(report, record, ruleset, n, bound)
     except ValueError as e:  # a board size no board can have
         return None, f"No board: {e}.", moves
     except Exception as e:  # a bug drawing one record must not lose the whole report
         return None, f"No board: drawing it failed ({type(e).__name__}: {e}).", moves
     return svg, _caption(report, n, moves, late, walks, cuts), moves
+
+
+def _move_list(record: Record, n: int, decided: bool) -> list[_Move]:
+    """The moves of the record, move ``n`` marked: in red when it ended the game, an open
+    game's last move only in bold; the moves after it faded."""
+    last = "decisive" if decided else "last"
+    return [
+        _Move(i, point_name(m.point), last if i == n else ("after" if i > n else ""))
+        for i, m in enumerate(record.moves, 1)
+    ]
+
+
+def _draw(
+    report: GameReport, record: Record, ruleset: Ruleset, n: int, bound: Judgements
+) -> tuple[str, set[int]]:
+    """``_picture`` of the board at move ``n``; past the end, of the whole record: the moves
+    after the end are drawn, faded."""
+    bound.next_record()  # (one more allowance of walk steps a page)
+    after = len(record.moves) > n and report.result.decided
+    pos = position(record, ruleset, None if after else n, bound)
+    return _picture(report, pos, ruleset, n, bound)
 
 
 def _caption(
@@ -400,15 +412,9 @@ def _caption(
     """The words under a board: which move it shows, the moves after the end, the cut walk."""
     if report.result.decided:
         caption = f"The board at move {n}, the decisive move: {result_words(report)}."
+        caption += _played_after(moves, n, late)
     else:
         caption = f"The board after the last move ({n}): {result_words(report)}."
-    after = [m for m in moves if m.number > n]
-    if report.result.decided and after:
-        listed = ", ".join(
-            f"{m.number} {m.point}" + ("" if m.number in late else " (not on the board)")
-            for m in after
-        )
-        caption += f" Played after the end (faded): {listed}."
     if walks is not None and walks.cuts > cuts:
         caption += (
             f" The opening protocol is not followed in this picture (the pictures of this report"
@@ -416,6 +422,18 @@ def _caption(
             " opening events are applied."
         )
     return caption
+
+
+def _played_after(moves: list[_Move], n: int, late: set[int]) -> str:
+    """The moves played after the end of the game at move ``n`` (``late``: those on the
+    board)."""
+    after = [m for m in moves if m.number > n]
+    if not after:
+        return ""
+    listed = ", ".join(
+        f"{m.number} {m.point}" + ("" if m.number in late else " (not on the board)") for m in after
+    )
+    return f" Played after the end (faded): {listed}."
 
 
 def _picture_bound() -> Judgements:
@@ -439,21 +457,39 @@ def _picture(
     numbers = {board.index(p): m for p, m in pos.numbers.items()}
     marks = Marks(
         numbers=numbers,
+        five=_five(board, report, n),
+        fouls=_fouls(board, report, n),
         after=frozenset(i for i, m in numbers.items() if m > n),
         row=_row(report, ruleset),
     )
-    if report.first_five is not None and report.first_five.move <= n:
-        marks.five = tuple(_indices(board, report.first_five.stones))
-    for foul in report.forbidden_moves:
-        if foul.move <= n:
-            for i in _indices(board, [foul.point]):
-                marks.fouls[i] = tuple(foul.kinds)
-    if not report.result.decided and (pos.to_move == Color.BLACK or pos.played == 0):
+    if _black_to_move(report, pos):
         judge = ruleset.judge()
         judge.forget()  # (what a picture spends depends on it alone)
         marks.forbidden = dict(judge.forbidden_points(board, BLACK, bound))
-    late = {m for m in numbers.values() if m > n}
+    late = {numbers[i] for i in marks.after}
     return board_svg(board, marks, title=f"{where(report)}: board at move {n}"), late
+
+
+def _five(board: Board, report: GameReport, n: int) -> tuple[int, ...]:
+    """The stones of the first five, when it was made by move ``n``."""
+    ff = report.first_five
+    return tuple(_indices(board, ff.stones)) if ff is not None and ff.move <= n else ()
+
+
+def _fouls(board: Board, report: GameReport, n: int) -> dict[int, tuple[str, ...]]:
+    """The forbidden moves played by move ``n``, with their kinds."""
+    return {
+        i: tuple(foul.kinds)
+        for foul in report.forbidden_moves
+        if foul.move <= n
+        for i in _indices(board, [foul.point])
+    }
+
+
+def _black_to_move(report: GameReport, pos: Position) -> bool:
+    """Whether black's forbidden points are marked: in a game that goes on, when black is to
+    move (or no move was played)."""
+    return not report.result.decided and (pos.to_move == Color.BLACK or pos.played == 0)
 
 
 def _indices(board: Board, names: Sequence[str]) -> list[int]:
