@@ -23,6 +23,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from renju_cli.board import BLACK, WHITE, Board
 from renju_cli.coords import COLUMNS, Point
+from renju_cli.judge import Judge
 from renju_cli.ruleset import Ruleset
 
 #: Pixels between two lines of the board.
@@ -95,29 +96,36 @@ def position_marks(
     forbidden points with their kinds.  ``end``: the move that ended the game, if it ended: the
     stones after it are marked as such, and no point is forbidden for a move that will not come.
     """
-    board = pos.board
     judge = ruleset.judge()
-    five: tuple[int, ...] = ()
+    five = _first_five(pos, judge, end)
+    asked = forbidden and _black_asked(pos, end)
+    after = frozenset() if end is None else frozenset(i for i, n in pos.numbers.items() if n > end)
+    return Marks(
+        numbers=dict(pos.numbers),
+        five=five,
+        forbidden=dict(judge.forbidden_points(pos.board, BLACK)) if asked else {},
+        after=after,
+        row=row_word(len(five), ruleset.five_length),
+    )
+
+
+def _first_five(pos: Position, judge: Judge, end: int | None) -> tuple[int, ...]:
+    """The first winning row on the board in move order, by move ``end`` (``()``: none)."""
+    board = pos.board
     for i in sorted(pos.numbers, key=pos.numbers.__getitem__):
         if end is not None and pos.numbers[i] > end:
             break
         row = judge.five_at(board, i, board.cells[i])
         if row is not None:
-            five = row
-            break
+            return row
+    return ()
+
+
+def _black_asked(pos: Position, end: int | None) -> bool:
+    """Whether the position asks where black may not play: black is to move (on a diagram, no
+    move played, whoever is to move), and the game did not end by it (no move will come)."""
     over = end is not None and pos.played >= end
-    points = {}
-    # (a diagram, no move played, asks where black may not play, whoever is to move)
-    if forbidden and (pos.to_move == BLACK or pos.played == 0) and not over:
-        points = dict(judge.forbidden_points(board, BLACK))
-    after = frozenset(i for i, n in pos.numbers.items() if end is not None and n > end)
-    return Marks(
-        numbers=dict(pos.numbers),
-        five=five,
-        forbidden=points,
-        after=after,
-        row=row_word(len(five), ruleset.five_length),
-    )
+    return not over and (pos.to_move == BLACK or pos.played == 0)
 
 
 def legend(pos: Position, marks: Marks) -> list[str]:
@@ -286,41 +294,51 @@ def _grid(board: Board, geo: Geometry) -> list[str]:
     return out
 
 
+#: How a stone of each colour is drawn: its class, fill, edge and the ink of its number.
+_LOOKS = {
+    BLACK: ("black", BLACK_COLOR, "#000000", "#ffffff"),
+    WHITE: ("white", WHITE_COLOR, "#555555", "#111111"),
+}
+
+
 def _stones(board: Board, geo: Geometry, marks: Marks) -> list[str]:
-    c = geo.cell
-    r = c * 0.46
     out = ['<g class="stones" text-anchor="middle">']
     for i in board.points():
-        stone = board.cells[i]
-        if stone not in (BLACK, WHITE):
-            continue
-        point = board.point(i)
-        cx, cy = geo.center(point)
-        color = "black" if stone == BLACK else "white"
-        number = marks.numbers.get(i)
-        after = i in marks.after
-        attrs = f'class="stone {color}{" after" if after else ""}" data-point="{point.name}"'
-        if number is not None:
-            attrs += f' data-move="{number}"'
-        out.append(f'<g {attrs} opacity="0.45">' if after else f"<g {attrs}>")
-        fill, edge, ink = (
-            (BLACK_COLOR, "#000000", "#ffffff")
-            if stone == BLACK
-            else (WHITE_COLOR, "#555555", "#111111")
-        )
-        dashes = f' stroke-dasharray="{c * 0.12:g} {c * 0.08:g}"' if after else ""
+        look = _LOOKS.get(board.cells[i])
+        if look is not None:
+            number = marks.numbers.get(i)
+            out.extend(_stone(board.point(i), look, geo, number, i in marks.after))
+    out.append("</g>")
+    return out
+
+
+def _stone(
+    point: Point, look: tuple[str, str, str, str], geo: Geometry, number: int | None, after: bool
+) -> list[str]:
+    """A stone, with its move number; faded, with a dashed edge, when played ``after`` the
+    end of the game."""
+    color, fill, edge, ink = look
+    c = geo.cell
+    cx, cy = geo.center(point)
+    data = f'data-point="{point.name}"' + (f' data-move="{number}"' if number is not None else "")
+    if after:
+        head = f'<g class="stone {color} after" {data} opacity="0.45">'
+        stroke = f'stroke-width="2" stroke-dasharray="{c * 0.12:g} {c * 0.08:g}"'
+    else:
+        head = f'<g class="stone {color}" {data}>'
+        stroke = 'stroke-width="1"'
+    out = [
+        head,
+        f'<circle cx="{cx:g}" cy="{cy:g}" r="{c * 0.46:g}" fill="{fill}" stroke="{edge}" '
+        f"{stroke}/>",
+    ]
+    if number is not None:
+        text = str(number)
+        size = c * (0.44 if len(text) <= 2 else 0.36)
         out.append(
-            f'<circle cx="{cx:g}" cy="{cy:g}" r="{r:g}" fill="{fill}" stroke="{edge}" '
-            f'stroke-width="{2 if after else 1}"{dashes}/>'
+            f'<text x="{cx:g}" y="{cy:g}" dy="0.35em" font-size="{size:g}" fill="{ink}">'
+            f"{text}</text>"
         )
-        if number is not None:
-            text = str(number)
-            size = c * (0.44 if len(text) <= 2 else 0.36)
-            out.append(
-                f'<text x="{cx:g}" y="{cy:g}" dy="0.35em" font-size="{size:g}" fill="{ink}">'
-                f"{text}</text>"
-            )
-        out.append("</g>")
     out.append("</g>")
     return out
 
