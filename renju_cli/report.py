@@ -7,7 +7,7 @@ field names are the contract of ``shared/spec/cli.md``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,12 +40,14 @@ def elide_findings(
         return findings
     # (plain dicts: past the run's bound on findings listed, every record is cut here)
     tally = dict(dropped) if dropped else {}
-    if findings and _is_tally(findings[-1]):
+    if findings and _is_tally(findings[-1]):  # counted again, with the findings cut now
         why = why or findings[-1].why
-        _count(tally, findings[-1].unlisted_tally().items())
+        _count(tally, findings[-1].unlisted_tally())
         findings = findings[:-1]
-    _count(tally, (((f.code, f.severity), 1) for f in findings[cap:]))
     kept = findings[:cap]
+    for f in findings[cap:]:
+        key = (f.code, f.severity)
+        tally[key] = tally.get(key, 0) + 1
     unlisted = {key: n for key, n in tally.items() if n > 0}
     if unlisted:
         kept.append(_elided(unlisted, len(kept), why))
@@ -57,11 +59,9 @@ def _is_tally(f: Finding) -> bool:
     return f.code == TOO_MANY and f.counts is not None
 
 
-def _count(
-    tally: dict[tuple[str, str], int], counts: Iterable[tuple[tuple[str, str], int]]
-) -> None:
+def _count(tally: dict[tuple[str, str], int], counts: Mapping[tuple[str, str], int]) -> None:
     """Add ``counts`` (of findings by code and severity) to ``tally``."""
-    for key, n in counts:
+    for key, n in counts.items():
         tally[key] = tally.get(key, 0) + n
 
 
