@@ -616,8 +616,9 @@ class _Reader:
         game = self.game or self._game_without_tags(n)
         game.in_movetext = True
         game.last_line = n
-        if kind != "num":  # move numbers count pairs of tokens and mean nothing
-            _TAKE[kind](self, game, tok, point, n)
+        take = (_TAKE_STOPPED if game.stopped else _TAKE).get(kind)
+        if take is not None:
+            take(self, game, tok, point, n)
         return done
 
     def _after_result(self, game: _Game, kind: str) -> Record | None:
@@ -639,8 +640,7 @@ class _Reader:
         game.problems.append(ParseProblem(f"line {n}: movetext without a tag section", n))
         return game
 
-    # -- one method per kind of token (``_TAKE``); a stopped game reads past its stones,
-    # choices and slots, not past its result
+    # -- what each kind of token does (``_TAKE``)
 
     def _result(self, game: _Game, tok: str, point: Point | None, n: int) -> None:
         game.result = (tok, n)
@@ -648,8 +648,6 @@ class _Reader:
 
     def _stone(self, game: _Game, tok: str, point: Point | None, n: int) -> None:
         game.stones_seen += 1
-        if game.stopped:
-            return
         if len(game.moves) >= self.options.max_moves:
             self._too_many(game, "stones", n)
             return
@@ -658,8 +656,6 @@ class _Reader:
         game.moves.append(Move(point, None, n, None, tok))  # point, color, line, offset, token
 
     def _choice(self, game: _Game, tok: str, point: Point | None, n: int) -> None:
-        if game.stopped:
-            return
         if len(game.events) >= self.options.max_moves:  # (bounded as the stones are)
             self._too_many(game, "colour choices", n)
             return
@@ -668,15 +664,13 @@ class _Reader:
         )
 
     def _empty_slot(self, game: _Game, tok: str, point: Point | None, n: int) -> None:
-        if not game.stopped and not _opening_slot(game):
+        if not _opening_slot(game):
             game.note(
                 f"line {n}: empty slot '--' after {len(game.moves)} stones, outside the "
                 "opening; read as nothing (not a pass: stone colours keep alternating)"
             )
 
     def _bad_token(self, game: _Game, tok: str, point: Point | None, n: int) -> None:
-        if game.stopped:
-            return
         # keep the stones read so far; without any the record cannot be read at all
         game.problems.append(
             ParseProblem(
@@ -686,6 +680,9 @@ class _Reader:
             )
         )
         game.stopped = True
+
+    def _stone_past(self, game: _Game, tok: str, point: Point | None, n: int) -> None:
+        game.stones_seen += 1  # (for the messages of early results)
 
     def _too_many(self, game: _Game, what: str, n: int) -> None:
         """Stop reading ``game``'s movetext: more ``what`` than a game may have."""
@@ -717,15 +714,19 @@ class _Reader:
             self.game.add_comment(text)
 
 
-#: What each kind of movetext token but move numbers (a group name of ``_TOKEN_RE``) does to
-#: the game.
-_TAKE: dict[str, Callable[[_Reader, _Game, str, Point | None, int], None]] = {
+_Take = Callable[[_Reader, _Game, str, Point | None, int], None]
+#: What each kind of movetext token (a group name of ``_TOKEN_RE``) does to the game; move
+#: numbers count pairs of tokens and mean nothing.
+_TAKE: dict[str, _Take] = {
     "result": _Reader._result,
     "empty": _Reader._empty_slot,
     "choice": _Reader._choice,
     "stone": _Reader._stone,
     "bad": _Reader._bad_token,
 }
+#: What each does once a bad token or a bound stopped the game: the rest of its movetext is
+#: read past, but for its result (and its stones are counted).
+_TAKE_STOPPED: dict[str, _Take] = {"result": _Reader._result, "stone": _Reader._stone_past}
 #: What a tag, a comment or a rest-of-line comment at a position of a marked-up line does.
 _MARKS: dict[str, Callable[[_Reader, str, int, int], tuple[Record | None, int]]] = {
     "[": _Reader._scan_tag,
