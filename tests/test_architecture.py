@@ -7,6 +7,7 @@ a function hides a cycle, it does not remove it.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -93,6 +94,7 @@ def _from_import(
         yield target, rest
 
 
+@functools.cache  # (three tests read it: the package is parsed once)
 def graph() -> dict[str, dict[str, list[str]]]:
     found = modules()
     known = set(found)
