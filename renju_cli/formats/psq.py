@@ -71,10 +71,12 @@ import codecs
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, MIN_SIZE, Point
 from renju_cli.formats import (
+    HEAD_BYTES,
     ReadOptions,
     clip,
     lazy_compile,
@@ -138,6 +140,17 @@ def sniff(head: bytes) -> int:
     """2 when the file starts with the ``Piskvorky WxH`` header, else 0."""
     text = head.removeprefix(codecs.BOM_UTF8).lstrip()
     return 2 if re.match(rb"Piskvorky\s+\d+\s*[xX]\s*\d+", text) else 0
+
+
+def head_lines(head: bytes) -> tuple[list[bytes], bool]:
+    """The lines of a detection ``head`` (its BOM removed) but for a last line the head may
+    cut, which is not judged; and whether it may have cut one (a full head that does not end
+    at a line end)."""
+    lines = head.removeprefix(codecs.BOM_UTF8).splitlines()
+    cut = len(head) >= HEAD_BYTES and not head.endswith((b"\n", b"\r"))
+    if cut:
+        lines.pop()
+    return lines, cut
 
 
 def _digits(text: str) -> str:
@@ -224,6 +237,7 @@ def stone_lines(
     skipped); ``size`` (width, height) is the board a coordinate equal to proves counting from
     1."""
     out = StoneLines(end=len(lines))
+    width, height = size or (None, None)
     for i in range(start, len(lines)):
         text = lines[i]
         if not text or text.isspace():  # (CR CR LF line ends, an editor's blank lines)
@@ -235,10 +249,10 @@ def stone_lines(
         x, y = int(m.group(1)), int(m.group(2))
         out.count += 1
         out.top = max(out.top, x, y)
-        out.timeless = out.timeless or m.group(3) is None
+        out.timeless |= m.group(3) is None
         if out.zero is None and (x == 0 or y == 0):
             out.zero = (i + 1, text.strip())
-        if out.full is None and size is not None and (x == size[0] or y == size[1]):
+        if out.full is None and (x == width or y == height):
             out.full = (i + 1, text.strip())
         if len(out.stones) <= keep:
             out.stones.append((x, y, i + 1, text.strip()))
@@ -307,10 +321,7 @@ def _header(
 ) -> tuple[int, int, int, dict[str, str], Record | ParseProblem | None]:
     """Where the stones start, the board and the header's fields; the unreadable record of an
     unsupported size, or the problem of a missing header."""
-    i = 0
-    while i < len(lines) and not lines[i].strip():
-        i += 1
-    meta: dict[str, str] = {}
+    i = next((k for k, line in enumerate(lines) if line.strip()), len(lines))
     header = _HEADER.fullmatch(lines[i].strip()) if i < len(lines) else None
     if header is None:
         size = opts.board_size
@@ -318,28 +329,41 @@ def _header(
             f"no 'Piskvorky WxH' header; moves read on {size}x{size}",
             line=i + 1 if i < len(lines) else None,
         )
-        return i, size, size, meta, problem
-    # (a size of thousands of digits is just unsupported: never given to int whole)
-    w_text, h_text = header.group(1), header.group(2)
-    w = int(w_text) if len(w_text) <= 4 else MAX_SIZE + 1
-    h = int(h_text) if len(h_text) <= 4 else MAX_SIZE + 1
+        return i, size, size, {}, problem
+    w_text, h_text, rest = header.groups()
+    w, h = _side(w_text), _side(h_text)
     if not (MIN_SIZE <= w <= MAX_SIZE and MIN_SIZE <= h <= MAX_SIZE):
-        size_text = f"{_digits(w_text)}x{_digits(h_text)}"
-        message = f"unsupported board size {size_text} (sizes {MIN_SIZE} to {MAX_SIZE} are read)"
-        refused = Record(
-            moves=[],
-            source=SourceLocation(path, 0, i + 1),
-            problems=[ParseProblem(message, line=i + 1, fatal=True)],
-            format=FORMAT,
-        )
-        return i, w, h, meta, refused
-    rest = (header.group(3) or "").strip()
-    if rest:
-        fields = [f.strip() for f in rest.split(",")]
-        meta["psq_levels"] = fields[0][: opts.max_string]
-        if len(fields) > 1:
-            meta["psq_first"] = ",".join(fields[1:])[: opts.max_string]
-    return i + 1, w, h, meta, None
+        return i, w, h, {}, _unsupported(f"{_digits(w_text)}x{_digits(h_text)}", path, i + 1)
+    return i + 1, w, h, _header_fields(rest or "", opts.max_string), None
+
+
+def _side(digits: str) -> int:
+    """A side of the header's board (one of thousands of digits is just unsupported: never
+    given to ``int`` whole)."""
+    return int(digits) if len(digits) <= 4 else MAX_SIZE + 1
+
+
+def _unsupported(size: str, path: str, line: int) -> Record:
+    """The unreadable record of a file whose header's board, ``size``, is not read."""
+    message = f"unsupported board size {size} (sizes {MIN_SIZE} to {MAX_SIZE} are read)"
+    return Record(
+        moves=[],
+        source=SourceLocation(path, 0, line),
+        problems=[ParseProblem(message, line=line, fatal=True)],
+        format=FORMAT,
+    )
+
+
+def _header_fields(rest: str, max_string: int) -> dict[str, str]:
+    """The header's fields after the board, kept raw: the levels and the first player."""
+    rest = rest.strip()
+    if not rest:
+        return {}
+    levels, *first = [f.strip() for f in rest.split(",")]
+    meta = {"psq_levels": levels[:max_string]}
+    if first:
+        meta["psq_first"] = ",".join(first)[:max_string]
+    return meta
 
 
 def parse_psq(lines: list[str], path: str, options: ReadOptions | None = None) -> Record:
@@ -392,21 +416,11 @@ class Trailer:
         """Read the trailer into ``meta``; other lines are engine names when ``names`` (in
         player order: the first black's, the second white's, unless ``second_first``: player
         2 moved first), else notes."""
-        seen = 0
-        for j in range(self.start, len(self.lines)):
-            text = self.lines[j].strip()
-            if not text:
-                continue
-            seen += 1
-            if seen > _MAX_TRAILER:
-                self.notes.append(f"trailer longer than {_MAX_TRAILER} lines; the rest is ignored")
-                break
-            if len(text) > self.options.max_string:
-                self.notes.append(
-                    f"line {j + 1}: longer than {self.options.max_string} characters, cut"
-                )
-                text = text[: self.options.max_string]
-            self._line(j, text, names)
+        filled = self._filled_lines()
+        for j, text in islice(filled, _MAX_TRAILER):
+            self._line(j, self._cut(j, text), names)
+        if next(filled, None) is not None:
+            self.notes.append(f"trailer longer than {_MAX_TRAILER} lines; the rest is ignored")
         for seat, name in zip(seats(second_first), self.names, strict=False):
             self.meta[seat] = name
         code = self.meta.get("result_code")
@@ -416,25 +430,26 @@ class Trailer:
                 "time-out, -2 an engine's error, -1 saved by hand); no result is declared"
             )
 
+    def _filled_lines(self) -> Iterator[tuple[int, str]]:
+        """The index and the stripped text of each line from ``start`` on that is not blank."""
+        for j in range(self.start, len(self.lines)):
+            text = self.lines[j].strip()
+            if text:
+                yield j, text
+
+    def _cut(self, j: int, text: str) -> str:
+        """``text`` cut to ``max_string``, with a note when it was longer."""
+        limit = self.options.max_string
+        if len(text) <= limit:
+            return text
+        self.notes.append(f"line {j + 1}: longer than {limit} characters, cut")
+        return text[:limit]
+
     def _line(self, j: int, text: str, names: bool) -> None:
         if _CODE.fullmatch(text):
-            if "result_code" not in self.meta:
-                self.meta["result_code"] = text
-            else:
-                self.notes.append(f"another result code {text} at line {j + 1}")
+            self._code(j, text)
         elif STONE.fullmatch(text):
-            # the moves stopped at a line that is none (a typo, a stray word): what follows
-            # is not read, and that is a finding, not a note
-            self._late += 1
-            if self._late == 1:
-                stop = self.lines[self.start].strip()[:40]
-                self.problems.append(
-                    ParseProblem(
-                        f"line {self.start + 1}: {stop!r} is no move, and the moves stop there: "
-                        f"the stone at line {j + 1} ({text!r}) and any after it are not read",
-                        line=self.start + 1,
-                    )
-                )
+            self._late_stone(j, text)
         elif _BROKEN_STONE.fullmatch(text) and any(c.isdigit() for c in text):
             # no engine writes a name of digits and commas: taken for one, the cut stone would
             # vanish and the record pass as clean
@@ -448,11 +463,35 @@ class Trailer:
         elif (judge := _JUDGE.fullmatch(text)) is not None:
             self.meta["judge_result"] = judge.group(1)
             self.meta["tournament"] = judge.group(2).strip()
-        elif names:
-            self.names.append(text)
-            if len(self.names) > 2:
-                self.notes.append(f"unrecognised trailer line {j + 1}: {text!r}")
         else:
+            self._name(j, text, names)
+
+    def _code(self, j: int, text: str) -> None:
+        """The result code: the first one read; a later one goes to the notes."""
+        if "result_code" not in self.meta:
+            self.meta["result_code"] = text
+        else:
+            self.notes.append(f"another result code {text} at line {j + 1}")
+
+    def _late_stone(self, j: int, text: str) -> None:
+        """A stone line after the moves stopped at a line that is none (a typo, a stray word):
+        what follows is not read, and that is a finding, not a note (said once)."""
+        self._late += 1
+        if self._late == 1:
+            stop = self.lines[self.start].strip()[:40]
+            self.problems.append(
+                ParseProblem(
+                    f"line {self.start + 1}: {stop!r} is no move, and the moves stop there: "
+                    f"the stone at line {j + 1} ({text!r}) and any after it are not read",
+                    line=self.start + 1,
+                )
+            )
+
+    def _name(self, j: int, text: str, names: bool) -> None:
+        """An engine's name, when ``names`` and one of the first two; else a note."""
+        if names:
+            self.names.append(text)
+        if not names or len(self.names) > 2:
             self.notes.append(f"unrecognised trailer line {j + 1}: {text!r}")
 
 
@@ -476,19 +515,30 @@ def record_stones(record: Record, fmt: str = FORMAT) -> list[tuple[Point, str]]:
     if record.opening_events:
         decisions = ", ".join(f"{e.kind} after move {e.after}" for e in record.opening_events)
         raise ValueError(f"{fmt} cannot store opening decisions ({decisions})")
-    stones: list[tuple[Point, str]] = []
-    expected: Color = BLACK
-    for p, color in record.setup:
-        if color is not expected:
-            raise ValueError(f"{fmt} cannot store setup stones that do not alternate from black")
-        stones.append((p, "0"))
-        expected = color.other
-    if record.setup and record.moves and record.moves[0].color not in (None, expected):
+    stones = _setup_stones(record, fmt)
+    to_move = BLACK if len(stones) % 2 == 0 else WHITE
+    if stones and record.moves and record.moves[0].color not in (None, to_move):
         raise ValueError(f"{fmt} cannot store setup stones followed by a move of the same colour")
+    return stones + _move_stones(record, to_move, fmt)
+
+
+def _setup_stones(record: Record, fmt: str) -> list[tuple[Point, str]]:
+    """The setup stones, time 0 each; ``ValueError`` unless they alternate from black."""
+    for k, (_, color) in enumerate(record.setup):
+        if color is not (BLACK if k % 2 == 0 else WHITE):
+            raise ValueError(f"{fmt} cannot store setup stones that do not alternate from black")
+    return [(p, "0") for p, _ in record.setup]
+
+
+def _move_stones(record: Record, first: Color, fmt: str) -> list[tuple[Point, str]]:
+    """The moves' stones, ``first`` the colour of the first; ``ValueError`` for a pass or a
+    move out of turn."""
+    stones: list[tuple[Point, str]] = []
+    expected = first
     for n, mv in enumerate(record.moves, start=1):
         if mv.point is None:
             raise ValueError(f"{fmt} cannot store a pass (move {n})")
-        if mv.color is not None and mv.color is not expected:
+        if mv.color not in (None, expected):
             raise ValueError(f"{fmt} cannot store move {n}: colours must alternate from black")
         stones.append((mv.point, move_time(mv.token)))
         expected = expected.other
@@ -503,40 +553,42 @@ def one_line_each(lines: list[str], fmt: str = FORMAT) -> None:
             raise ValueError(f"{fmt} cannot store metadata of several lines ({clip(line)!r})")
 
 
-def _board(record: Record) -> tuple[int, int]:
+def _board(record: Record, stones: list[tuple[Point, str]]) -> tuple[int, int]:
     """The record's board, or the smallest of 15x15 and 20x20 (Gomocup's) that holds its
-    stones when it states none."""
-    width = record.width if record.width is not None else 15
-    height = record.height if record.height is not None else 15
-    if record.width is None or record.height is None:
-        pts = [m.point for m in record.moves if m.point is not None] + [p for p, _ in record.setup]
-        if any(p.x >= 15 or p.y >= 15 for p in pts):
-            width = width if record.width is not None else 20
-            height = height if record.height is not None else 20
+    ``stones`` when it states none."""
+    side = 20 if any(max(p) >= 15 for p, _ in stones) else 15
+    width = record.width if record.width is not None else side
+    height = record.height if record.height is not None else side
     return width, height
 
 
 def psq_text(record: Record) -> str:
     """The psq text of one record (``\\n`` line ends)."""
-    width, height = _board(record)
-    meta = record.metadata
-    levels = meta.get("psq_levels", "11:11")
-    first = meta.get("psq_first", "0")
-    out = [f"Piskvorky {width}x{height}, {levels}, {first}"]
     stones = record_stones(record)
+    width, height = _board(record, stones)
+    meta = record.metadata
+    first = meta.get("psq_first", "0")
+    out = [f"Piskvorky {width}x{height}, {meta.get('psq_levels', '11:11')}, {first}"]
     for p, time in stones:
         y = height - p.y
         if p.x < 0 or p.y < 0 or y < 1:
             raise ValueError(f"point {tuple(p)} has no psq coordinates on {width}x{height}")
         out.append(f"{p.x + 1},{y},{time}")
+    trailer = _trailer(record, first, len(stones))
+    one_line_each(trailer)
+    return "\n".join(out + trailer) + "\n"
+
+
+def _trailer(record: Record, first: str, stones: int) -> list[str]:
+    """The lines after the stones: the engine names, the code, the Gomocup judge line."""
+    meta = record.metadata
     trailer = _names(meta, first)
-    code = piskvork_code(record, len(stones))
+    code = piskvork_code(record, stones)
     if code is not None:
         trailer.append(code)
     if "judge_result" in meta:
         trailer.append(f"{meta['judge_result']},{meta.get('tournament', '')}")
-    one_line_each(trailer)
-    return "\n".join(out + trailer) + "\n"
+    return trailer
 
 
 def seats(second_first: bool) -> tuple[str, str]:
@@ -702,18 +754,7 @@ def _opening_records(
         if not text or text.isspace():  # blank (what ``not text.strip()`` tests, without a copy)
             continue
         if index >= opts.max_records:
-            yield Record(
-                moves=[],
-                source=SourceLocation(path, index, lineno),
-                problems=[
-                    ParseProblem(
-                        f"{opts.too_many('openings')}; the rest is not read",
-                        line=lineno,
-                        fatal=True,
-                    )
-                ],
-                format=OPENING_FORMAT,
-            )
+            yield _too_many_openings(path, index, lineno, opts)
             return
         plan = plans.get(text)
         if plan is None:
@@ -741,6 +782,17 @@ def _opening_records(
         index += 1
 
 
+def _too_many_openings(path: str, index: int, lineno: int, opts: ReadOptions) -> Record:
+    """The unreadable record that says the rest of an opening file is not read."""
+    message = f"{opts.too_many('openings')}; the rest is not read"
+    return Record(
+        moves=[],
+        source=SourceLocation(path, index, lineno),
+        problems=[ParseProblem(message, line=lineno, fatal=True)],
+        format=OPENING_FORMAT,
+    )
+
+
 def read_openings_auto(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """Read an opening file on ``options.board_size``, or on 20x20 when the offsets need it."""
     data = read_whole(stream, options)
@@ -748,29 +800,36 @@ def read_openings_auto(stream: BinaryIO, path: str, options: ReadOptions) -> Ite
         yield too_long(path, OPENING_FORMAT, options)
         return
     lines = lines_of(data, options.encoding)
+    parsed = _parse_lines(lines)  # once: also used for the records
     size = options.board_size
     notes: list[str] = []
-    parsed = _parse_lines(lines)  # once: also used for the records
-    # each distinct offset once: whether all fit does not depend on order or repetition
-    distinct = {o for offsets in parsed.values() if offsets for o in offsets}
-    if not fits(distinct, size, size) and size < 20 and fits(distinct, 20, 20):
+    if _needs_20x20(parsed, size):
         notes.append(f"the offsets do not fit on {size}x{size}; read on 20x20 (Gomocup's board)")
         size = 20
     yield from _opening_records(lines, path, size, size, options, notes, parsed)
+
+
+def _needs_20x20(parsed: _Parsed, size: int) -> bool:
+    """Whether the openings do not fit on ``size`` x ``size`` but do on 20x20 (Gomocup's)."""
+    # each distinct offset once: whether all fit does not depend on order or repetition
+    distinct = {o for offsets in parsed.values() if offsets for o in offsets}
+    return not fits(distinct, size, size) and size < 20 and fits(distinct, 20, 20)
 
 
 def opening_text(record: Record) -> str:
     """One record's stones (setup then moves) as an opening line of centre offsets."""
     width = record.width if record.width is not None else 15
     height = record.height if record.height is not None else 15
+    return ", ".join(
+        f"{p.x - width // 2},{height - 1 - p.y - height // 2}" for p in _opening_stones(record)
+    )
+
+
+def _opening_stones(record: Record) -> list[Point]:
+    """The points of the setup stones, then of the moves; ``ValueError`` for a pass."""
     points = [p for p, _ in record.setup]
     for n, mv in enumerate(record.moves, start=1):
         if mv.point is None:
             raise ValueError(f"an opening line cannot hold a pass (move {n})")
         points.append(mv.point)
-    parts = []
-    for p in points:
-        dx = p.x - width // 2
-        dy = (height - 1 - p.y) - height // 2
-        parts.append(f"{dx},{dy}")
-    return ", ".join(parts)
+    return points
