@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
 from renju_cli.formats import ReadOptions
-from renju_cli.formats.psq import is_opening_line, opening_text, read_openings_auto
+from renju_cli.formats.psq import head_lines, is_opening_line, opening_text, read_openings_auto
 from renju_cli.record import Record
 
 NAME = "gomocup-openings"
@@ -31,16 +31,11 @@ def sniff(head: bytes) -> int:
     Never 2: such a file is plain numbers, so the extension and the other formats decide.  When
     ``head`` may be cut (a full detection buffer), its last partial line is not judged.
     """
-    lines = head.removeprefix(b"\xef\xbb\xbf").splitlines()
-    if len(head) >= 4096 and lines and not head.endswith((b"\n", b"\r")):
-        lines = lines[:-1]
-    lines = [line for line in lines if line.strip()]
-    if not lines:
+    lines = list(filter(bytes.strip, head_lines(head)[0]))  # (blank lines are not judged)
+    bad = len(lines) - sum(map(is_opening_line, lines))
+    if not lines or bad > max(1, len(lines) // 10):
         return 0
-    good = sum(1 for line in lines if is_opening_line(line))
-    if good == len(lines) or (good >= 3 and len(lines) - good <= max(1, len(lines) // 10)):
-        return 1
-    return 0
+    return 1 if bad == 0 or len(lines) - bad >= 3 else 0
 
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:

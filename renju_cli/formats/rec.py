@@ -42,14 +42,16 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterable, Iterator
+from itertools import takewhile
 from typing import BinaryIO, TextIO
 
 from renju_cli.coords import MAX_SIZE, Point
-from renju_cli.formats import HEAD_BYTES, ReadOptions, lazy_compile, read_whole, too_long
+from renju_cli.formats import ReadOptions, lazy_compile, read_whole, too_long
 from renju_cli.formats.psq import (
     CODE_UNAVAILABLE,
     STONE,
     Trailer,
+    head_lines,
     lines_of,
     one_line_each,
     piskvork_code,
@@ -64,7 +66,9 @@ from renju_cli.record import ParseProblem, Record, SourceLocation
 NAME = "rec"
 EXTENSIONS = (".rec",)
 
-#: Piskvork's words for the engine of a human player (``wrNames``).
+#: The seats of the two names, in the file's order (the first mover's first).
+SEATS = ("black", "white")
+#: Piskvork's words for the engine of a human player (``wrNames``), in the same order.
 HUMANS = ("homo-1", "homo-2")
 #: Gomocup's board: the first size tried when a coordinate needs more than the default.
 GOMOCUP_SIZE = 20
@@ -90,25 +94,23 @@ def _is_name(line: bytes) -> bool:
 def sniff(head: bytes) -> int:
     """2 for two name lines, then stone lines, then a code last (or no end in ``head``); 1
     without the code; 0 otherwise (a ``Piskvorky`` header is psq)."""
-    text = head.removeprefix(codecs.BOM_UTF8)
-    if re.match(rb"\s*Piskvorky", text, re.I):
+    if re.match(rb"\s*Piskvorky", head.removeprefix(codecs.BOM_UTF8), re.I):
         return 0
-    lines = text.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
-    cut = len(head) >= HEAD_BYTES and not head.endswith((b"\n", b"\r"))
-    if cut or lines[-1] == b"":
-        lines.pop()  # (a line the head cuts is not judged)
-    if len(lines) < 3 or not (_is_name(lines[0]) and _is_name(lines[1])):
+    lines, cut = head_lines(head)
+    if len(lines) < 3 or not all(map(_is_name, lines[:2])):
         return 0
-    rest = [line for line in lines[2:] if line.strip()]
-    stones = 0
-    for k, line in enumerate(rest):
-        if _STONE_BYTES.fullmatch(line):
-            stones += 1
-            continue
-        # the first line that is no stone must be the code, and the last
-        return 2 if stones and k == len(rest) - 1 and _CODE_BYTES.fullmatch(line) else 0
-    if not stones:
+    return _stones_then_code(lines[2:], cut)
+
+
+def _stones_then_code(lines: list[bytes], cut: bool) -> int:
+    """``sniff`` of the lines after the names: stone lines, then the code, the last line."""
+    filled = list(filter(bytes.strip, lines))  # (blank lines are not judged)
+    stones = len(list(takewhile(_STONE_BYTES.fullmatch, filled)))
+    rest = filled[stones:]
+    if not stones or len(rest) > 1:
         return 0
+    if rest:
+        return 2 if _CODE_BYTES.fullmatch(rest[0]) else 0
     return 2 if cut else 1
 
 
@@ -159,7 +161,7 @@ def _names(
     lines: list[str], meta: dict[str, str], problems: list[ParseProblem], opts: ReadOptions
 ) -> int:
     """Read the two name lines into ``meta``; the index of the line the stones start at."""
-    for i, key in enumerate(("black", "white")):
+    for i, key in enumerate(SEATS):
         if i >= len(lines) or STONE.fullmatch(lines[i]):
             problems.append(
                 ParseProblem(
@@ -204,23 +206,27 @@ def _read_back_size(stones: list[tuple[Point, str]], size: int) -> int:
 def _size_of(record: Record, stones: list[tuple[Point, str]]) -> int:
     """The board to write ``record`` on: its own, which its coordinates must prove when read
     back, or the first of 15x15, 20x20, ... on which they do."""
-    if record.width is not None or record.height is not None:
-        if record.width != record.height:
-            raise ValueError(
-                f"a rec file does not store the board's size: a {record.width}x{record.height} "
-                "board cannot be told from a square one"
-            )
-        size = record.width or DEFAULT_SIZE
-        again = _read_back_size(stones, size)
-        if again != size:
-            raise ValueError(
-                f"a rec file does not store the board's size: this {size}x{size} game would "
-                f"read back as {again}x{again}"
-            )
-        return size
+    if record.width is None and record.height is None:
+        return _proved_size(stones)
+    if record.width != record.height:
+        raise ValueError(
+            f"a rec file does not store the board's size: a {record.width}x{record.height} "
+            "board cannot be told from a square one"
+        )
+    size = record.width or DEFAULT_SIZE
+    again = _read_back_size(stones, size)
+    if again != size:
+        raise ValueError(
+            f"a rec file does not store the board's size: this {size}x{size} game would "
+            f"read back as {again}x{again}"
+        )
+    return size
+
+
+def _proved_size(stones: list[tuple[Point, str]]) -> int:
+    """The first board of ``_SIZES`` that holds ``stones`` and that they prove when read back."""
     for side in _SIZES:
-        fits = all(0 <= p.x < side and 0 <= p.y < side for p, _ in stones)
-        if fits and _read_back_size(stones, side) == side:
+        if all(p.on_board(side) for p, _ in stones) and _read_back_size(stones, side) == side:
             return side
     raise ValueError("its stones fit on no board of 15x15 to 26x26 that a rec file tells")
 
@@ -231,16 +237,14 @@ def rec_text(record: Record) -> str:
     if not stones:
         raise ValueError("a rec file holds at least one stone")
     size = _size_of(record, stones)
-    meta = record.metadata
-    names = [meta.get("black") or HUMANS[0], meta.get("white") or HUMANS[1]]
+    names = [record.metadata.get(seat) or human for seat, human in zip(SEATS, HUMANS, strict=True)]
     code = piskvork_code(record, len(stones)) or CODE_UNAVAILABLE
     one_line_each([*names, code], NAME)
     out = list(names)
     for p, time in stones:
-        y = size - 1 - p.y
-        if p.x < 0 or p.x >= size or y < 0 or y >= size:
+        if not p.on_board(size):
             raise ValueError(f"point {tuple(p)} has no rec coordinates on {size}x{size}")
-        out.append(f"{p.x},{y},{time}")
+        out.append(f"{p.x},{size - 1 - p.y},{time}")
     out.append(code)
     return "\n".join(out) + "\n"
 
