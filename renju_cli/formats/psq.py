@@ -237,7 +237,6 @@ def stone_lines(
     skipped); ``size`` (width, height) is the board a coordinate equal to proves counting from
     1."""
     out = StoneLines(end=len(lines))
-    width, height = size or (None, None)
     for i in range(start, len(lines)):
         text = lines[i]
         if not text or text.isspace():  # (CR CR LF line ends, an editor's blank lines)
@@ -252,7 +251,7 @@ def stone_lines(
         out.timeless |= m.group(3) is None
         if out.zero is None and (x == 0 or y == 0):
             out.zero = (i + 1, text.strip())
-        if out.full is None and (x == width or y == height):
+        if out.full is None and size is not None and (x == size[0] or y == size[1]):
             out.full = (i + 1, text.strip())
         if len(out.stones) <= keep:
             out.stones.append((x, y, i + 1, text.strip()))
