@@ -99,19 +99,26 @@ def _record(obj: Any, path: str, index: int, line: int, options: ReadOptions) ->
     width = _size(obj.get("size"), line, problems)
     declared = _declared(obj.get("result"), line, problems)
     rule = _rule(obj.get("rule") or obj.get("rules") or obj.get("ruleset"), line, notes)
-    opening = obj.get("opening")
-    if not isinstance(opening, str):
-        opening = None
-    meta = obj.get("metadata")
-    metadata: dict[str, str] = {}
-    if isinstance(meta, dict):
-        metadata = {k: v if isinstance(v, str) else _json_text(v) for k, v in meta.items()}
+    opening = _text(obj.get("opening"))
+    metadata = _metadata(obj.get("metadata"))
     events.extend(_swaps(obj.get("swaps"), line, notes, problems))
     events.extend(_offers(obj.get("offers"), line, problems))
     return Record(  # positional (see Record): files of tiny records build hundreds of thousands
         moves, SourceLocation(path, index, line), width, width, declared, rule, opening,
         metadata, [], events, notes, problems, NAME,
     )  # fmt: skip
+
+
+def _text(value: Any) -> str | None:
+    """``value`` when it is a string (a field that must be one), else ``None``."""
+    return value if isinstance(value, str) else None
+
+
+def _metadata(meta: Any) -> dict[str, str]:
+    """The ``metadata`` object's fields, each a string: a value that is none as JSON text."""
+    if not isinstance(meta, dict):
+        return {}
+    return {k: v if isinstance(v, str) else _json_text(v) for k, v in meta.items()}
 
 
 def _unreadable(obj: Any) -> str | None:
@@ -137,25 +144,16 @@ def _unreadable(obj: Any) -> str | None:
 
 
 def _moves(
-    text: str | list[Any], line: int, limit: int, problems: list[ParseProblem]
+    value: str | list[Any], line: int, limit: int, problems: list[ParseProblem]
 ) -> tuple[list[Move], list[OpeningEvent]]:
     """The moves and opening events of ``moves`` (a move list, or a list of points), at most
     ``limit`` moves."""
-    moves: list[Move] = []
-    events: list[OpeningEvent] = []
     try:
-        if isinstance(text, list):
-            if not all(isinstance(m, str) for m in text):
-                raise ValueError("'moves' as a list must hold points as strings")
-            text = " ".join(text)
         # (no further than one move past the limit: a megabyte of moves held 75 MB at once)
-        moves, events = parse_moves(text, line, limit)
+        moves, events = parse_moves(_move_list(value), line, limit)
     except ValueError as e:
-        # the move-list reader says "line N, column C": C counts in the 'moves' string
-        said = str(e)
-        message = said.removeprefix(f"line {line}, ")
-        at = "in 'moves', " if message != said else ""
-        problems.append(ParseProblem(f"line {line}: {at}{message}", line=line))
+        problems.append(_moves_problem(str(e), line))
+        return [], []
     if not line:  # parse_moves numbers moves from line 1 at least
         for m in moves:
             m.line = line
@@ -168,6 +166,24 @@ def _moves(
         )
         del moves[limit:]
     return moves, events
+
+
+def _move_list(value: str | list[Any]) -> str:
+    """The move list of ``moves``: the string, or the points of the list (``ValueError`` when
+    one is no string)."""
+    if isinstance(value, str):
+        return value
+    if not all(isinstance(m, str) for m in value):
+        raise ValueError("'moves' as a list must hold points as strings")
+    return " ".join(value)
+
+
+def _moves_problem(said: str, line: int) -> ParseProblem:
+    """The problem of a move list the reader refused: it says "line N, column C", where C
+    counts in the 'moves' string."""
+    message = said.removeprefix(f"line {line}, ")
+    at = "in 'moves', " if message != said else ""
+    return ParseProblem(f"line {line}: {at}{message}", line=line)
 
 
 def _size(size: Any, line: int, problems: list[ParseProblem]) -> int | None:
@@ -258,21 +274,24 @@ def _declared(result: Any, line: int, problems: list[ParseProblem]) -> DeclaredR
     ``winner`` in words, a ``reason`` and the ``text`` as written (what ``write`` writes).
     Words not understood are an info problem quoting them."""
     if isinstance(result, str):
-        declared = read_result(result)
-        if declared is not None and not understood(declared):
-            problems.append(_not_understood(result, line))
-        return declared
+        return _result_words(result, line, problems)
     if not isinstance(result, dict):
         return None
-    winner, reason, text = result.get("winner"), result.get("reason"), result.get("text")
-    read = read_result(winner) if isinstance(winner, str) else None
-    if read is not None and not understood(read):
-        problems.append(_not_understood(read.text or "", line))
+    winner = result.get("winner")
+    read = _result_words(winner, line, problems) if isinstance(winner, str) else None
     return DeclaredResult(
         None if read is None else read.winner,
-        reason if isinstance(reason, str) else None,
-        text if isinstance(text, str) else None,
+        _text(result.get("reason")),
+        _text(result.get("text")),
     )
+
+
+def _result_words(words: str, line: int, problems: list[ParseProblem]) -> DeclaredResult | None:
+    """The result ``words`` declare; words not understood are an info problem quoting them."""
+    read = read_result(words)
+    if read is not None and not understood(read):
+        problems.append(_not_understood(words, line))
+    return read
 
 
 def _not_understood(words: str, line: int) -> ParseProblem:
@@ -292,26 +311,34 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     # readline with a bound: a file without line ends is never read into memory whole
     while raw := stream.readline(options.max_string + 1):
         number += 1
-        if number == 1 and raw.startswith(codecs.BOM_UTF8):  # Notepad's "UTF-8 with BOM"
-            raw = raw[len(codecs.BOM_UTF8) :]
+        if number == 1:
+            raw = raw.removeprefix(codecs.BOM_UTF8)  # Notepad's "UTF-8 with BOM"
         if raw.isspace():
             continue
         if index >= options.max_records:
             yield too_many_records(path, index, number, options)
             return
         if len(raw) > options.max_string:
-            while raw and not raw.endswith(b"\n"):  # skip the rest of the line
-                raw = stream.readline(options.max_string + 1)
+            _skip_rest_of_line(stream, raw, options.max_string)
             yield _bad_line(path, index, number, f"longer than {options.max_string} bytes")
-            index += 1
-            continue
-        try:
-            obj = _decode(raw)
-        except ValueError as e:
-            yield _bad_line(path, index, number, f"not valid JSON: {e}")
         else:
-            yield _record(obj, path, index, number, options)
+            yield _line_record(raw, path, index, number, options)
         index += 1
+
+
+def _skip_rest_of_line(stream: BinaryIO, raw: bytes, limit: int) -> None:
+    """Read past the line ``raw`` began, ``limit`` bytes at a time."""
+    while raw and not raw.endswith(b"\n"):
+        raw = stream.readline(limit + 1)
+
+
+def _line_record(raw: bytes, path: str, index: int, number: int, options: ReadOptions) -> Record:
+    """The record of the line ``raw``, or its unreadable record when it is no JSON."""
+    try:
+        obj = _decode(raw)
+    except ValueError as e:
+        return _bad_line(path, index, number, f"not valid JSON: {e}")
+    return _record(obj, path, index, number, options)
 
 
 #: ``json.loads`` uses this decoder too when given no options.
@@ -476,18 +503,12 @@ def to_json(record: Record) -> dict[str, Any]:
     ``ValueError`` naming what the reader would not read back: setup stones (no field holds
     them), a board that is not square (``size`` is one number), colours that do not alternate,
     events not tied to a move."""
-    events = record.opening_events
-    late = [e for e in events if e.kind == "offers" and e.after > len(record.moves)]
-    apart = late[0] if len(late) == 1 and late[0].after == 4 else None
-    numbered = [e for e in events if e.after == -1]  # RenjuNet's swap flags: ``swaps``
-    swaps = swap_flags(numbered)
-    inline = [e for e in events if e is not apart and (swaps is None or e.after != -1)]
+    apart = _offers_apart(record)
+    # RenjuNet's swap flags: ``swaps``
+    swaps = swap_flags([e for e in record.opening_events if e.after == -1])
+    inline = _in_moves(record.opening_events, apart, swaps)
     shown = Record(moves=record.moves, source=record.source, opening_events=inline)
-    lost = unwritable(shown, board=False)
-    if record.setup:
-        lost.insert(0, f"{len(record.setup)} setup stone(s) before move 1 (no field holds them)")
-    if record.width != record.height:
-        lost.insert(0, f"the board size {record.width}x{record.height} ('size' is square)")
+    lost = _lost(record, shown)
     if lost:
         raise ValueError("JSON Lines cannot hold " + "; ".join(lost))
     out: dict[str, Any] = {"moves": write_record(shown)}
@@ -498,6 +519,30 @@ def to_json(record: Record) -> dict[str, Any]:
     out.update(_optional_fields(record, apart, swaps))
     out["source"] = record.source.to_json()
     return out
+
+
+def _offers_apart(record: Record) -> OpeningEvent | None:
+    """The one offer group after move 4 of a record of fewer moves, if any: ``offers``."""
+    late = [e for e in record.opening_events if e.kind == "offers" and e.after > len(record.moves)]
+    return late[0] if len(late) == 1 and late[0].after == 4 else None
+
+
+def _in_moves(
+    events: list[OpeningEvent], apart: OpeningEvent | None, swaps: str | None
+) -> list[OpeningEvent]:
+    """The events written in ``moves``: all but the offer group ``apart`` and the swap flags
+    written in ``swaps``."""
+    return [e for e in events if e is not apart and (swaps is None or e.after != -1)]
+
+
+def _lost(record: Record, shown: Record) -> list[str]:
+    """What a line would lose of ``record``, written as ``shown``."""
+    lost = unwritable(shown, board=False)
+    if record.setup:
+        lost.insert(0, f"{len(record.setup)} setup stone(s) before move 1 (no field holds them)")
+    if record.width != record.height:
+        lost.insert(0, f"the board size {record.width}x{record.height} ('size' is square)")
+    return lost
 
 
 def _optional_fields(
