@@ -266,6 +266,31 @@ def test_two_unknown_keys_are_two_errors(tmp_path: Path) -> None:
     ]
 
 
+def test_a_value_of_the_wrong_type_is_said_by_its_type() -> None:
+    # a list where a mapping or a text is expected: its type is the error, not its keys or
+    # its length (the keywords of mappings, lists and texts apply to their own type only)
+    with pytest.raises(RulesetError) as e:
+        from_text("name: a\nboard: [1, 2]\n")
+    assert [(k, line, msg) for _, k, line, msg in e.value.errors] == [
+        ("board", 2, "[1, 2] is not of type 'object'")
+    ]
+    with pytest.raises(RulesetError) as e:
+        from_text("name: a\ntitle: [" + "1, " * 300 + "1]\n")
+    [(_, keypath, line, message)] = e.value.errors
+    assert (keypath, line) == ("title", 2)
+    assert message.startswith("[1, 1, 1") and message.endswith("... (927 characters)")
+
+
+def test_unknown_keys_of_nested_mappings_are_said_in_their_mapping() -> None:
+    with pytest.raises(RulesetError) as e:
+        from_text("name: a\nboard: {size: 9, bogus: 1}\nfive: {length: 5, bad: 2, worse: 3}\n")
+    assert [(k, line, msg) for _, k, line, msg in e.value.errors] == [
+        ("board", 2, "Additional properties are not allowed ('bogus' was unexpected)"),
+        ("five", 3, "Additional properties are not allowed ('bad' was unexpected)"),
+        ("five", 3, "Additional properties are not allowed ('worse' was unexpected)"),
+    ]
+
+
 def test_control_characters_from_a_ruleset_never_reach_the_terminal(tmp_path: Path) -> None:
     # name: evil / title: "\e]0;pwned\a\e[31mRED"
     f = tmp_path / "evil.yaml"
