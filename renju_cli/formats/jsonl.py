@@ -99,7 +99,7 @@ def _record(obj: Any, path: str, index: int, line: int, options: ReadOptions) ->
     width = _size(obj.get("size"), line, problems)
     declared = _declared(obj.get("result"), line, problems)
     rule = _rule(obj.get("rule") or obj.get("rules") or obj.get("ruleset"), line, notes)
-    opening = _text(obj.get("opening"))
+    opening = _string(obj.get("opening"))
     metadata = _metadata(obj.get("metadata"))
     events.extend(_swaps(obj.get("swaps"), line, notes, problems))
     events.extend(_offers(obj.get("offers"), line, problems))
@@ -109,13 +109,13 @@ def _record(obj: Any, path: str, index: int, line: int, options: ReadOptions) ->
     )  # fmt: skip
 
 
-def _text(value: Any) -> str | None:
+def _string(value: Any) -> str | None:
     """``value`` when it is a string (a field that must be one), else ``None``."""
     return value if isinstance(value, str) else None
 
 
 def _metadata(meta: Any) -> dict[str, str]:
-    """The ``metadata`` object's fields, each a string: a value that is none as JSON text."""
+    """The fields of the ``metadata`` object as strings: one that is none becomes its JSON text."""
     if not isinstance(meta, dict):
         return {}
     return {k: v if isinstance(v, str) else _json_text(v) for k, v in meta.items()}
@@ -281,8 +281,8 @@ def _declared(result: Any, line: int, problems: list[ParseProblem]) -> DeclaredR
     read = _result_words(winner, line, problems) if isinstance(winner, str) else None
     return DeclaredResult(
         None if read is None else read.winner,
-        _text(result.get("reason")),
-        _text(result.get("text")),
+        _string(result.get("reason")),
+        _string(result.get("text")),
     )
 
 
