@@ -193,9 +193,9 @@ class _Game:
         self.tags: list[tuple[str, str, int]] = []
         self.tags_cut = False  # past MAX_TAGS tag lines: the rest are read past
         self.tags_ended = False  # a blank line came after the tags (the movetext is next)
-        #: the keys of ``tags``, once a tag came after ``tags_ended`` (each such tag asks if its
-        #: key is there: a scan of the list was quadratic; most games never need the set)
-        self.keys: set[str] | None = None
+        #: the keys of ``tags``: a tag after ``tags_ended`` asks whether its key is there (a
+        #: scan of the list was quadratic)
+        self.keys: set[str] = set()
         self.moves: list[Move] = []
         self.events: list[OpeningEvent] = []
         self.notes = notes
@@ -224,12 +224,6 @@ class _Game:
         else:
             self.notes_dropped += 1
 
-    def has_tag(self, key: str) -> bool:
-        """Whether a tag of ``key`` was read (the set of keys is made on the first ask)."""
-        if self.keys is None:
-            self.keys = {k for k, _, _ in self.tags}
-        return key in self.keys
-
     def add_tag(self, key: str, value: str, n: int, max_string: int) -> None:
         """Keep the tag of line ``n``: its value's escapes undone, cut to ``max_string`` (a
         note says so)."""
@@ -239,8 +233,7 @@ class _Game:
             self.note(f"line {n}: tag {key} cut to {max_string} chars")
             value = value[:max_string]
         self.tags.append((key, value, n))
-        if self.keys is not None:
-            self.keys.add(key)
+        self.keys.add(key)
 
     def add_comment(self, text: str) -> None:
         """Give the last move one more comment (none before the first move or after the
@@ -595,7 +588,7 @@ class _Reader:
             )
             return done, len(line)
         key, value = m.group(1, 2)
-        if game.tags_ended and game.has_tag(key):
+        if game.tags_ended and key in game.keys:
             # after the blank line that ends a tag section, a key it holds already: the next
             # game's tags, after a game of tags alone (its moves missing), which would
             # otherwise take them over
@@ -613,7 +606,11 @@ class _Reader:
             if kind == "num" and not _is_move_one(tok):
                 return None  # a move number, as in "2. h9 1-0 3. h10": it may go on yet
             done = self._after_result(game, kind)
-        game = self.game or self._game_without_tags(n)
+        game = self.game
+        if game is None:
+            # moves with no tag block before them: still a game, but not a well-formed one
+            game = self._open(n)
+            game.problems.append(ParseProblem(f"line {n}: movetext without a tag section", n))
         game.in_movetext = True
         game.last_line = n
         take = (_TAKE_STOPPED if game.stopped else _TAKE).get(kind)
@@ -633,12 +630,6 @@ class _Reader:
             _early(game)
             return None
         return self._finish()
-
-    def _game_without_tags(self, n: int) -> _Game:
-        """Moves with no tag block before them: still a game, but not a well-formed one."""
-        game = self._open(n)
-        game.problems.append(ParseProblem(f"line {n}: movetext without a tag section", n))
-        return game
 
     # -- what each kind of token does (``_TAKE``)
 
