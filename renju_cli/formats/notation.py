@@ -919,39 +919,42 @@ def _decode_line(raw: bytes, encoding: str | None, options: ReadOptions) -> tupl
 
 def write_record(record: Record) -> str:
     """A record as one line of standard notation, result word first when declared."""
-    parts: list[str] = []
-    if record.declared_result is not None and record.declared_result.winner:
-        parts.append(record.declared_result.winner)
-    events = sorted(record.opening_events, key=lambda e: e.after)
+    moves = record.moves
+    declared = record.declared_result
+    words = [declared.winner if declared is not None else None]
+    # each opening event before the move it came before: after the last move at the end, and
+    # those not tied to a move first
+    before: dict[int, list[str]] = {}
+    for event in sorted(record.opening_events, key=lambda e: e.after):
+        before.setdefault(min(max(event.after, 0), len(moves)), []).append(_event_text(event))
     boards = record.metadata.get("boards", "")
-    ei = 0
-    for n, move in enumerate(record.moves):
-        while ei < len(events) and events[ei].after <= n:
-            parts.append(_event_text(events[ei]))
-            ei += 1
-        board = boards[n].upper() + ":" if n < len(boards) and boards[n] in "ab" else ""
-        parts.append("pass" if move.point is None else board + move.point.name)
-    for e in events[ei:]:
-        parts.append(_event_text(e))
-    return " ".join(p for p in parts if p)
+    for n, move in enumerate(moves):
+        words += before.get(n, [])
+        words.append(_move_text(move, boards[n : n + 1]))
+    words += before.get(len(moves), [])
+    return " ".join(word for word in words if word)
+
+
+def _move_text(move: Move, board: str) -> str:
+    """A move as a token: ``pass``, ``h8``, or ``A:h8`` on ``board`` a."""
+    if move.point is None:
+        return "pass"
+    return (board.upper() + ":" if board in ("a", "b") else "") + move.point.name
 
 
 def _event_text(event: OpeningEvent) -> str:
-    if event.kind == "swap":
-        return "swap"
-    if event.kind == "no-swap":
-        return "noswap"
-    if event.kind == "choose" and event.value:
-        return event.value
-    if event.kind == "offers":
-        return "{" + " ".join(p.name for p in event.points) + "}"
-    if event.kind == "declare" and event.value:
-        return f"N={event.value}"
-    if event.kind == "reject":
-        return "reject"
-    if event.kind == "relocate" and len(event.points) == 2:
-        return "-".join(p.name for p in event.points)
-    return ""
+    """An opening event as a token ("" for one that has none)."""
+    names = [point.name for point in event.points]
+    tokens = {
+        "swap": "swap",
+        "no-swap": "noswap",
+        "reject": "reject",
+        "choose": event.value or "",
+        "declare": f"N={event.value}" if event.value else "",
+        "offers": "{" + " ".join(names) + "}",
+        "relocate": "-".join(names) if len(names) == 2 else "",
+    }
+    return tokens.get(event.kind, "")
 
 
 def unwritable(record: Record, *, board: bool = True) -> list[str]:
@@ -963,27 +966,46 @@ def unwritable(record: Record, *, board: bool = True) -> list[str]:
     opening decision after the last stone, or one not tied to a move (RenjuNet's swap flags),
     would be read back at another place.  ``board=False`` leaves out the setup and the size (for
     a container that holds them itself)."""
-    lost: list[str] = []
-    if board:
-        if record.setup:
-            lost.append(f"{len(record.setup)} setup stone(s) before move 1")
-        if (record.width, record.height) not in ((None, None), (15, 15)):
-            w = record.width or record.height
-            h = record.height or record.width
-            lost.append(f"the board size {w}x{h}")
-    expected = Color.BLACK
-    for n, move in enumerate(record.moves, start=1):
-        if move.color is not None and move.color is not expected:
-            lost.append(f"the colour of move {n} ({move.color}: colours do not alternate)")
-            break
-        expected = (move.color or expected).other
+    lost = _board_lost(record) if board else []
+    lost += _colour_lost(record.moves)
     for event in record.opening_events:
-        text = _event_text(event)
-        what = text or event.kind
-        if not text:
-            lost.append(f"the {what} after move {event.after} (no notation token)")
-        elif event.after < 0:
-            lost.append(f"the {what} not tied to a move (value {event.value!r})")
-        elif event.after > len(record.moves):
-            lost.append(f"the {what} after move {event.after} of a record of {len(record.moves)}")
+        said = _event_lost(event, len(record.moves))
+        if said is not None:
+            lost.append(said)
     return lost
+
+
+def _board_lost(record: Record) -> list[str]:
+    """The setup stones and the board size (but 15x15) of ``record``, which a line cannot
+    hold."""
+    lost = []
+    if record.setup:
+        lost.append(f"{len(record.setup)} setup stone(s) before move 1")
+    if (record.width, record.height) not in ((None, None), (15, 15)):
+        width, height = record.width or record.height, record.height or record.width
+        lost.append(f"the board size {width}x{height}")
+    return lost
+
+
+#: The colour of each move of a line by its number: black first, then in turn.
+_TURN = (Color.WHITE, Color.BLACK)
+
+
+def _colour_lost(moves: list[Move]) -> list[str]:
+    """The first colour a move states that breaks the turns from black (a line states none)."""
+    for n, move in enumerate(moves, start=1):
+        if move.color not in (None, _TURN[n % 2]):
+            return [f"the colour of move {n} ({move.color}: colours do not alternate)"]
+    return []
+
+
+def _event_lost(event: OpeningEvent, moves: int) -> str | None:
+    """How a line of ``moves`` moves would lose an opening event (``None``: it would not)."""
+    text = _event_text(event)
+    if not text:
+        return f"the {event.kind} after move {event.after} (no notation token)"
+    if event.after < 0:
+        return f"the {text} not tied to a move (value {event.value!r})"
+    if event.after > moves:
+        return f"the {text} after move {event.after} of a record of {moves}"
+    return None
