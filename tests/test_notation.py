@@ -385,7 +385,7 @@ def test_line_blocks_are_the_lines_cut_to_max_string(
         mp.setattr(notation, "_BLOCK_BYTES", block)
         got = [
             (n, line)
-            for first, got_lines in notation._line_blocks(io.BytesIO(data), options)
+            for first, got_lines in notation._line_blocks(io.BytesIO(data), options, set(), {})
             for n, line in enumerate(got_lines, first)
         ]
     assert got == _reference_lines(data, options)

@@ -633,82 +633,128 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """One record per line; a line starting with a move number > 1 continues the record."""
     index = 0
     pending: _Pending | None = None  # the record being read
+    for number, body, overlong, codec in _bodies(stream, options):
+        if pending is not None and _continues(body):
+            pending.add(number, body, overlong, codec, options.max_string)
+            continue
+        if pending is not None:
+            yield pending.record(path, index, options)
+            index += 1
+            if index >= options.max_records:  # this line starts one record too many
+                yield too_many_records(path, index, number, options)
+                return
+        pending = _Pending(number)
+        pending.add(number, body, overlong, codec, options.max_string)
+    if pending is not None:
+        yield pending.record(path, index, options)
+
+
+def _bodies(stream: BinaryIO, options: ReadOptions) -> Iterator[tuple[int, str, bool, str | None]]:
+    """The meaningful lines of a file (their comments and trailing blanks taken off), each with
+    its number, whether it was cut at ``max_string`` and the codec it was read with when it
+    calls for a word (``None``: the file's)."""
     cut_lines: set[int] = set()  # lines longer than max_string, cut by _line_blocks
     read_as: dict[int, str] = {}  # lines of no declared charset read as GB18030, by number
     for first, lines in _line_blocks(stream, options, cut_lines, read_as):
         for number, text in enumerate(lines, first):
-            overlong = bool(cut_lines) and number in cut_lines
-            if overlong:
-                cut_lines.discard(number)
-            codec = read_as.pop(number, None) if read_as else None
-            if "#" in text:
-                text = text.split("#", 1)[0]
-            body = text.rstrip()
-            if not body:
-                continue
-            # a body that starts with a letter (most do) is no move number: skip the regex
-            if pending is not None and not body[0].isalpha() and _continues(body):
-                pending.add(number, body, overlong, codec, options.max_string)
-                continue
-            if pending is not None:
-                yield pending.record(path, index, options)
-                index += 1
-                if index >= options.max_records:  # this line starts one record too many
-                    yield too_many_records(path, index, number, options)
-                    return
-            pending = _Pending(number)
-            pending.add(number, body, overlong, codec, options.max_string)
-    if pending is not None:
-        yield pending.record(path, index, options)
+            body = text.split("#", 1)[0].rstrip()
+            overlong = number in cut_lines
+            cut_lines.discard(number)
+            codec = read_as.pop(number, None)
+            if body:
+                yield number, body, overlong, codec
 
 
 class _Pending:
     """The record being read: its lines (several when continued, joined by spaces when done),
     and the first line of each kind that its record remarks on."""
 
-    __slots__ = ("cr", "cut", "guessed", "lines", "long", "size", "start")
+    __slots__ = ("first", "guessed", "lines", "size", "start")
 
     def __init__(self, start: int) -> None:
         self.start = start
         self.lines: list[str] = []  # (a list: joining once keeps long records linear)
         self.size = 0  # their characters: a record continued past max_string is cut
-        self.cut: int | None = None  # the first line not read of a record cut so
-        self.cr: int | None = None  # the first line that holds a carriage return
-        self.long: int | None = None  # the first line cut at max_string
+        # the first line not read of a record cut so ("cut"), the first that holds a carriage
+        # return ("cr"), the first cut at max_string ("long")
+        self.first: dict[str, int] = {}
         self.guessed: tuple[int, str] | None = None  # the first line read as GB18030
 
     def add(self, number: int, body: str, overlong: bool, codec: str | None, limit: int) -> None:
         """Add line ``number`` (its body), unless the record holds ``limit`` characters."""
         if self.size > limit:
-            if self.cut is None:
-                self.cut = number
+            self.first.setdefault("cut", number)
             return
         self.lines.append(body)
         self.size += len(body)
-        if self.cr is None and "\r" in body:
-            self.cr = number
-        if self.long is None and overlong:
-            self.long = number
-        if self.guessed is None and codec is not None:
+        if "\r" in body:
+            self.first.setdefault("cr", number)
+        if overlong:
+            self.first.setdefault("long", number)
+        if codec is not None and self.guessed is None:
             self.guessed = (number, codec)
 
     def record(self, path: str, index: int, options: ReadOptions) -> Record:
         """The record of the lines read."""
-        return _continued(
-            self.lines, path, index, self.start, options, self.cut, self.cr, self.long, self.guessed
-        )
+        record = parse_record(" ".join(self.lines), path, index, self.start, options)
+        record.problems.extend(self._remarks(options.max_string))
+        return record
+
+    def _remarks(self, max_string: int) -> Iterator[ParseProblem]:
+        """What the record says of its lines, the first of each kind."""
+        first = self.first
+        if self.guessed is not None:
+            yield _read_as(*self.guessed)
+        if "long" in first:
+            yield _line_cut(first["long"], max_string)
+        if "cr" in first:
+            yield _carriage_returns(first["cr"])
+        if "cut" in first:
+            yield _record_cut(first["cut"], max_string)
+
+
+def _read_as(line: int, codec: str) -> ParseProblem:
+    return ParseProblem(
+        f"text at line {line} is not UTF-8: read as {name_of(codec)} (--encoding names the "
+        "file's charset)",
+        line=line,
+        severity=WARNING,
+    )
+
+
+def _line_cut(line: int, max_string: int) -> ParseProblem:
+    return ParseProblem(
+        f"line {line} is longer than {max_string} bytes; the rest of it is not read", line=line
+    )
+
+
+def _carriage_returns(line: int) -> ParseProblem:
+    # a file whose old Mac line ends (CR alone) begin past its first 4 KiB, which alone tell
+    # how it is read: its lines run together here, and the record says so
+    return ParseProblem(
+        f"line {line} holds carriage returns (CR) that are not line ends here: a file with old "
+        "Mac line ends is told by its first 4 KiB; the text around them is read as one line",
+        line=line,
+    )
+
+
+def _record_cut(line: int, max_string: int) -> ParseProblem:
+    return ParseProblem(
+        f"line {line}: the record goes on past {max_string} characters; the rest of it is not read",
+        line=line,
+    )
 
 
 def _continues(body: str) -> bool:
     """Whether a line (its non-blank body) continues the record of the line before: it starts
     with a move number above 1 (``3. i8``; a number of any length, in any script's digits)."""
-    m = _CONTINUATION.match(body)
+    # (most lines start with a letter: no move number, no regex)
+    m = None if body[0].isalpha() else _CONTINUATION.match(body)
     if m is None:
         return False
+    # digit by digit: ``int`` refuses 4,300 digits and more (a hostile line must not stop the
+    # file)
     digits = m.group(1)
-    if len(digits) < 20:
-        return int(digits) > 1
-    # (``int`` refuses 4,300 digits and more: a hostile line must not stop the file)
     return any(int(d) for d in digits[:-1]) or int(digits[-1]) > 1
 
 
@@ -719,62 +765,7 @@ def starts_record(raw: bytes, options: ReadOptions, after_record: bool = True) -
     that the slices read as the whole file."""
     text = _decode_line(raw, options.encoding, options)[0]
     body = text.split("#", 1)[0].rstrip()
-    if not body:
-        return False
-    return not after_record or body[0].isalpha() or not _continues(body)
-
-
-def _continued(
-    lines: list[str],
-    path: str,
-    index: int,
-    start: int,
-    options: ReadOptions,
-    cut: int | None,
-    cr: int | None = None,
-    long: int | None = None,
-    guessed: tuple[int, str] | None = None,
-) -> Record:
-    """The record of a line and the lines that continue it."""
-    record = parse_record(" ".join(lines), path, index, start, options)
-    if guessed is not None:
-        line, codec = guessed
-        record.problems.append(
-            ParseProblem(
-                f"text at line {line} is not UTF-8: read as {name_of(codec)} (--encoding "
-                "names the file's charset)",
-                line=line,
-                severity=WARNING,
-            )
-        )
-    if long is not None:
-        record.problems.append(
-            ParseProblem(
-                f"line {long} is longer than {options.max_string} bytes; the rest of it is "
-                "not read",
-                line=long,
-            )
-        )
-    if cr is not None:
-        # a file whose old Mac line ends (CR alone) begin past its first 4 KiB, which alone
-        # tell how it is read: its lines run together here, and the record says so
-        record.problems.append(
-            ParseProblem(
-                f"line {cr} holds carriage returns (CR) that are not line ends here: a file "
-                "with old Mac line ends is told by its first 4 KiB; the text around them is "
-                "read as one line",
-                line=cr,
-            )
-        )
-    if cut is not None:
-        record.problems.append(
-            ParseProblem(
-                f"line {cut}: the record goes on past {options.max_string} characters; "
-                "the rest of it is not read",
-                line=cut,
-            )
-        )
-    return record
+    return bool(body) and not (after_record and _continues(body))
 
 
 #: Bytes of lines decoded at a time: lines are decoded and split a block at a time.
@@ -782,10 +773,7 @@ _BLOCK_BYTES = 1 << 16
 
 
 def _line_blocks(
-    stream: BinaryIO,
-    options: ReadOptions,
-    cut_lines: set[int] | None = None,
-    read_as: dict[int, str] | None = None,
+    stream: BinaryIO, options: ReadOptions, cut_lines: set[int], read_as: dict[int, str]
 ) -> Iterator[tuple[int, list[str]]]:
     """The lines of the stream a block at a time: ``(number of the first line, lines)``.
 
@@ -797,7 +785,8 @@ def _line_blocks(
     part of a UTF-8 character); a block that does not decode whole goes line by line, so that
     only the bad line gets U+FFFD, as always.  When reading fails (a disk error), the whole
     lines read before are handed out first, so that their records are kept.  The numbers of
-    the lines cut are added to ``cut_lines``, for the reader to say so.
+    the lines cut are added to ``cut_lines``, those of lines of no declared charset read as
+    GB18030 to ``read_as`` (with the codec), for the reader to say so.
     """
     return _LineBlocks(stream, options, cut_lines, read_as).blocks()
 
@@ -810,8 +799,8 @@ class _LineBlocks:
         self,
         stream: BinaryIO,
         options: ReadOptions,
-        cut_lines: set[int] | None,
-        read_as: dict[int, str] | None = None,
+        cut_lines: set[int],
+        read_as: dict[int, str],
     ) -> None:
         # one read of the file at a time: a buffered ``read(n)`` that fails part way loses what
         # it read before
@@ -828,27 +817,37 @@ class _LineBlocks:
 
     def blocks(self) -> Iterator[tuple[int, list[str]]]:
         while True:
-            failure: Exception | None = None
-            try:
-                chunk = self.read(_BLOCK_BYTES)
-            except Exception as e:  # raised below, after the lines read before it
-                failure, chunk = e, b""
+            chunk, failure = self._chunk()
             eof = not chunk
             if self.skipping:
-                end = chunk.find(b"\n")
-                if end < 0 and not eof:
-                    continue
-                chunk, self.skipping = chunk[end + 1 :], False
-                self.number += 1  # the overlong line, handed out when it was cut
+                chunk = self._past_overlong(chunk, eof)
             block, overlong = self._block(chunk, eof, failure is not None)
             lines = self._lines(block, overlong)
             if lines:
                 yield self.number, lines
-                self.number += len(lines) - (1 if overlong else 0)
+                self.number += len(lines) - overlong  # (the overlong line goes on)
             if failure is not None:
                 raise failure
             if eof:
                 return
+
+    def _chunk(self) -> tuple[bytes, Exception | None]:
+        """The next bytes of the file (none at its end), and the error that stopped reading
+        (raised by ``blocks`` after the lines read before it)."""
+        try:
+            return self.read(_BLOCK_BYTES), None
+        except Exception as e:
+            return b"", e
+
+    def _past_overlong(self, chunk: bytes, eof: bool) -> bytes:
+        """What of ``chunk`` lies past the end of the overlong line being read past (nothing
+        while that line goes on)."""
+        end = chunk.find(b"\n")
+        if end < 0 and not eof:
+            return b""
+        self.skipping = False
+        self.number += 1  # the overlong line, handed out when it was cut
+        return chunk[end + 1 :]
 
     def _block(self, chunk: bytes, eof: bool, failed: bool) -> tuple[bytes, bool]:
         """The whole lines read, and whether the last is an overlong line cut (its end is read
@@ -865,22 +864,14 @@ class _LineBlocks:
         return block, overlong
 
     def _lines(self, block: bytes, overlong: bool) -> list[str]:
-        """The lines of ``block``, decoded; the numbers of those cut go to ``cut_lines``."""
+        """The lines of ``block``, decoded; the number of an overlong one goes to
+        ``cut_lines``."""
         lines = self._decoded_whole(block)
-        cut_lines = self.cut_lines
         if lines is None:
-            raws = block.split(b"\n")
-            decoded = [_decode_line(raw, self.options.encoding, self.options) for raw in raws]
-            lines = [text for text, _ in decoded]
-            if self.read_as is not None:
-                number = self.number
-                self.read_as.update((number + i, c) for i, (_, c) in enumerate(decoded) if c)
-            if cut_lines is not None:
-                number, limit = self.number, self.limit
-                cut_lines.update(number + i for i, raw in enumerate(raws) if len(raw) > limit)
-        if overlong and cut_lines is not None:
-            cut_lines.add(self.number + len(lines) - 1)
-        if not overlong and (not block or block.endswith(b"\n")):
+            lines = self._decoded_by_line(block)
+        if overlong:
+            self.cut_lines.add(self.number + len(lines) - 1)
+        elif not block or block.endswith(b"\n"):
             lines.pop()  # after the line end of the last line: nothing (or no line at all)
         return lines
 
@@ -899,14 +890,26 @@ class _LineBlocks:
             lines = [line.lstrip("\ufeff") for line in lines]
         return lines
 
+    def _decoded_by_line(self, block: bytes) -> list[str]:
+        """The lines of ``block`` decoded one by one, so that only a bad line gets U+FFFD; the
+        numbers of those read as GB18030 go to ``read_as``, of those cut to ``cut_lines``."""
+        lines = []
+        for number, raw in enumerate(block.split(b"\n"), self.number):
+            text, codec = _decode_line(raw, self.options.encoding, self.options)
+            lines.append(text)
+            if codec is not None:
+                self.read_as[number] = codec
+            if len(raw) > self.limit:
+                self.cut_lines.add(number)
+        return lines
+
 
 def _decode_line(raw: bytes, encoding: str | None, options: ReadOptions) -> tuple[str, str | None]:
     """A line's text (its first ``max_string`` bytes), and the codec it was read with when it
     calls for a word.  With no ``encoding`` declared, text that is not UTF-8 is read as GB18030
     when it fits as the readers tell it (``charset.PLAIN``: Chinese move lists); other bytes
     that fit no charset read as U+FFFD, so that a message shows them as damage."""
-    if len(raw) > options.max_string:
-        raw = raw[: options.max_string]
+    raw = raw[: options.max_string]
     try:
         text = raw.decode(encoding or "utf-8")
     except (UnicodeError, LookupError):  # idna and punycode raise plain UnicodeError
