@@ -228,7 +228,8 @@ def test_lines_with_events_read_blank_by_blank_as_by_the_tokenizer(
     # tokenizer; it gives the tokenizer's moves and events, or leaves the body to it (with its
     # problem), the bounds on moves and events included
     body = blank.join(tokens)
-    assert notation._parse_body(body, 7, limit) == notation._tokenize(body, 7, limit)
+    bound = notation._NO_LIMIT if limit is None else limit
+    assert notation._parse_body(body, 7, bound) == notation._tokenize(body, 7, bound)
 
 
 def test_points_written_without_blanks_read_as_the_tokenizer_reads_them() -> None:
@@ -259,23 +260,25 @@ def test_points_without_blanks_read_in_one_call_as_match_by_match(
     # a token of points written without blanks is read in one ``findall`` when nothing lies
     # between its points, else match by match: both give the tokenizer's moves, with its bound
     body = " ".join("".join(group) for group in groups)
-    at_once = notation._plain_moves(body, 3, limit)
+    bound = notation._NO_LIMIT if limit is None else limit
+    at_once = notation._plain_moves(body, 3, bound)
     saved = notation._JOINED_CHARS
     try:
         notation._JOINED_CHARS = 0  # (every token match by match)
-        one_by_one = notation._plain_moves(body, 3, limit)
+        one_by_one = notation._plain_moves(body, 3, bound)
     finally:
         notation._JOINED_CHARS = saved
     assert at_once == one_by_one
     if at_once is not None:
-        assert at_once == notation._tokenize(body, 3, limit)[0]
+        assert at_once == notation._tokenize(body, 3, bound)[0]
 
 
 def test_lines_with_events_read_blank_by_blank() -> None:
     # the shape of a swap line (25,000 of them made a hostile file): read without the tokenizer
     simple = notation._simple_events("h8 h9 i10 swap i7 {j10 g10} j10 k7", 1, 100)
     assert simple is not None
-    moves, events = simple
+    moves, events, problem = simple
+    assert problem is None
     assert [m.token for m in moves] == ["h8", "h9", "i10", "i7", "j10", "k7"]
     assert [(e.kind, e.after, e.points) for e in events] == [
         ("swap", 3, []),

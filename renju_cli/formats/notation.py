@@ -42,23 +42,32 @@ from renju_cli.results import may_be_in_phrase, read_result, understood
 NAME = "notation"
 EXTENSIONS = (".txt", ".moves", ".renju", ".gomoku", ".rnj")
 
+# One token, and the spaces after it (one space between tokens is no token of its own); every
+# character starts one (``stray``: none of the others), and a comment runs to the end.
 # Letters are ASCII, and words match case-insensitively in ASCII only (``(?ai:``): with Unicode
 # case folding ``[a-z]`` matched the dotted capital I, the dotless i and the long s (``İ8``,
 # ``ı8``, ``ſ8``), whose column is no column (a crash, and the rest of the file lost).
 _TOKEN = re.compile(
     r"""
-    (?P<sep>[\s,;+]+)
-  | (?P<result>1-0|0-1|1/2-1/2|\*)(?![\w.])
-  | (?P<number>\d+\.+)
-  | (?P<offers>\{[^}]*\})
-  | (?P<word>(?ai:pass|swap|noswap|reject|black|white|draw)|--)(?![a-zA-Z0-9])
-  | (?P<declare>[nN]=\d{1,3})(?![0-9])
-  | (?P<relocate>[a-zA-Z][0-9]{1,2}-[a-zA-Z][0-9]{1,2})(?![0-9])
-  | (?P<board>[abAB]:[a-zA-Z][0-9]{1,2})
-  | (?P<point>[a-zA-Z][0-9]{1,2})
+    (?:
+      (?P<sep>[\s,;+]+)
+    | (?P<result>1-0|0-1|1/2-1/2|\*)(?![\w.])
+    | (?P<number>\d+\.+)
+    | (?P<offers>\{[^}]*\})
+    | (?P<word>(?ai:pass|swap|noswap|reject|black|white|draw)|--)(?![a-zA-Z0-9])
+    | (?P<declare>[nN]=\d{1,3})(?![0-9])
+    | (?P<relocate>[a-zA-Z][0-9]{1,2}-[a-zA-Z][0-9]{1,2})(?![0-9])
+    | (?P<board>[abAB]:[a-zA-Z][0-9]{1,2})
+    | (?P<point>[a-zA-Z][0-9]{1,2})
+    | (?P<comment>\#[\s\S]*)
+    | (?P<stray>[\s\S])
+    )
+    [ ]*
     """,
     re.VERBOSE,
 )
+#: A declared number of offers standing alone (the ``declare`` token).
+_DECLARE = re.compile(r"[nN]=\d{1,3}")
 #: Words of a result phrase at the start or end of a line (``победа черных по времени``) read
 #: at most, and the characters of a line's end they are looked for in.
 _PHRASE_WORDS = 4
@@ -67,11 +76,6 @@ _PHRASE_END_CHARS = 64
 _PHRASE_WORD = re.compile(r"[^\s:,;]+")
 _SEPARATOR_CHARS = " \t\n\r\f\v:,;"
 _FIRST_WORD = re.compile(r"\s*([^\s:,;]+)")
-#: A point as the first or the last word of a line: no result phrase there (looked for among
-#: the last characters of the line only).
-_FIRST_POINT = re.compile(r"\s*[a-zA-Z][0-9]{1,2}(?![^\s:,;])")
-_LAST_POINT = re.compile(r"(?<![^\s:,;])[a-zA-Z][0-9]{1,2}[\s:,;]*\Z")
-_LAST_POINT_CHARS = 16
 #: At the end of a line, ``black`` and ``white`` are colour choices, not results.
 _COLOUR_CHOICES = frozenset(("black", "white"))
 _CONTINUATION = re.compile(r"^\s*(\d+)\.")
@@ -80,6 +84,8 @@ _POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
 #: on the largest board is about 1,700); a longer token is read match by match, no further than
 #: the limit of moves.
 _JOINED_CHARS = 4096
+#: The bound of a reading that has none: more moves and opening tokens than a line holds.
+_NO_LIMIT = 1 << 40
 
 
 #: Meaningful lines (not blank, not only a comment) ``sniff`` reads at most.
@@ -92,30 +98,39 @@ def sniff(head: bytes) -> int:
     first ``SNIFF_LINES``, two at least: a damaged first line is its record's parse-error, not
     the whole file (piped in, or with no ``.txt`` to tell) one unreadable record.  When
     ``head`` may be cut (a full detection buffer), its last partial line is not judged."""
-    # (decoded as the reader decodes a file of no declared charset: a move list in GBK is one
-    # too; and a head cut in a character is still text)
+    verdicts = map(_reads_as_moves, _sniffed_bodies(head))
+    if next(verdicts, False):
+        return 1  # the first meaningful line: a move list
+    rest = list(islice(verdicts, SNIFF_LINES - 1))  # (after a first line that is none)
+    good = sum(rest)
+    bad = 1 + len(rest) - good
+    return 1 if good >= 2 and bad <= max(1, (good + bad) // 10) else 0
+
+
+def _sniffed_bodies(head: bytes) -> Iterator[str]:
+    """The move lists of the meaningful lines of ``head``: comments, blanks and result phrases
+    taken off."""
+    for line in _whole_lines(head):
+        _, body = split_result(line.split("#", 1)[0].strip())
+        if body:
+            yield body
+
+
+def _whole_lines(head: bytes) -> list[str]:
+    """The lines of ``head``, decoded as the reader decodes a file of no declared charset (a
+    move list in GBK is one too; a head cut in a character is still text); its last line left
+    out when the head may be cut there."""
     text = PLAIN.decode(head)[0]
     lines = text_lines(text)
     if len(head) >= 4096 and len(lines) > 1 and not text.endswith(("\n", "\r")):
         lines.pop()
-    good = bad = 0
-    for line in lines:
-        body = line.split("#", 1)[0].strip()
-        if not body:
-            continue
-        _, body = split_result(body)
-        if not body:
-            continue
-        moves, _, problem = _parse_body(body, 1)
-        if (moves and problem is None) or len(moves) >= 3:  # (three moves, then damage)
-            if not bad:
-                return 1  # the first meaningful line: a move list
-            good += 1
-        else:
-            bad += 1
-        if good + bad >= SNIFF_LINES:
-            break
-    return 1 if good >= 2 and bad <= max(1, (good + bad) // 10) else 0
+    return lines
+
+
+def _reads_as_moves(body: str) -> bool:
+    """Whether ``body`` reads as a move list, or begins with three moves (then damage)."""
+    moves, _, problem = _parse_body(body, 1)
+    return (bool(moves) and problem is None) or len(moves) >= 3
 
 
 def parse_moves(
@@ -125,15 +140,16 @@ def parse_moves(
     ``limit``: of a list of points only, read at most one move more than that (which says
     that the list is longer; a list with opening events is read whole, its events unbounded
     here: the file's bound on events holds them)."""
-    plain = _plain_moves(text, line or 1, limit)  # points only: no result word, no events
-    if plain is not None:
+    line = line or 1
+    plain = _plain_moves(text, line, _NO_LIMIT if limit is None else limit)
+    if plain is not None:  # points only: no result word, no events
         return plain, []
     _, body = split_result(text)
     # (the points-only reading failed already when no result phrase was taken off)
-    moves, events, problem = _parse_body(body, line or 1, plain=body is not text)
+    moves, events, problem = _parse_body(body, line, plain=body is not text)
     if problem is not None:
         raise ValueError(problem.message)
-    return moves, [e for e in events if e.kind not in ("result", "boards")]
+    return moves, _set_apart(events)[0]
 
 
 def split_result(text: str) -> tuple[DeclaredResult | None, str]:
@@ -146,23 +162,46 @@ def split_result(text: str) -> tuple[DeclaredResult | None, str]:
 
 
 def _split_leading(text: str) -> tuple[DeclaredResult | None, str]:
-    if text.partition(" ")[0] in _POINT_OF or _FIRST_POINT.match(text):
-        return None, text  # (most lines)
-    first = _FIRST_WORD.match(text)
+    first = _FIRST_WORD.match(text)  # (after blanks only)
     if first is None or not may_be_in_phrase(first.group(1)):
+        return None, text  # (most lines: a point first)
+    found = _result_phrase(text, list(islice(_PHRASE_WORD.finditer(text), _PHRASE_WORDS)))
+    if found is None:
         return None, text
-    words = list(islice(_PHRASE_WORD.finditer(text), _PHRASE_WORDS))
-    if not words or text[: words[0].start()].strip():
+    declared, _, end = found
+    return declared, text[end:].lstrip(_SEPARATOR_CHARS)
+
+
+def _split_trailing(text: str) -> tuple[DeclaredResult | None, str]:
+    if text.rpartition(" ")[2] in _POINT_OF:
+        return None, text  # (most lines: a point last)
+    last = _last_word(text)
+    if last.lower() in _COLOUR_CHOICES or not may_be_in_phrase(last):
         return None, text
-    k = 0  # the words that may start a result phrase
+    found = _result_phrase(text, _last_words(text)[::-1])
+    if found is None:
+        return None, text
+    declared, start, _ = found
+    return declared, text[:start].rstrip()
+
+
+def _result_phrase(
+    text: str, words: list[re.Match[str]]
+) -> tuple[DeclaredResult | None, int, int] | None:
+    """The longest phrase of ``words`` from the first on (the words of a line's start, or of
+    its end from the last back) that declares a result in known words or declares none
+    (``unknown``): what it declares, where it starts and where it ends; ``None`` when no
+    phrase does."""
+    k = 0  # the words that may be in a phrase
     while k < len(words) and may_be_in_phrase(words[k].group()):
         k += 1
     for n in range(k, 0, -1):
-        declared = read_result(text[words[0].start() : words[n - 1].end()])
+        start = min(words[0].start(), words[n - 1].start())
+        end = max(words[0].end(), words[n - 1].end())
+        declared = read_result(text[start:end])
         if declared is None or understood(declared):
-            rest = text[words[n - 1].end() :]
-            return declared, rest.lstrip(_SEPARATOR_CHARS) if rest else rest
-    return None, text
+            return declared, start, end
+    return None
 
 
 def _last_word(text: str) -> str:
@@ -175,402 +214,339 @@ def _last_word(text: str) -> str:
     return word[max(word.rfind(":"), word.rfind(","), word.rfind(";")) + 1 :]
 
 
-def _split_trailing(text: str) -> tuple[DeclaredResult | None, str]:
-    if text.rpartition(" ")[2] in _POINT_OF or _LAST_POINT.search(
-        text, max(len(text) - _LAST_POINT_CHARS, 0)
-    ):
-        return None, text  # (most lines)
-    if not may_be_in_phrase(_last_word(text)):
-        return None, text
+def _last_words(text: str) -> list[re.Match[str]]:
+    """The last ``_PHRASE_WORDS`` words of ``text`` among its last ``_PHRASE_END_CHARS``
+    characters (a word cut there is left out: it may be the end of a longer word)."""
     cut = max(len(text) - _PHRASE_END_CHARS, 0)
     words = list(_PHRASE_WORD.finditer(text, cut))
     if cut and words and words[0].start() == cut:
-        del words[0]  # (it may be the end of a longer word)
-    words = words[-_PHRASE_WORDS:]
-    if not words or words[-1].group().lower() in _COLOUR_CHOICES:
-        return None, text
-    k = 0  # the words that may end a result phrase
-    while k < len(words) and may_be_in_phrase(words[-1 - k].group()):
-        k += 1
-    for n in range(k, 0, -1):
-        start = words[-n].start()
-        declared = read_result(text[start : words[-1].end()])
-        if declared is None or understood(declared):
-            return declared, text[:start].rstrip()
-    return None, text
+        del words[0]
+    return words[-_PHRASE_WORDS:]
 
 
 #: Points by token as written (``h8``, ``H8``, ``h08``), filled as tokens are first seen.
 _POINT_OF: dict[str, Point] = {}
 
 
-def _learnt(token: str) -> Point | None:
-    """The point of a token not seen before, learnt into ``_POINT_OF``; ``None`` when it is no
-    point (the readers look in ``_POINT_OF`` first, inline: most tokens were seen)."""
-    if _POINT.fullmatch(token) is None:
-        return None
-    point = _POINT_OF[token] = _point(token)
+def _point_token(token: str) -> Point | None:
+    """The point ``token`` names, ``None`` when it is no point; learnt into ``_POINT_OF`` when
+    first seen (the readers of long lines look there first, inline: most tokens were seen)."""
+    point = _POINT_OF.get(token)
+    if point is None and _POINT.fullmatch(token):
+        point = _POINT_OF[token] = _point(token)
     return point
 
 
-def _plain_moves(body: str, line: int, limit: int | None = None) -> list[Move] | None:
+def _points(names: list[str]) -> list[Point] | None:
+    """The points ``names`` name, ``None`` when one of them is no point."""
+    points = []
+    for name in names:
+        point = _point_token(name)
+        if point is None:
+            return None
+        points.append(point)
+    return points
+
+
+def _point(text: str) -> Point:
+    return Point(ord(text[0].lower()) - ord("a"), int(text[1:]) - 1)
+
+
+def _plain_moves(body: str, line: int, limit: int = _NO_LIMIT) -> list[Move] | None:
     """The moves of a body made only of points and spaces (nearly every line of a big move-list
     file), or ``None`` when it holds anything else; the tokenizer below then reads it.  At most
     ``limit + 1`` moves are read: one more than the limit tells that the record is too long."""
     point_of = _POINT_OF
-    if limit is None:
-        tokens = body.split()
-    else:
-        tokens = body.split(None, limit + 1)
-        if len(tokens) > limit + 1:
-            tokens.pop()  # the unsplit rest
-    # one loop, no comprehension: most bodies are a few tokens, where setting up costs the most
     moves: list[Move] = []
-    for token in tokens:
+    # one loop, no comprehension: most bodies are a few tokens, where setting up costs the most
+    # (and no token past the limit: the unsplit rest of a long line)
+    for token in body.split(None, limit + 1)[: limit + 1]:
         point = point_of.get(token)
-        if point is None:  # not seen before: learn it if it is a point
-            point = _learnt(token)
-            if point is None:
-                went_on = _joined(token, moves, line, limit)
-                if went_on is None:
-                    return None
-                if not went_on:
-                    break  # (the tokenizer stops there too: the rest is not read)
-                continue
-        moves.append(Move(point, None, line, None, token))  # positional: see Record
-    if limit is not None and len(moves) > limit + 1:
-        del moves[limit + 1 :]  # one more than the limit tells that the record is too long
+        if point is not None:
+            moves.append(Move(point, None, line, None, token))  # positional: see Record
+            continue
+        went_on = _joined(token, moves, line, limit)  # (or a point not seen before)
+        if went_on is None:
+            return None
+        if not went_on:
+            break  # (the tokenizer stops there too: the rest is not read)
+    del moves[limit + 1 :]  # one more than the limit tells that the record is too long
     return moves
 
 
-def _joined(token: str, moves: list[Move], line: int, limit: int | None) -> bool | None:
+def _joined(token: str, moves: list[Move], line: int, limit: int) -> bool | None:
     """Points written without blanks (h8i9j10, a web page's game) read into ``moves`` as the
     tokenizer reads them, point by point, without it (a 600-move game of them spent a seventh
     of its check in the tokenizer), and no further than it (one more than ``limit``): whether
     reading goes on after them (``False``: the limit stopped it), ``None`` when ``token`` is no
-    such token (no point starts it, it has no digit, or something else lies between points)."""
-    first = token[0]
-    if not (first.isascii() and first.isalpha()) or token.isalpha():
-        return None  # (a word, an offer)
-    point_of = _POINT_OF
-    parts = _POINT.findall(token) if len(token) <= _JOINED_CHARS else None
-    if parts is not None and sum(map(len, parts)) == len(token):
-        # nothing between the points (the matches cover the token): in one call
-        take = parts if limit is None else parts[: max(limit + 1 - len(moves), 0)]
-        for part in take:
-            moves.append(Move(point_of.get(part) or _learnt(part), None, line, None, part))
-        return len(take) == len(parts)
-    # a long token, or one with something between its points: match by match, not by one
-    # pattern of the whole token, whose backtracking stack took 80 MB for a line of 500,000,
-    # and no further than the limit
+    such token (something else lies before, between or after its points)."""
+    if token.isalpha():
+        return None  # (a word)
+    # in one call when nothing lies between the points (their matches cover the token)
+    parts = _POINT.findall(token) if len(token) <= _JOINED_CHARS else []
+    if sum(map(len, parts)) != len(token):
+        return _joined_by_match(token, moves, line, limit)
+    take = parts[: max(limit + 1 - len(moves), 0)]
+    for part in take:
+        moves.append(Move(_POINT_OF.get(part) or _point_token(part), None, line, None, part))
+    return len(take) == len(parts)
+
+
+def _joined_by_match(token: str, moves: list[Move], line: int, limit: int) -> bool | None:
+    """``_joined`` of a long token, or of one with something else among its points: match by
+    match, not by one pattern of the whole token (whose backtracking stack took 80 MB for a
+    line of 500,000), and no further than the limit."""
     end = 0
     for m in _POINT.finditer(token):
         if m.start() != end:
-            return None  # something else between two points
-        if limit is not None and len(moves) > limit:
+            return None  # something else before or between two points
+        if len(moves) > limit:
             return False
         end = m.end()
-        part = m.group()
-        moves.append(Move(point_of.get(part) or _learnt(part), None, line, None, part))
+        moves.append(Move(_point_token(m.group()), None, line, None, m.group()))
     return True if end == len(token) else None
 
 
 def _parse_body(
-    body: str, line: int, limit: int | None = None, plain: bool = True
+    body: str, line: int, limit: int = _NO_LIMIT, plain: bool = True
 ) -> tuple[list[Move], list[OpeningEvent], ParseProblem | None]:
     """The moves, events and first problem of a body (``plain``: try it as points only first;
     ``parse_record`` did already when the body is its whole text)."""
-    if plain:
-        moves = _plain_moves(body, line, limit)
-        if moves is not None:
-            return moves, [], None
-    simple = _simple_events(body, line, limit)
-    if simple is not None:
-        return simple[0], simple[1], None
-    return _tokenize(body, line, limit)
+    moves = _plain_moves(body, line, limit) if plain else None
+    if moves is not None:
+        return moves, [], None
+    return _simple_events(body, line, limit) or _tokenize(body, line, limit)
+
+
+#: The words of a body (both readers): the opening event each records (``None``: a pass;
+#: ``""``: a trailing draw, no event) and its value.
+_WORDS: dict[str, tuple[str | None, str | None]] = {
+    "pass": (None, None),
+    "--": (None, None),
+    "swap": ("swap", None),
+    "noswap": ("no-swap", None),
+    "reject": ("reject", None),
+    "black": ("choose", "black"),
+    "white": ("choose", "white"),
+    "draw": ("", None),
+}
+
+
+class _Body:
+    """What the tokens of a body add up to: its moves and events, and the room left for its
+    opening tokens, bounded by ``limit`` as the moves are (a line of 100,000 ``swap``, or one
+    offer of 300,000 points; an offered point counts as one)."""
+
+    def __init__(self, line: int, limit: int) -> None:
+        self.line = line
+        self.limit = limit
+        self.moves: list[Move] = []
+        self.events: list[OpeningEvent] = []
+        self.room = limit
+
+    def opening(self, kind: str, value: str | None, points: list[Point], need: int = 1) -> bool:
+        """Record an opening event that counts as ``need`` opening tokens; ``False`` (and
+        nothing recorded) when the room left is too little."""
+        if self.room < need:
+            return False
+        self.room -= need
+        # positional, in field order: kind, after, value, points, line
+        self.events.append(OpeningEvent(kind, len(self.moves), value, points, self.line))
+        return True
+
+    def word(self, text: str) -> bool:
+        """A word: a pass, an opening event, or nothing (a trailing ``draw`` is a result word,
+        not a move); ``False`` when an opening word finds no room left."""
+        kind, value = _WORDS[text.lower()]
+        if kind is None:
+            self.moves.append(Move(None, line=self.line, token=text))
+            return True
+        return not kind or self.opening(kind, value, [])
+
+
+def _simple_events(
+    body: str, line: int, limit: int
+) -> tuple[list[Move], list[OpeningEvent], None] | None:
+    """``_parse_body``'s moves and events of a body whose every blank-separated token is a
+    point, a word (pass, swap, noswap, reject, black, white, draw), a declared count (``N=2``)
+    or part of a group of offers of plain points (``{j10 g10}``), read without the tokenizer;
+    ``None`` for anything else (numbers, results, comments, joined tokens, a bound reached),
+    which the tokenizer then reads to the same moves and events.  A file of 25,000 short lines
+    with a swap and offers each spent a quarter of its check matching their tokens one by one."""
+    # (moves, counted events and offered points are each bounded by ``limit``: a line of more
+    # tokens than that is the tokenizer's, which stops at the bound)
+    tokens = body.split(None, 3 * limit + 8)
+    if len(tokens) > 3 * limit + 8:
+        return None
+    return _BlankTokens(line, limit).read(tokens)
+
+
+class _BlankTokens(_Body):
+    """``_simple_events``: a blank-separated token at a time."""
+
+    def read(self, tokens: list[str]) -> tuple[list[Move], list[OpeningEvent], None] | None:
+        point_of, moves, line, limit = _POINT_OF, self.moves, self.line, self.limit
+        rest = iter(tokens)
+        for token in rest:
+            if len(moves) > limit:
+                return None
+            point = point_of.get(token)
+            if point is not None:  # (most tokens: no call)
+                moves.append(Move(point, None, line, None, token))  # positional: see Record
+            elif not self._take(token, rest):
+                return None
+        return moves, self.events, None
+
+    def _take(self, token: str, rest: Iterator[str]) -> bool:
+        """A token but a point seen before: ``False`` for one this reader leaves to the
+        tokenizer."""
+        if token.lower() in _WORDS:
+            return self.word(token)
+        if token[0] == "{":
+            return self._offers(token, rest)
+        if _DECLARE.fullmatch(token):
+            return self.opening("declare", token[2:], [])
+        point = _point_token(token)  # (not seen before)
+        if point is not None:
+            self.moves.append(Move(point, None, self.line, None, token))
+        return point is not None
+
+    def _offers(self, first: str, rest: Iterator[str]) -> bool:
+        """A group of offers of plain points from the token ``first`` (``{j10``) to the one that
+        closes it, read on from ``rest``; as the tokenizer counts it, the group and its first
+        point as one opening token."""
+        group = [first]
+        while not group[-1].endswith("}"):
+            token = next(rest, None)
+            if token is None:
+                return False  # never closed: the tokenizer says where
+            group.append(token)
+        points = _points(" ".join(group)[1:-1].split())
+        return points is not None and self.opening("offers", None, points, max(len(points), 1))
 
 
 def _tokenize(
-    body: str, line: int, limit: int | None = None
+    body: str, line: int, limit: int = _NO_LIMIT
 ) -> tuple[list[Move], list[OpeningEvent], ParseProblem | None]:
     """The moves, events and first problem of any body, token by token."""
     return _Tokenizer(line, limit).read(body)
 
 
-class _Tokenizer:
+class _Tokenizer(_Body):
     """``_tokenize``: what each token adds to the moves and events, a method per kind."""
 
-    def __init__(self, line: int, limit: int | None) -> None:
-        self.line = line
-        self.limit = limit
-        self.moves: list[Move] = []
-        self.events: list[OpeningEvent] = []
+    def __init__(self, line: int, limit: int) -> None:
+        super().__init__(line, limit)
         self.boards: list[str] = []  # the board of each move, when a stone names one
-        # the opening tokens left to read, one per token and per offered point: bounded by
-        # ``limit`` as the moves are (a line of 100,000 ``swap``, or one offer of 300,000 points)
-        self.room = limit
         self.result_read = False
 
     def read(self, body: str) -> tuple[list[Move], list[OpeningEvent], ParseProblem | None]:
-        moves, limit, line = self.moves, self.limit, self.line
-        take = _TAKE
-        pos = 0
-        size = len(body)
-        while pos < size:
-            if body[pos] == "#" or (limit is not None and len(moves) > limit):
+        moves, line = self.moves, self.line
+        for m in _TOKEN.finditer(body):
+            if len(moves) > self.limit:
                 break
-            m = _TOKEN.match(body, pos)
-            if m is None:
-                return moves, self.events, _not_a_token(body, pos, self.line, len(moves))
-            pos = m.end()
-            while pos < size and body[pos] == " ":  # (one space between tokens: no match for it)
-                pos += 1
             kind = m.lastgroup
             if kind == "point":
                 # (as ``_plain_moves``: the points learnt by token, moves built positionally;
                 # a line with opening events comes here, and a file may hold 25,000 of them)
-                text = m.group(0)
-                moves.append(Move(_POINT_OF.get(text) or _learnt(text), None, line, None, text))
-                continue
-            method = take.get(kind or "")
-            if method is None:  # a separator or a move number
-                continue
-            text = m.group(0)
-            problem = None
-            if self.room is not None and kind in _EVENT_TOKENS:
-                problem = self._count(kind, text, m.start())
-            problem = problem or method(self, text, m.start())
-            if problem is not None:
-                return moves, self.events, problem
+                text = m.group(kind)
+                point = _POINT_OF.get(text) or _point_token(text)
+                moves.append(Move(point, None, line, None, text))
+            elif kind in _TAKE:  # (not a separator, a move number or a comment)
+                problem = _TAKE[kind](self, m)
+                if problem is not None:
+                    return moves, self.events, problem
         if self.boards:
-            self.boards.extend("-" * (len(moves) - len(self.boards)))
-            boards = "".join(self.boards)
-            self.events.append(OpeningEvent("boards", len(moves), boards, [], self.line))
+            boards = "".join(self._boards_of(len(moves)))
+            self.events.append(OpeningEvent("boards", len(moves), boards, [], line))
         return moves, self.events, None
 
-    def _count(self, kind: str, text: str, column: int) -> ParseProblem | None:
-        """Count an opening token against ``room`` (not ``None``); its problem when there is
-        none left."""
-        assert self.room is not None
-        if kind != "word" or _WORDS[text.lower()][2]:
-            if self.room <= 0:
-                return _too_many_events(self.line, column, self.limit)
-            self.room -= 1
-        return None
+    def _boards_of(self, count: int) -> list[str]:
+        """The boards of the first ``count`` moves: ``-`` for a stone that names none."""
+        self.boards.extend("-" * (count - len(self.boards)))
+        return self.boards
 
-    def _board(self, text: str, column: int) -> None:
-        boards, moves = self.boards, self.moves
-        boards.extend("-" * (len(moves) - len(boards)))
-        boards.append(text[0].lower())
-        moves.append(Move(_point(text[2:]), line=self.line, token=text))
+    def _stone(self, m: re.Match[str]) -> None:
+        """A stone that names its board (``A:h8``)."""
+        text = m.group("board")
+        self._boards_of(len(self.moves)).append(text[0].lower())
+        self.moves.append(Move(_point(text[2:]), line=self.line, token=text))
 
-    def _declare(self, text: str, column: int) -> None:
-        self.events.append(OpeningEvent("declare", len(self.moves), text[2:], [], self.line))
+    def _declare(self, m: re.Match[str]) -> ParseProblem | None:
+        return self._room_problem(m, self.opening("declare", m.group("declare")[2:], []))
 
-    def _relocate(self, text: str, column: int) -> None:
-        source, target = text.split("-")
-        points = [_point(source), _point(target)]
-        self.events.append(OpeningEvent("relocate", len(self.moves), None, points, self.line))
+    def _relocate(self, m: re.Match[str]) -> ParseProblem | None:
+        source, target = m.group("relocate").split("-")
+        return self._room_problem(
+            m, self.opening("relocate", None, [_point(source), _point(target)])
+        )
 
-    def _word(self, text: str, column: int) -> None:
-        event, value, _ = _WORDS[text.lower()]
-        if event is None:
-            self.moves.append(Move(None, line=self.line, token=text))
-        elif event:  # (a trailing "draw" is a result word, not a move: nothing)
-            # positional, in field order: kind, after, value, points, line
-            self.events.append(OpeningEvent(event, len(self.moves), value, [], self.line))
+    def _word(self, m: re.Match[str]) -> ParseProblem | None:
+        return self._room_problem(m, self.word(m.group("word")))
 
-    def _result(self, text: str, column: int) -> None:
+    def _result(self, m: re.Match[str]) -> None:
         # only the first result word counts (``parse_record``): a line of a megabyte of ``1-0``
         # is one event, not 260,000 (which were also taken out one by one: minutes)
+        text = m.group("result")
         if text != "*" and not self.result_read:
             self.result_read = True
             self.events.append(OpeningEvent("result", len(self.moves), text, [], self.line))
 
-    def _offers(self, text: str, column: int) -> ParseProblem | None:
+    def _offers(self, m: re.Match[str]) -> ParseProblem | None:
+        """A group of offers: as many of its points as the room left holds (the group and its
+        first point count as one opening token)."""
         room = self.room
-        points = []
-        written = text[1:-1].replace(",", " ").split(None, -1 if room is None else room + 1)
-        cut = room is not None and len(written) > room + 1  # (its first point is counted)
-        for pt in written[: room + 1] if room is not None else written:
-            if _POINT.fullmatch(pt) is None:  # a typo (j1O), a JSON line, a note...
-                return ParseProblem(
-                    f"line {self.line}, column {column + 1}: expected offered points such as "
-                    f"{{j10 g10}}, found {pt!r} in {text[:40]!r} "
-                    f"(after {len(self.moves)} move(s))",
-                    line=self.line,
-                )
-            points.append(_point(pt))
-        self.events.append(OpeningEvent("offers", len(self.moves), None, points, self.line))
-        if room is not None:
-            self.room = room - max(len(points) - 1, 0)
-        if cut:  # the group holds more points than are read
-            return _too_many_events(self.line, column, self.limit)
-        return None
+        if room < 1:
+            return self._room_problem(m, False)
+        names = m.group("offers")[1:-1].replace(",", " ").split(None, room)
+        points = _points(names[:room])
+        if points is None:  # a typo (j1O), a JSON line, a note...
+            return self._not_offered(m, names)
+        self.opening("offers", None, points, max(len(points), 1))
+        return self._room_problem(m, len(names) <= room)  # (the rest of the group is not read)
+
+    def _not_offered(self, m: re.Match[str], names: list[str]) -> ParseProblem:
+        """The problem of a group of offers with something else than a point among ``names``."""
+        found = next(name for name in names if _point_token(name) is None)
+        return ParseProblem(
+            f"line {self.line}, column {m.start() + 1}: expected offered points such as "
+            f"{{j10 g10}}, found {found!r} in {m.group('offers')[:40]!r} "
+            f"(after {len(self.moves)} move(s))",
+            line=self.line,
+        )
+
+    def _room_problem(self, m: re.Match[str], taken: bool) -> ParseProblem | None:
+        """The problem of an opening token not ``taken`` for want of room (else none)."""
+        if taken:
+            return None
+        return ParseProblem(
+            f"line {self.line}, column {m.start() + 1}: more than {self.limit} opening events "
+            "(swaps, colour choices, declared counts, offered points, rejections, moved "
+            "stones); the rest of the record is not read",
+            line=self.line,
+        )
+
+    def _stray(self, m: re.Match[str]) -> ParseProblem:
+        """The problem of a body where no token starts."""
+        found = m.string[m.start() : m.start() + 12].split()[0]
+        return ParseProblem(
+            f"line {self.line}, column {m.start() + 1}: expected a point such as h8, 'pass' or a "
+            f"move number, found {found!r} (after {len(self.moves)} move(s))",
+            line=self.line,
+        )
 
 
-#: What ``_Tokenizer`` does with each kind of token but points, separators and move numbers.
-_TAKE: dict[str, Callable[[_Tokenizer, str, int], ParseProblem | None]] = {
-    "board": _Tokenizer._board,
+#: What ``_Tokenizer`` does with each kind of token but points, separators, move numbers and
+#: comments.
+_TAKE: dict[str, Callable[[_Tokenizer, re.Match[str]], ParseProblem | None]] = {
+    "board": _Tokenizer._stone,
     "declare": _Tokenizer._declare,
     "relocate": _Tokenizer._relocate,
     "word": _Tokenizer._word,
     "result": _Tokenizer._result,
     "offers": _Tokenizer._offers,
+    "stray": _Tokenizer._stray,
 }
-
-
-def _not_a_token(body: str, pos: int, line: int, moves: int) -> ParseProblem:
-    """The problem of a body at ``pos`` where no token starts."""
-    snippet = body[pos : pos + 12].split()[0] if body[pos:].split() else body[pos:]
-    return ParseProblem(
-        f"line {line}, column {pos + 1}: expected a point such as h8, 'pass' or a move "
-        f"number, found {snippet!r} (after {moves} move(s))",
-        line=line,
-    )
-
-
-#: The words of a body (both readers): the opening event each records (``None``: a pass;
-#: ``""``: a trailing draw, no event), its value, and whether it counts against the bound on
-#: opening events.
-_WORDS: dict[str, tuple[str | None, str | None, bool]] = {
-    "pass": (None, None, False),
-    "--": (None, None, False),
-    "swap": ("swap", None, True),
-    "noswap": ("no-swap", None, True),
-    "reject": ("reject", None, True),
-    "black": ("choose", "black", True),
-    "white": ("choose", "white", True),
-    "draw": ("", None, False),
-}
-
-
-def _simple_events(
-    body: str, line: int, limit: int | None
-) -> tuple[list[Move], list[OpeningEvent]] | None:
-    """``_parse_body``'s moves and events of a body whose every blank-separated token is a
-    point, a word (pass, swap, noswap, reject, black, white, draw), a declared count (``N=2``)
-    or part of a group of offers of plain points (``{j10 g10}``), read without the tokenizer;
-    ``None`` for anything else
-    (numbers, results, comments, joined tokens, a bound reached), which the tokenizer then
-    reads to the same moves and events.  A file of 25,000 short lines with a swap and offers
-    each spent a quarter of its check matching their tokens one by one."""
-    if limit is None:
-        tokens = body.split()
-    else:
-        # (moves, counted events and offered points are each bounded by ``limit``: a line of
-        # more tokens than that is the tokenizer's, which stops at the bound)
-        tokens = body.split(None, 3 * limit + 8)
-        if len(tokens) > 3 * limit + 8:
-            return None
-    return _SimpleEvents(line, limit).read(tokens)
-
-
-class _SimpleEvents:
-    """``_simple_events``: a token at a time, outside a group of offers or inside one."""
-
-    def __init__(self, line: int, limit: int | None) -> None:
-        self.line = line
-        self.limit = limit
-        self.moves: list[Move] = []
-        self.events: list[OpeningEvent] = []
-        self.room = limit
-        self.offered: list[Point] | None = None  # the points of a group of offers not closed yet
-
-    def read(self, tokens: list[str]) -> tuple[list[Move], list[OpeningEvent]] | None:
-        point_of, moves, line, limit = _POINT_OF, self.moves, self.line, self.limit
-        for token in tokens:
-            if self.offered is None:
-                if limit is not None and len(moves) > limit:
-                    return None
-                point = point_of.get(token)
-                if point is not None:  # (most tokens: no call)
-                    moves.append(Move(point, None, line, None, token))  # positional: see Record
-                    continue
-                word = _WORDS.get(token.lower())
-                ok = self._outside(token) if word is None else self._word(token, word)
-            else:
-                ok = self._inside(token)
-            if not ok:
-                return None
-        if self.offered is not None:  # never closed: the tokenizer says where
-            return None
-        return moves, self.events
-
-    def _take(self, need: int) -> bool:
-        """Count ``need`` opening tokens against the room left; ``False`` past it."""
-        if self.room is not None:
-            if self.room < need:
-                return False
-            self.room -= need
-        return True
-
-    def _outside(self, token: str) -> bool:
-        """A token outside a group of offers but a point seen before and a word; ``False`` for
-        one this reader does not read."""
-        moves = self.moves
-        declared = _TOKEN.fullmatch(token) if token[0] in "nN" else None
-        if declared is not None and declared.lastgroup == "declare":  # N=2, as the tokenizer
-            if not self._take(1):
-                return False
-            self.events.append(OpeningEvent("declare", len(moves), token[2:], [], self.line))
-            return True
-        if token[0] == "{":
-            self.offered = []
-            return len(token) == 1 or self._inside(token[1:])
-        point = _learnt(token)
-        if point is None:
-            return False
-        moves.append(Move(point, None, self.line, None, token))
-        return True
-
-    def _word(self, token: str, word: tuple[str | None, str | None, bool]) -> bool:
-        kind, value, counted = word
-        if counted and self.room is not None:
-            if self.room <= 0:
-                return False
-            self.room -= 1
-        if kind is None:
-            self.moves.append(Move(None, line=self.line, token=token))
-        elif kind:
-            self.events.append(OpeningEvent(kind, len(self.moves), value, [], self.line))
-        return True
-
-    def _inside(self, token: str) -> bool:
-        """A token inside a group of offers: plain points, the last one closing it."""
-        offered = self.offered
-        assert offered is not None
-        closing = token[-1] == "}"
-        text = token[:-1] if closing else token
-        if text:
-            point = _POINT_OF.get(text) or _learnt(text)
-            if point is None:
-                return False
-            offered.append(point)
-        if closing:
-            # (as the tokenizer counts: the group and its first point as one event)
-            if not self._take(max(len(offered), 1)):
-                return False
-            self.events.append(OpeningEvent("offers", len(self.moves), None, offered, self.line))
-            self.offered = None
-        return True
-
-
-#: Tokens that record an opening event (the ``word`` group: only the words ``_WORDS`` counts).
-_EVENT_TOKENS = frozenset(("declare", "relocate", "word", "offers"))
-
-
-def _too_many_events(line: int, column: int, limit: int | None) -> ParseProblem:
-    return ParseProblem(
-        f"line {line}, column {column + 1}: more than {limit} opening events (swaps, colour "
-        "choices, declared counts, offered points, rejections, moved stones); the rest of the "
-        "record is not read",
-        line=line,
-    )
-
-
-def _point(text: str) -> Point:
-    return Point(ord(text[0].lower()) - ord("a"), int(text[1:]) - 1)
 
 
 def parse_record(
@@ -582,44 +558,52 @@ def parse_record(
 ) -> Record:
     """One record from one move list (with an optional leading result word)."""
     opts = options or ReadOptions()
-    # Nearly every line of a big file is points only: its first token is a point, so it has no
-    # leading result word and no events.  Build that record without the general machinery.
-    # (A hostile line of a megabyte is not split past the move limit.)
+    source = SourceLocation(path, index, line)
+    # Nearly every line of a big file is points only: no result word and no events.  Build
+    # that record without the general machinery, positionally (see Record).  (A hostile line
+    # of a megabyte is not split past the move limit.)
     moves = _plain_moves(text, line, opts.max_moves)
     if moves is not None:
-        source = SourceLocation(path, index, line)
         record = Record(moves, source, None, None, None, None, None, {}, [], [], [], [], NAME)
-        if len(moves) > opts.max_moves:
-            _cut_at_limit(record, opts.max_moves, line)
-        return record
-    declared, body = _split_leading(text)
-    declared_at_end, body = _split_trailing(body)
-    moves, events, problem = _parse_body(body, line, opts.max_moves, body is not text)
-    metadata: dict[str, str] = {}
-    if events:  # the result and the boards of the stones are not opening events: one pass
-        kept = []
-        for e in events:
-            if e.kind == "boards":
-                metadata["boards"] = e.value or ""
-            elif e.kind == "result":
-                declared = declared or read_result(e.value or "")
-            else:
-                kept.append(e)
-        events = kept
-    declared = declared or declared_at_end
-    record = Record(
-        moves=moves,
-        source=SourceLocation(path, index, line),
-        format=NAME,
-        opening_events=events,
-        metadata=metadata,
-    )
-    record.declared_result = declared
-    if problem is not None:
-        record.problems.append(problem)
+    else:
+        record = _record_of_tokens(text, source, line, opts.max_moves)
     if len(record.moves) > opts.max_moves:
         _cut_at_limit(record, opts.max_moves, line)
     return record
+
+
+def _record_of_tokens(text: str, source: SourceLocation, line: int, limit: int) -> Record:
+    """The record of a line that is not points only: a result phrase at either end, opening
+    tokens, move numbers, or damage (its problem)."""
+    declared, body = _split_leading(text)
+    declared_at_end, body = _split_trailing(body)
+    moves, events, problem = _parse_body(body, line, limit, body is not text)
+    events, metadata, result = _set_apart(events)
+    record = Record(
+        moves=moves, source=source, format=NAME, opening_events=events, metadata=metadata
+    )
+    record.declared_result = declared or result or declared_at_end
+    if problem is not None:
+        record.problems.append(problem)
+    return record
+
+
+def _set_apart(
+    events: list[OpeningEvent],
+) -> tuple[list[OpeningEvent], dict[str, str], DeclaredResult | None]:
+    """The opening events among a body's events, and what the others say: the boards of its
+    stones (as metadata) and the result its first result token declares."""
+    kept = []
+    metadata: dict[str, str] = {}
+    result = None
+    for e in events:
+        if e.kind == "boards":
+            metadata["boards"] = e.value or ""
+        elif e.kind == "result":
+            result = read_result(e.value or "")  # (the tokenizer keeps the first one only)
+        else:
+            kept.append(e)
+    return kept, metadata, result
 
 
 def _cut_at_limit(record: Record, max_moves: int, line: int) -> None:
