@@ -515,6 +515,16 @@ def test_openings_sniff_and_errors() -> None:
     assert records[1].unreadable and records[1].source.line == 3
 
 
+def test_head_lines_leave_out_the_line_a_full_head_cuts() -> None:
+    # CR, LF and CR LF end lines; the BOM is no part of the first
+    assert psq.head_lines(b"\xef\xbb\xbfa\rb\r\nc\n") == ([b"a", b"b", b"c"], False)
+    assert psq.head_lines(b"a\nb") == ([b"a", b"b"], False)  # a short head is all there is
+    full = b"0,0\n" * 1023 + b"0,0x"  # a detection head of 4,096 bytes, cut in a line
+    assert psq.head_lines(full) == ([b"0,0"] * 1023, True)
+    lines, cut = psq.head_lines(b"0,0\n" * 1024)  # full, but it ends at a line end
+    assert not cut and len(lines) == 1024
+
+
 def test_openings_writer_roundtrip() -> None:
     text = "0,0, 1,0, 1,3\n-2,-1, 4,4\n"
     records = list(psq.read_openings(io.BytesIO(text.encode()), "o.txt"))
