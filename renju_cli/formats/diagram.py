@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import BinaryIO
 
-from renju_cli.board import BLACK, DIAGRAM_CELLS, EMPTY, Board
+from renju_cli.board import BLACK, DIAGRAM_CELLS, EMPTY, WHITE, Board
 from renju_cli.coords import COLUMNS, MAX_SIZE, MIN_SIZE, Point
 from renju_cli.formats import (
     ReadOptions,
@@ -96,26 +96,34 @@ def _line_kind(line: str) -> list[int] | str | None:
     words it only for the lines a message names)."""
     if line.startswith("#"):
         return None
+    cells, stray = _cells(line)
+    if not stray:
+        return cells or None  # no cells: numbers alone, column numbers
+    return None if _passed_over(line) else stray
+
+
+def _cells(line: str) -> tuple[list[int], str]:
+    """The cells of a row (row numbers at either end are none), and the first character that
+    is no cell (``""``: none is)."""
     cells: list[int] = []
-    stray = ""
-    for ch in line.strip(string.digits):  # row numbers at either end are no cells
+    for ch in line.strip(string.digits):
         stone = DIAGRAM_CELLS.get(ch)
         if stone is not None:
             cells.append(stone)
         elif not ch.isspace():
-            stray = ch
-            break
-    if not stray:
-        return cells or None  # no cells: numbers alone, column numbers
+            return cells, ch
+    return cells, ""
+
+
+def _passed_over(line: str) -> bool:
+    """Whether a line that is no row is one the reader passes over all the same: numbers
+    alone, column labels, the legend ``renju show`` writes."""
     letters = "".join(line.split())
-    if letters.isdigit():
-        return None
-    is_word = letters.isascii() and letters.isalpha()
-    if is_word and letters.lower() in _LABEL_STARTS:
-        return None
-    if _LEGEND.fullmatch(line):
-        return None
-    return stray
+    return (
+        letters.isdigit()
+        or (letters.isascii() and letters.lower() in _LABEL_STARTS)
+        or _LEGEND.fullmatch(line) is not None
+    )
 
 
 def _why(stray: str) -> str:
@@ -176,23 +184,27 @@ def _listed(problems: Iterable[ParseProblem], total: int, what: str) -> list[Par
     ]
 
 
-def _diagram_problems(rows: list[_Row], damaged: list[_Damage], count: int) -> list[ParseProblem]:
-    """Why the rows of a diagram, with the ``count`` damaged lines among them (``damaged``: the
-    first of them, one more than are listed), make no board (nothing when they make one)."""
-    if count:
-        return _listed(
-            (
-                ParseProblem(
-                    f"line {number}: {clip(line)!r} among the diagram's rows is no row "
-                    f"({_why(stray)}): the diagram cannot be read",
-                    line=number,
-                    fatal=True,
-                )
-                for number, line, stray in damaged
-            ),
-            count,
-            "such lines",
-        )
+def _damage_among_rows(damaged: list[_Damage], count: int) -> list[ParseProblem]:
+    """Why the rows of a diagram with ``count`` damaged lines among them make no board
+    (``damaged``: the first of them, one more than are listed)."""
+    return _listed(
+        (
+            ParseProblem(
+                f"line {number}: {clip(line)!r} among the diagram's rows is no row "
+                f"({_why(stray)}): the diagram cannot be read",
+                line=number,
+                fatal=True,
+            )
+            for number, line, stray in damaged
+        ),
+        count,
+        "such lines",
+    )
+
+
+def _shape_problems(rows: list[_Row]) -> list[ParseProblem]:
+    """Why ``rows`` make no board: rows of another width than most, a shape that is no board
+    (nothing when they make one)."""
     widths = Counter(len(cells) for _, cells in rows)
     usual = widths.most_common(1)[0][0]
     problems = _listed(
@@ -209,43 +221,39 @@ def _diagram_problems(rows: list[_Row], damaged: list[_Damage], count: int) -> l
         len(rows) - widths[usual],
         "rows of another width",
     )
+    unsquare = _size_problem(rows, usual)
+    return problems if unsquare is None else [*problems, unsquare]
+
+
+def _size_problem(rows: list[_Row], width: int) -> ParseProblem | None:
+    """Why rows of ``width`` cells make no board: not square, or of a size no board has."""
     first, last, count = rows[0][0], rows[-1][0], len(rows)
-    if usual != count:
-        said = f"the diagram has {count} row(s) of {usual} cells; it must be square (N rows of N)"
+    if width != count:
+        said = f"the diagram has {count} row(s) of {width} cells; it must be square (N rows of N)"
     elif not MIN_SIZE <= count <= MAX_SIZE:
         said = f"the diagram is {count}x{count}; boards of {MIN_SIZE} to {MAX_SIZE} rows are read"
     else:
-        return problems
-    return [*problems, ParseProblem(f"lines {first}-{last}: {said}", line=first, fatal=True)]
+        return None
+    return ParseProblem(f"lines {first}-{last}: {said}", line=first, fatal=True)
 
 
-def _diagram(
-    first: int,
-    rows: list[_Row],
-    damaged: tuple[list[_Damage], int],
-    path: str,
-    index: int,
-    labels: list[str],
-) -> Record:
-    """The record of the diagram whose first row is on line ``first`` and whose rows are
-    ``rows`` (none kept once damage lies among them): unreadable when they make no board or
-    damaged lines lie among them (``damaged``: the first ones and how many).  ``labels``: the
-    number each row starts with (``""``)."""
-    source = SourceLocation(path, index, first)
-    problems = _diagram_problems(rows, *damaged)
-    if problems:
-        return Record(moves=[], source=source, problems=problems, format=NAME)
-    size = len(rows)
-    # the top row first, unless the rows are numbered 1, 2, ... from the top: then the labels
-    # say where each row is (read top-down, that board was upside down without a word)
-    bottom_up = rows if labels == [str(k) for k in range(1, size + 1)] else reversed(rows)
-    setup = []
-    black, white = Color.BLACK, Color.WHITE  # (read off the class once: a Python call each)
-    for y, (_, cells) in enumerate(bottom_up):  # row by row from a1, as a board lists them
-        for x, stone in enumerate(cells):
-            if stone != EMPTY:
-                setup.append((Point(x, y), black if stone == BLACK else white))
-    return Record(moves=[], source=source, width=size, height=size, setup=setup, format=NAME)
+#: The colour of each kind of stone a row holds.
+_COLOURS = {BLACK: Color.BLACK, WHITE: Color.WHITE}
+
+
+def _setup(rows: list[_Row], labels: list[str]) -> list[tuple[Point, Color]]:
+    """The stones of ``rows``, row by row from a1 as a board lists them: the top row first,
+    unless the rows are numbered 1, 2, ... from the top (``labels``: the number each row starts
+    with, or ``""``), when the numbers say where each row is (read top-down, that board was
+    upside down without a word)."""
+    numbered_down = labels == [str(k) for k in range(1, len(rows) + 1)]
+    bottom_up = rows if numbered_down else reversed(rows)
+    return [
+        (Point(x, y), _COLOURS[stone])
+        for y, (_, cells) in enumerate(bottom_up)
+        for x, stone in enumerate(cells)
+        if stone != EMPTY
+    ]
 
 
 def _outside(path: str, index: int, damage: _Damage) -> Record:
@@ -274,51 +282,73 @@ def records_from_text(
     # other characters a comment may hold, and the line numbers drifted
     text = lf_line_ends(text)
     kinds: _Kinds = {}
-    last = _last_row(text, kinds)
-    first = 0  # the line of the first row, once read
-    rows: list[_Row] = []  # (no more kept once damage among them makes the diagram unreadable)
-    labels: list[str] = []  # the number each row starts with, if any
-    inside: list[_Damage] = []  # the first damaged lines among the rows: those listed, one more
-    inside_count = 0
-    index = 0
-    # one line at a time (a list of them all held a string per line of a file of short lines);
-    # only LF ends a line now, and ``strip`` drops it
-    for number, raw in enumerate(io.StringIO(text, newline="\n"), start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        kind = _kind(line, kinds)
-        if kind is None:
-            # blank lines, comments and labels alone: no record (``read_stream`` says the file
-            # held nothing to check, as for any format)
-            continue
-        entry: _Damage | None = None  # None: the diagram, once its last row is read
-        if isinstance(kind, list):
-            first = first or number
-            if not inside_count:
-                rows.append((number, kind))
-                labels.append(line[: len(line) - len(line.lstrip(string.digits))])
-            if number != last:
-                continue
-        elif first and number < last:
-            inside_count += 1
-            if len(inside) <= _MAX_PROBLEMS:
-                inside.append((number, line, kind))
-            if inside_count == 1:  # the board is read no more: only the damage is said
-                rows.clear()
-                labels.clear()
-            continue
-        else:
-            entry = (number, line, kind)  # before the rows or after them: a record of its own
+    reading = _Reading(_last_row(text, kinds))
+    for index, damage in enumerate(reading.records(text, kinds)):
         if index >= opts.max_records:
-            yield too_many_records(path, index, first if entry is None else entry[0], opts)
+            number = reading.first if damage is None else damage[0]
+            yield too_many_records(path, index, number, opts)
             return
-        yield (
-            _outside(path, index, entry)
-            if entry is not None
-            else _diagram(first, rows, (inside, inside_count), path, index, labels)
-        )
-        index += 1
+        yield reading.diagram(path, index) if damage is None else _outside(path, index, damage)
+
+
+class _Reading:
+    """A diagram file as it is read: the rows of its diagram so far, the number each row
+    starts with, and the damaged lines among them."""
+
+    def __init__(self, last: int) -> None:
+        self.last = last  # the line of the last row (0: none)
+        self.first = 0  # the line of the first row, once read
+        self.rows: list[_Row] = []  # (no more kept once damage lies among them)
+        self.labels: list[str] = []
+        # the damaged lines among the rows: the first ones (those listed, one more), how many
+        self.inside: list[_Damage] = []
+        self.inside_count = 0
+
+    def records(self, text: str, kinds: _Kinds) -> Iterator[_Damage | None]:
+        """The records of the file, in its order: a damaged line before or after the rows, or
+        ``None`` for the diagram, once its last row is read."""
+        last = self.last
+        # one line at a time (a list of them all held a string per line of a file of short
+        # lines); only LF ends a line now, and ``strip`` drops it
+        for number, raw in enumerate(io.StringIO(text, newline="\n"), start=1):
+            line = raw.strip()
+            kind = _kind(line, kinds)
+            if kind is None:
+                # blank lines, comments and labels alone make no record (``read_stream`` says
+                # the file held nothing to check, as for any format)
+                continue
+            if isinstance(kind, list):
+                self._row(number, line, kind)
+                if number == last:
+                    yield None
+            elif self.first and number < last:
+                # the board is read no more: only the damage is said, the first of it listed
+                self.inside_count += 1
+                if self.inside_count <= _MAX_PROBLEMS + 1:
+                    self.inside.append((number, line, kind))
+            else:  # before the rows or after them: a record of its own
+                yield number, line, kind
+
+    def _row(self, number: int, line: str, cells: list[int]) -> None:
+        """A row, kept while no damage lies among the rows."""
+        self.first = self.first or number
+        if not self.inside_count:
+            self.rows.append((number, cells))
+            self.labels.append(line[: len(line) - len(line.lstrip(string.digits))])
+
+    def diagram(self, path: str, index: int) -> Record:
+        """The record of the diagram: unreadable when its rows make no board or damaged lines
+        lie among them."""
+        source = SourceLocation(path, index, self.first)
+        if self.inside_count:
+            problems = _damage_among_rows(self.inside, self.inside_count)
+        else:
+            problems = _shape_problems(self.rows)
+        if problems:
+            return Record(moves=[], source=source, problems=problems, format=NAME)
+        size = len(self.rows)
+        setup = _setup(self.rows, self.labels)
+        return Record(moves=[], source=source, width=size, height=size, setup=setup, format=NAME)
 
 
 def parse_board(text: str) -> Board:
@@ -328,11 +358,11 @@ def parse_board(text: str) -> Board:
     records = list(records_from_text(text))
     if not records:
         raise ValueError("no board rows found in the diagram")
+    # (every record but the diagram is a damaged line: one record without problems is it)
     bad = [p.message for r in records for p in r.problems]
-    if bad or len(records) != 1:
-        raise ValueError("; ".join(bad) or "more than one diagram")
-    [record] = records
-    return Board.from_stones(record.setup, record.width or 15)
+    if bad:
+        raise ValueError("; ".join(bad))
+    return Board.from_stones(records[0].setup, records[0].width or 15)
 
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
