@@ -40,19 +40,30 @@ def sniff(head: bytes) -> int:
     """1 when ``head`` is a plausible ``.pos`` file (a count byte and points), else 0.
 
     The format has no signature, so it is never sure; a ``.pos`` file is at most 226 bytes, so
-    ``head`` holds all of it.
+    ``head`` holds all of it.  A count that disagrees with the length is a damaged ``.pos`` file
+    still (its reader says so): with the extension, it is read as one rather than as a
+    headerless RenLib library.
     """
-    if not head or not 1 <= head[0] <= POINTS or not 2 <= len(head) <= POINTS + 1:
-        return 0
+    return 1 if _shaped_as_position(head) and not _text_after_all(head) else 0
+
+
+def _shaped_as_position(head: bytes) -> bool:
+    """Whether ``head`` is a count byte of 1..225 and at most 225 bytes, each a point."""
+    return (
+        2 <= len(head) <= POINTS + 1
+        and 1 <= head[0] <= POINTS
+        and all(b < POINTS for b in head[1:])
+    )
+
+
+def _text_after_all(head: bytes) -> bool:
+    """Whether bytes shaped as a position are text: printable text whose first byte happens to
+    match its length (a move list, in UTF-8 too: ``h8 h9 i10 # café`` piped in, with no
+    extension to tell), or text whose count disagrees with its length (blank lines, a move list
+    with a stray NUL...), not a damaged position."""
     if 0x20 <= head[0] < 0x7F and _text(head, "\t\n\r"):
-        # printable text whose first byte happens to match its length: a move list (in UTF-8
-        # too: ``h8 h9 i10 # café`` piped in, with no extension to tell)
-        return 0
-    if len(head) != head[0] + 1 and (_text(head, "\t\n\r\f\v") or _damaged_text(head)):
-        return 0  # text (blank lines, a move list with a stray NUL...), not a damaged position
-    # a count that disagrees with the length is a damaged .pos file still (its reader says so):
-    # with the extension, it is read as one rather than as a headerless RenLib library
-    return 1 if all(b < POINTS for b in head[1:]) else 0
+        return True
+    return len(head) != head[0] + 1 and (_text(head, "\t\n\r\f\v") or _damaged_text(head))
 
 
 def _damaged_text(head: bytes) -> bool:
@@ -63,7 +74,7 @@ def _damaged_text(head: bytes) -> bool:
         text = head.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    controls = sum(1 for c in text if not (c.isprintable() or c in "\t\n\r\f\v"))
+    controls = _controls(text, "\t\n\r\f\v")
     return controls <= max(1, len(text) // 16) and len(_POINT_WORD.findall(text)) >= 2
 
 
@@ -79,67 +90,26 @@ def _text(head: bytes, spaces: str) -> bool:
             text = head.decode(codec)
         except UnicodeDecodeError:
             continue
-        return all(c.isprintable() or c in spaces for c in text)
+        return _controls(text, spaces) == 0
     return False
+
+
+def _controls(text: str, spaces: str) -> int:
+    """The characters of ``text`` that are neither printable nor among ``spaces``."""
+    return sum(1 for c in text if not (c.isprintable() or c in spaces))
 
 
 def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
     """Yield the one record of a ``.pos`` file (never raises on bad content)."""
     data = stream.read(_MAX_FILE + 1) or b""
-    problems: list[ParseProblem] = []
-    moves: list[Move] = []
-    if not data:
-        problems.append(ParseProblem("empty file: no stone count", offset=0))
-    else:
-        count = data[0]
-        body = data[1:]
-        if not 1 <= count <= POINTS:
-            problems.append(
-                ParseProblem(f"stone count {count} at offset 0 is not in 1..{POINTS}", offset=0)
-            )
-        if len(body) < count:
-            problems.append(
-                ParseProblem(
-                    f"file declares {count} stones but ends after {len(body)}: "
-                    f"stone {len(body) + 1} (offset {len(body) + 1}) is missing",
-                    offset=len(body) + 1,
-                )
-            )
-        elif len(body) > count:
-            extra = "more than 255" if len(data) > _MAX_FILE else str(len(body) - count)
-            problems.append(
-                ParseProblem(
-                    f"file declares {count} stones but {extra} extra bytes follow, "
-                    f"from offset {count + 1}; they are ignored",
-                    offset=count + 1,
-                )
-            )
-        stones = body[:count]
-        bad = [i for i, b in enumerate(stones) if b >= POINTS]
-        for i in bad:
-            problems.append(
-                ParseProblem(
-                    f"byte {stones[i]} at offset {i + 1} (stone {i + 1}) is not a point (0..224)",
-                    offset=i + 1,
-                )
-            )
-        if bad:
-            problems.append(
-                ParseProblem(
-                    f"stones from offset {bad[0] + 1} on are ignored: "
-                    f"{bad[0]} of {len(stones)} kept",
-                    offset=bad[0] + 1,
-                )
-            )
-            stones = stones[: bad[0]]
-        if len(stones) > options.max_moves:
-            problems.append(
-                ParseProblem(f"more than {options.max_moves} stones; the rest is ignored")
-            )
-            stones = stones[: options.max_moves]
-        moves = [Move(point_from_byte(b), offset=i + 1, token=str(b)) for i, b in enumerate(stones)]
-    if problems and not moves:
-        # Nothing could be kept: the record as a whole is unreadable.
+    stones, problems = _declared_stones(data)
+    stones, bad = _points_only(stones)
+    problems += bad
+    if len(stones) > options.max_moves:
+        problems.append(ParseProblem(f"more than {options.max_moves} stones; the rest is ignored"))
+        stones = stones[: options.max_moves]
+    moves = [Move(point_from_byte(b), offset=i + 1, token=str(b)) for i, b in enumerate(stones)]
+    if not moves:  # nothing could be kept: the record as a whole is unreadable
         for p in problems:
             p.fatal = True
     yield Record(
@@ -150,3 +120,58 @@ def read(stream: BinaryIO, path: str, options: ReadOptions) -> Iterator[Record]:
         problems=problems,
         format=NAME,
     )
+
+
+def _declared_stones(data: bytes) -> tuple[bytes, list[ParseProblem]]:
+    """The stones the count of a file declares (those that are there), and what is wrong with
+    the count: none, out of 1..225, or not the number of stones that follow it."""
+    if not data:
+        return b"", [ParseProblem("empty file: no stone count", offset=0)]
+    count, stones = data[0], len(data) - 1
+    problems = []
+    if not 1 <= count <= POINTS:
+        problems.append(
+            ParseProblem(f"stone count {count} at offset 0 is not in 1..{POINTS}", offset=0)
+        )
+    if stones < count:
+        problems.append(
+            ParseProblem(
+                f"file declares {count} stones but ends after {stones}: "
+                f"stone {stones + 1} (offset {stones + 1}) is missing",
+                offset=stones + 1,
+            )
+        )
+    elif stones > count:
+        extra = "more than 255" if len(data) > _MAX_FILE else str(stones - count)
+        problems.append(
+            ParseProblem(
+                f"file declares {count} stones but {extra} extra bytes follow, "
+                f"from offset {count + 1}; they are ignored",
+                offset=count + 1,
+            )
+        )
+    return data[1 : 1 + count], problems
+
+
+def _points_only(stones: bytes) -> tuple[bytes, list[ParseProblem]]:
+    """The stones before the first byte that is no point (dropping one stone in the middle
+    would give every later stone the other colour), and the problems of the rest: each such
+    byte, and the stones left out."""
+    bad = [i for i, b in enumerate(stones) if b >= POINTS]
+    if not bad:
+        return stones, []
+    problems = [
+        ParseProblem(
+            f"byte {stones[i]} at offset {i + 1} (stone {i + 1}) is not a point (0..224)",
+            offset=i + 1,
+        )
+        for i in bad
+    ]
+    first = bad[0]
+    problems.append(
+        ParseProblem(
+            f"stones from offset {first + 1} on are ignored: {first} of {len(stones)} kept",
+            offset=first + 1,
+        )
+    )
+    return stones[:first], problems
