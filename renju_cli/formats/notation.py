@@ -108,8 +108,7 @@ def sniff(head: bytes) -> int:
 
 
 def _sniffed_bodies(head: bytes) -> Iterator[str]:
-    """The move lists of the meaningful lines of ``head``: comments, blanks and result phrases
-    taken off."""
+    """The move lists of the meaningful lines of ``head`` (no comment, blanks or result)."""
     for line in _whole_lines(head):
         _, body = split_result(line.split("#", 1)[0].strip())
         if body:
@@ -736,8 +735,7 @@ def _continues(body: str) -> bool:
     m = None if body[0].isalpha() else _CONTINUATION.match(body)
     if m is None:
         return False
-    # digit by digit: ``int`` refuses 4,300 digits and more (a hostile line must not stop the
-    # file)
+    # digit by digit: ``int`` refuses 4,300 digits and more (a hostile line must not stop reading)
     digits = m.group(1)
     return any(int(d) for d in digits[:-1]) or int(digits[-1]) > 1
 
@@ -848,8 +846,7 @@ class _LineBlocks:
         return block, overlong
 
     def _lines(self, block: bytes, overlong: bool) -> list[str]:
-        """The lines of ``block``, decoded; the number of an overlong one goes to
-        ``cut_lines``."""
+        """The lines of ``block``, decoded (the number of an overlong one to ``cut_lines``)."""
         lines = self._decoded_whole(block)
         if lines is None:
             lines = self._decoded_by_line(block)
@@ -963,8 +960,7 @@ def unwritable(record: Record, *, board: bool = True) -> list[str]:
 
 
 def _board_lost(record: Record) -> list[str]:
-    """The setup stones and the board size (but 15x15) of ``record``, which a line cannot
-    hold."""
+    """The setup stones and the board size (but 15x15) of ``record``: a line holds neither."""
     lost = []
     if record.setup:
         lost.append(f"{len(record.setup)} setup stone(s) before move 1")
