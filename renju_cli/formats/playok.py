@@ -237,8 +237,8 @@ class _Game:
 
     def add_comment(self, text: str) -> None:
         """Give the last move one more comment (none before the first move or after the
-        result)."""
-        if not self.moves or self.ended:
+        result, none of no text)."""
+        if not text or not self.moves or self.ended:
             return
         if self.comments is None:
             last = self.moves[-1].comment
@@ -372,20 +372,31 @@ class _Reader:
     def records(self, stream: BinaryIO) -> Iterator[Record]:
         """Scan the stream line by line; memory is bounded by one game and one line."""
         limit = max(self.options.max_string, MIN_LINE_BYTES)
-        bom = b"\xef\xbb\xbf"  # (the first line's only)
+        encoding = self.options.encoding
+        first = True
         while raw := stream.readline(limit + 1):
             if len(raw) > limit and not raw.endswith(b"\n"):
                 self._skip_long_line(stream, raw, limit)
                 continue
-            text, note = _decode(raw.removeprefix(bom).rstrip(b"\n"), self.options.encoding)
-            bom = b""
+            if first:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")
+                first = False
+            text, note = _decode(raw.rstrip(b"\n"), encoding)
             # a lone CR also ends a line (old Mac files); CR LF is one line end
             for line in text.rstrip("\r").split("\r") if "\r" in text else (text,):
                 self.lineno += 1
                 yield from self._scan_line(line)
                 if note is not None:
                     # after the scan: a tag line that opens a game gets the note of its own bytes
-                    self._bytes_note(note)
+                    game = self.game
+                    if game is not None and len(game.notes) >= MAX_NOTES:
+                        game.notes_dropped += 1  # (only counted: not worded for nothing)
+                    else:
+                        self._note(f"line {self.lineno}: {note}")
+        yield from self._end_of_file()
+
+    def _end_of_file(self) -> Iterator[Record]:
+        """The problem of a comment never closed, and the file's last game."""
         if self.in_comment is not None:
             self._comment_problem()
         if self.game is not None:
@@ -398,15 +409,6 @@ class _Reader:
             raw = stream.readline(limit + 1)
         self.lineno += 1
         self._note(f"line {self.lineno}: longer than {limit} bytes, skipped")
-
-    def _bytes_note(self, note: str) -> None:
-        """The note of a line's bytes (``_decode``): only counted in a game past ``MAX_NOTES``
-        (a file of bad bytes on every line would word each one for nothing)."""
-        game = self.game
-        if game is not None and len(game.notes) >= MAX_NOTES:
-            game.notes_dropped += 1
-        else:
-            self._note(f"line {self.lineno}: {note}")
 
     def _note(self, note: str) -> None:
         if self.game is not None:
@@ -536,7 +538,8 @@ class _Reader:
         self._comment_text(line[pos : len(line) if close < 0 else close])
         if close < 0:
             return -1
-        self._attach_comment(" ".join(comment))
+        if self.game is not None:
+            self.game.add_comment(" ".join(comment).strip()[: self.options.max_string])
         self.in_comment = None
         return close + 1
 
@@ -548,19 +551,16 @@ class _Reader:
             ws = _WS_RE.match(line, pos)
             assert ws is not None
             return None, ws.end()
-        mark = _MARKS.get(ch)
-        if mark is not None:
-            return mark(self, line, pos, n)
+        if ch == "[":
+            return self._scan_tag(line, pos, n)
+        if ch == "{":
+            self.in_comment, self.comment_size, self.comment_line = [], 0, n
+            return None, pos + 1
+        if ch == ";":
+            return None, -1  # PGN rest-of-line comment
         tm = _TOKEN_RE.match(line, pos)
         assert tm is not None  # the "bad" branch matches any other character
         return self._token(*_token_of(tm), n), tm.end()
-
-    def _open_comment(self, line: str, pos: int, n: int) -> tuple[Record | None, int]:
-        self.in_comment, self.comment_size, self.comment_line = [], 0, n
-        return None, pos + 1
-
-    def _rest_of_line_comment(self, line: str, pos: int, n: int) -> tuple[Record | None, int]:
-        return None, -1  # PGN's ";" comment
 
     def _scan_tag(self, line: str, pos: int, n: int) -> tuple[Record | None, int]:
         """Read the tag at ``pos``: the record of the game it closed, if any, and where it ends."""
@@ -699,11 +699,6 @@ class _Reader:
         else:
             self._note(message)
 
-    def _attach_comment(self, text: str) -> None:
-        text = text.strip()[: self.options.max_string]
-        if text and self.game is not None:
-            self.game.add_comment(text)
-
 
 _Take = Callable[[_Reader, _Game, str, Point | None, int], None]
 #: What each kind of movetext token (a group name of ``_TOKEN_RE``) does to the game; move
@@ -718,12 +713,6 @@ _TAKE: dict[str, _Take] = {
 #: What each does once a bad token or a bound stopped the game: the rest of its movetext is
 #: read past, but for its result (and its stones are counted).
 _TAKE_STOPPED: dict[str, _Take] = {"result": _Reader._result, "stone": _Reader._stone_past}
-#: What a tag, a comment or a rest-of-line comment at a position of a marked-up line does.
-_MARKS: dict[str, Callable[[_Reader, str, int, int], tuple[Record | None, int]]] = {
-    "[": _Reader._scan_tag,
-    "{": _Reader._open_comment,
-    ";": _Reader._rest_of_line_comment,
-}
 #: The tokens that go on with a game after its result token (the result came early).
 _PLAY = frozenset(("stone", "choice", "empty"))
 
