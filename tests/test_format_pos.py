@@ -238,6 +238,6 @@ def test_a_move_list_with_a_stray_control_byte_is_no_damaged_position(
         assert [r.format for r in read] == ["notation"] * records, path
         assert any("column" in p.message for r in read for p in r.problems)
     # a damaged position whose bytes are no move list is still one, even when they read as one
-    # point ("p1 ": three stones of four; review)
+    # point ("p1 ": three stones of four)
     assert pos.sniff(bytes([2, 112])) == 1 and pos.sniff(bytes([9, 0x70, 0x71, 0x00])) == 1
     assert pos.sniff(b"\x04p1 ") == 1

@@ -542,7 +542,7 @@ def test_letters_that_fold_to_ascii_are_no_points(token: str) -> None:
         (b"hello world\nh8 h9\n", None),  # one line of two that reads: not enough
         (b"x\ny\nz\n" + b"h8 h9\n" * 6, None),  # three bad lines in nine
         (b"h8 h9\n" * 19 + b"bad\n", "notation"),  # (only the first ten are read)
-        # (review: the first line decides as before; a small input's last line is whole)
+        # (the first line decides; a small input's last line is whole)
         (b"h8 h9 i10\nh8 h9 zz\n", "notation"),
         (b"# game 1\nh8 h9 i10 i7", "notation"),
         (b"\nh8 h9 i10 i7", "notation"),
