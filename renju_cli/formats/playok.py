@@ -605,7 +605,15 @@ class _Reader:
         if game is not None and game.ended:
             if kind == "num" and not _is_move_one(tok):
                 return None  # a move number, as in "2. h9 1-0 3. h10": it may go on yet
-            done = self._after_result(game, kind)
+            if kind in _PLAY:
+                # the movetext goes on after its result: one game whose result came early (cut
+                # there, its last moves became a game of their own, without tags)
+                game.ended = False
+                _early(game)
+            else:
+                # another result, the move number 1 (a game without tags) or no movetext at
+                # all: the game ended at its result, the token belongs to what follows
+                done = self._finish()
         game = self.game
         if game is None:
             # moves with no tag block before them: still a game, but not a well-formed one
@@ -617,19 +625,6 @@ class _Reader:
         if take is not None:
             take(self, game, tok, point, n)
         return done
-
-    def _after_result(self, game: _Game, kind: str) -> Record | None:
-        """A token after ``game``'s result token: the record of the game, if it ended there.
-
-        Stones, choices and ``--`` go on with the game: its result came early (cut there, its
-        last moves became a game of their own, without tags).  Another result, the move number
-        1 (a game without tags) or no movetext at all belong to what follows.
-        """
-        if kind in _PLAY:
-            game.ended = False
-            _early(game)
-            return None
-        return self._finish()
 
     # -- what each kind of token does (``_TAKE``)
 
