@@ -240,7 +240,13 @@ def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     distributed = pytest.importorskip("distributed", reason=NEEDS_DASK)
     where = tmp_path_factory.mktemp("dask")
     file = where / "scheduler.json"
-    env = dict(os.environ, DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="1")
+    env = dict(
+        os.environ,
+        DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="1",
+        # (as Dask's own tests do: a worker started again after a kill is forked from a
+        # process that has Dask imported, not a Python that imports it anew)
+        DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD="forkserver",
+    )
     env.pop(FAULT_ENV, None)
     dask = [sys.executable, "-m", "dask"]
     common = ["--no-dashboard", "--scheduler-file", str(file)]
