@@ -431,10 +431,11 @@ _EVENTS = [
         st.tuples(st.integers(0, 4), st.sampled_from([Color.BLACK, Color.WHITE])), max_size=3
     ),
     problems=st.lists(
-        # (messages that name their own line first, as the line readers' do, or another)
+        # (messages that name their own line first, as the line readers' do, or another:
+        # line 0, which no problem's own line can be, lines counting from 1)
         st.tuples(
             st.sampled_from(
-                ["bad token", "cut", "line {}, column 3: bad", "line {}0: x", "line 7"]
+                ["bad token", "cut", "line {}, column 3: bad", "line {}0: x", "line 0"]
             ),
             st.integers(0, 4),
             st.booleans(),
