@@ -224,7 +224,7 @@ def _image_table(
 ) -> tuple[int, ...]:
     """The code of the image of every stone code under one symmetry."""
     # the image's cell under the symmetry, cell by cell (``_transform``'s arithmetic by
-    # column and row: a call a cell was most of the time of a size's tables)
+    # column and row: a call a cell would be most of the time of a size's tables)
     cols = _lines(width, mirror_x)
     rows = _lines(height, mirror_y)
     if exchange:  # (a square board)

@@ -308,8 +308,8 @@ class _Reading:
         """The records of the file, in its order: a damaged line before or after the rows, or
         ``None`` for the diagram, once its last row is read."""
         last = self.last
-        # one line at a time (a list of them all held a string per line of a file of short
-        # lines); only LF ends a line now, and ``strip`` drops it
+        # one line at a time (a list of them all would hold a string per line of a file of
+        # short lines); only LF ends a line, and ``strip`` drops it
         for number, raw in enumerate(io.StringIO(text, newline="\n"), start=1):
             line = raw.strip()
             kind = _kind(line, kinds)
