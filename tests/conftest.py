@@ -6,7 +6,9 @@ manager thread, which waits for the call queue's feeder thread, which waits for 
 only a later exit handler sends (CPython gh-94777 and its neighbours).  Tests here kill workers on
 purpose; ``renju_cli.batch._unblock_broken`` makes the common case end, but a CI run was seen to
 print its summary and then wait for ever.  On such Pythons the process ends itself once pytest
-has reported, with pytest's exit status.
+has reported, with pytest's exit status.  So does every pytest-xdist worker, on any Python, once
+it has sent its reports: freeing each object its tests made is time the run waits for and
+nobody uses (the process that started the workers exits as usual, removing its locks).
 
 A shell starts a background job with Ctrl-C ignored, and an ignored signal stays ignored across
 ``exec``: the tests that interrupt a ``renju`` child would wait for ever on it.  Caught here, it
@@ -53,7 +55,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if sys.version_info < (3, 11, 5) and _STATUS:
+    worker = hasattr(config, "workerinput")
+    if (worker or sys.version_info < (3, 11, 5)) and _STATUS:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(_STATUS[-1])
