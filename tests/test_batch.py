@@ -788,7 +788,8 @@ def test_a_run_that_lost_a_worker_exits(database: Path) -> None:
     # before Python 3.11.5, the broken pool's feeder thread could block the interpreter's exit
     # for ever (CPython gh-94777); in a process of its own, as a user's run is
     env = subprocess_env(**{FAULT_ENV: "crash:games.rif#3"})
-    for _ in range(3):  # the hang came with some runs only
+    # the hang came with some runs only, and only on those Pythons
+    for _ in range(3 if sys.version_info < (3, 11, 5) else 1):
         done = subprocess.run(
             [sys.executable, "-m", "renju_cli", "check", str(database), "-j", "2", "-f", "jsonl"],
             capture_output=True,
