@@ -16,7 +16,8 @@ is the default again in every child.
 
 Where ``PYTHONDONTWRITEBYTECODE`` is set (CI machines, containers), every ``renju`` process the
 tests start compiled the package anew: half of its start-up, and a sixth of the suite.  Its
-bytecode is written once here, before the workers start.
+bytecode is written once here, before the workers start.  The test modules as pytest rewrites
+their asserts are kept too: each worker rewrote all of them at every run, some seconds each.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if not hasattr(config, "workerinput"):  # (once: in the process that starts the workers)
         compile_the_package()
+    sys.dont_write_bytecode = False  # (the test modules as pytest rewrote them, kept)
 
 
 def compile_the_package() -> None:
