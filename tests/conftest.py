@@ -17,7 +17,8 @@ is the default again in every child.
 Where ``PYTHONDONTWRITEBYTECODE`` is set (CI machines, containers), every ``renju`` process the
 tests start compiled the package anew: half of its start-up, and a sixth of the suite.  Its
 bytecode is written once here, before the workers start.  The test modules as pytest rewrites
-their asserts are kept too: each worker rewrote all of them at every run, some seconds each.
+their asserts are kept too: without them each worker rewrites all of them at every run, some
+seconds each.
 """
 
 from __future__ import annotations
