@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib.util
 import json
 import random
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from renju_cli.board import BLACK, WHITE, Board, parse_diagram
@@ -122,14 +124,23 @@ def run_cli(capsys: Any, *args: str, stdin: str | None = None) -> tuple[int, str
     return code, out, err
 
 
-def generated_database(path: Path, games: int, seed: int) -> Path:
-    """A RenjuNet database of ``games`` games written to ``path`` by the bench's generator
-    (``bench/gen_renjunet.py``: deterministic for a seed), in this process."""
-    where = Path(__file__).resolve().parent.parent / "bench" / "gen_renjunet.py"
-    spec = importlib.util.spec_from_file_location("gen_renjunet", where)
+#: The bench's generator of RenjuNet databases (deterministic for a seed).
+RENJUNET_GENERATOR = Path(__file__).resolve().parent.parent / "bench" / "gen_renjunet.py"
+
+
+@functools.cache
+def renjunet_generator() -> ModuleType:
+    """``bench/gen_renjunet.py`` as a module, loaded once."""
+    spec = importlib.util.spec_from_file_location("gen_renjunet", RENJUNET_GENERATOR)
     assert spec is not None and spec.loader is not None
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def generated_database(path: Path, games: int, seed: int) -> Path:
+    """A RenjuNet database of ``games`` games written to ``path`` by the bench's generator,
+    in this process."""
     with path.open("wb") as out:
-        generator.generate(out, games=games, seed=seed)
+        renjunet_generator().generate(out, games=games, seed=seed)
     return path

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import gc
-import importlib.util
 import io
 import subprocess
 import sys
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from helpers import RENJUNET_GENERATOR, renjunet_generator
 
 from renju_cli import api
 from renju_cli.coords import Point, parse_point
@@ -22,18 +21,7 @@ from renju_cli.record import DeclaredResult, Record, SourceLocation
 from renju_cli.report import GameReport
 
 ROOT = Path(__file__).resolve().parent.parent
-GEN_PATH = ROOT / "bench" / "gen_renjunet.py"
-
-
-def _load_generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_renjunet", GEN_PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-gen = _load_generator()
+gen = renjunet_generator()
 
 # Rule, opening and player ids deliberately differ from the real file's (1 RIF, 5 Yamaguchi,
 # 17 Super Sakata, 24 Soosõrv-8, 25 Taraguchi-10; openings 1-26): nothing may be hard-coded.
@@ -1348,7 +1336,7 @@ def test_generator_is_deterministic() -> None:
 def test_generator_cli_writes_a_readable_database(tmp_path: Path) -> None:
     out = tmp_path / "gen.rif"
     proc = subprocess.run(
-        [sys.executable, str(GEN_PATH), "--games", "400", "--seed", "3", "-o", str(out)],
+        [sys.executable, str(RENJUNET_GENERATOR), "--games", "400", "--seed", "3", "-o", str(out)],
         capture_output=True,
         check=True,
     )
