@@ -20,7 +20,6 @@ from renju_cli.formats.renjunet import parse, recoder, source, target
 from renju_cli.record import DeclaredResult, Record, SourceLocation
 from renju_cli.report import GameReport
 
-ROOT = Path(__file__).resolve().parent.parent
 gen = renjunet_generator()
 
 # Rule, opening and player ids deliberately differ from the real file's (1 RIF, 5 Yamaguchi,
